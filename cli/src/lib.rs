@@ -1,0 +1,1 @@
+//! IO around the `envs` crate for native tools: files, PNG encoding, JSON lines.

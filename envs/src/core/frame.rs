@@ -1,0 +1,104 @@
+//! A caller-owned RGB frame that environments draw into.
+
+/// Packed 8-bit RGB pixels, rows top to bottom (the layout of a gymnasium `rgb_array`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Frame {
+    width: u32,
+    height: u32,
+    data: Vec<u8>,
+}
+
+pub type Rgb = [u8; 3];
+
+impl Frame {
+    pub fn new(width: u32, height: u32) -> Self {
+        Self {
+            width,
+            height,
+            data: vec![0; (width as usize) * (height as usize) * 3],
+        }
+    }
+
+    /// Resizes in place, keeping the allocation when it is large enough.
+    pub fn resize(&mut self, width: u32, height: u32) {
+        self.width = width;
+        self.height = height;
+        self.data.resize((width as usize) * (height as usize) * 3, 0);
+    }
+
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    pub fn data(&self) -> &[u8] {
+        &self.data
+    }
+
+    pub fn data_mut(&mut self) -> &mut [u8] {
+        &mut self.data
+    }
+
+    pub fn fill(&mut self, color: Rgb) {
+        for px in self.data.chunks_exact_mut(3) {
+            px.copy_from_slice(&color);
+        }
+    }
+
+    fn offset(&self, x: i64, y: i64) -> Option<usize> {
+        if x < 0 || y < 0 || x >= i64::from(self.width) || y >= i64::from(self.height) {
+            return None;
+        }
+        Some(((y as usize) * (self.width as usize) + x as usize) * 3)
+    }
+
+    pub fn get(&self, x: i64, y: i64) -> Option<Rgb> {
+        let o = self.offset(x, y)?;
+        Some([self.data[o], self.data[o + 1], self.data[o + 2]])
+    }
+
+    /// Sets one pixel; coordinates outside the frame are ignored (shapes clip for free).
+    pub fn set(&mut self, x: i64, y: i64, color: Rgb) {
+        if let Some(o) = self.offset(x, y) {
+            self.data[o..o + 3].copy_from_slice(&color);
+        }
+    }
+
+    /// Blends `color` over the pixel with coverage `alpha` in 0..=1.
+    pub fn blend(&mut self, x: i64, y: i64, color: Rgb, alpha: f64) {
+        if alpha <= 0.0 {
+            return;
+        }
+        if let Some(o) = self.offset(x, y) {
+            for c in 0..3 {
+                let old = f64::from(self.data[o + c]);
+                let new = old + (f64::from(color[c]) - old) * alpha.min(1.0);
+                self.data[o + c] = (new + 0.5) as u8;
+            }
+        }
+    }
+
+    /// RGBA bytes (alpha 255), the layout of a browser `ImageData`.
+    pub fn to_rgba(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.data.len() / 3 * 4);
+        for px in self.data.chunks_exact(3) {
+            out.extend_from_slice(px);
+            out.push(255);
+        }
+        out
+    }
+
+    /// FNV-1a over width, height and pixels: a cheap, portable identity for a frame.
+    pub fn hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let header = [self.width.to_le_bytes(), self.height.to_le_bytes()];
+        for byte in header.iter().flatten().chain(self.data.iter()) {
+            h ^= u64::from(*byte);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h
+    }
+}

@@ -1,0 +1,4 @@
+//! Drawing helpers shared by the environments' renderers.
+
+pub mod font;
+pub mod raster;

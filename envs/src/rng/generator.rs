@@ -1,0 +1,221 @@
+//! `numpy.random.Generator` over PCG64: the methods the reference environments call,
+//! bit for bit (reference-envs §2.4).
+
+use super::pcg64::Pcg64;
+use super::seed_sequence::SeedSequence;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NpRandom {
+    bits: Pcg64,
+}
+
+/// `low >= high` in [`NpRandom::integers`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmptyRange {
+    pub low: i64,
+    pub high: i64,
+}
+
+impl std::fmt::Display for EmptyRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "integers({}, {}): low >= high", self.low, self.high)
+    }
+}
+
+impl std::error::Error for EmptyRange {}
+
+impl NpRandom {
+    /// `numpy.random.default_rng(seed)`.
+    pub fn seeded(seed: u128) -> Self {
+        Self {
+            bits: Pcg64::from_seed_sequence(&SeedSequence::new(seed)),
+        }
+    }
+
+    pub fn bit_generator(&self) -> &Pcg64 {
+        &self.bits
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.bits.next_u64()
+    }
+
+    pub fn next_u32(&mut self) -> u32 {
+        self.bits.next_u32()
+    }
+
+    /// `random()`: 53 high bits of one 64-bit draw.
+    pub fn random(&mut self) -> f64 {
+        (self.bits.next_u64() >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0)
+    }
+
+    /// `uniform(low, high)`: the range is formed first, and no fused multiply-add.
+    pub fn uniform(&mut self, low: f64, high: f64) -> f64 {
+        let range = high - low;
+        low + range * self.random()
+    }
+
+    /// `integers(low, high)` with int64 dtype, `high` exclusive.
+    pub fn integers(&mut self, low: i64, high: i64) -> Result<i64, EmptyRange> {
+        if low >= high {
+            return Err(EmptyRange { low, high });
+        }
+        let rng = (high as u64).wrapping_sub(1).wrapping_sub(low as u64);
+        Ok((low as u64).wrapping_add(self.bounded(rng)) as i64)
+    }
+
+    /// `integers(0, n)` for a non-empty index range.
+    pub fn index(&mut self, n: usize) -> Result<usize, EmptyRange> {
+        Ok(self.integers(0, n as i64)? as usize)
+    }
+
+    /// A draw in `0..=rng` (numpy's `random_bounded_uint64` with masked = false).
+    fn bounded(&mut self, rng: u64) -> u64 {
+        if rng == 0 {
+            0
+        } else if rng < u64::from(u32::MAX) {
+            u64::from(self.lemire32(rng as u32))
+        } else if rng == u64::from(u32::MAX) {
+            u64::from(self.bits.next_u32())
+        } else if rng < u64::MAX {
+            self.lemire64(rng)
+        } else {
+            self.bits.next_u64()
+        }
+    }
+
+    fn lemire32(&mut self, rng: u32) -> u32 {
+        let rng_excl = u64::from(rng) + 1;
+        let mut m = u64::from(self.bits.next_u32()) * rng_excl;
+        let mut leftover = m & 0xffff_ffff;
+        if leftover < rng_excl {
+            let threshold = (u64::from(u32::MAX) - u64::from(rng)) % rng_excl;
+            while leftover < threshold {
+                m = u64::from(self.bits.next_u32()) * rng_excl;
+                leftover = m & 0xffff_ffff;
+            }
+        }
+        (m >> 32) as u32
+    }
+
+    fn lemire64(&mut self, rng: u64) -> u64 {
+        let rng_excl = u128::from(rng) + 1;
+        let mut m = u128::from(self.bits.next_u64()) * rng_excl;
+        let mut leftover = m & u128::from(u64::MAX);
+        if leftover < rng_excl {
+            let threshold = (u128::from(u64::MAX) - u128::from(rng)) % rng_excl;
+            while leftover < threshold {
+                m = u128::from(self.bits.next_u64()) * rng_excl;
+                leftover = m & u128::from(u64::MAX);
+            }
+        }
+        (m >> 64) as u64
+    }
+
+    /// `choice(seq)` without weights: `seq[integers(0, len)]`; `None` for an empty slice.
+    pub fn choice<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
+        let i = self.index(items.len()).ok()?;
+        items.get(i)
+    }
+
+    /// `shuffle(list)`: Fisher-Yates from the end with numpy's masked `interval` draws.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.interval(i as u64) as usize;
+            items.swap(i, j);
+        }
+    }
+
+    /// A draw in `0..=max` by masking and rejection (numpy's `random_interval`).
+    fn interval(&mut self, max: u64) -> u64 {
+        if max == 0 {
+            return 0;
+        }
+        let mask = u64::MAX >> max.leading_zeros();
+        if max <= u64::from(u32::MAX) {
+            loop {
+                let v = u64::from(self.bits.next_u32()) & mask;
+                if v <= max {
+                    return v;
+                }
+            }
+        }
+        loop {
+            let v = self.bits.next_u64() & mask;
+            if v <= max {
+                return v;
+            }
+        }
+    }
+
+    /// Gymnasium Toy Text `categorical_sample`: the first index whose running sum exceeds
+    /// one `random()` draw, or 0 when none does.
+    pub fn categorical_sample(&mut self, probs: &[f64]) -> usize {
+        let u = self.random();
+        let mut cumulative = 0.0;
+        for (i, p) in probs.iter().enumerate() {
+            cumulative += p;
+            if cumulative > u {
+                return i;
+            }
+        }
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_seed_zero() {
+        let mut rng = NpRandom::seeded(0);
+        assert_eq!(rng.random(), 0.6369616873214543);
+        assert_eq!(rng.random(), 0.2697867137638703);
+        assert_eq!(rng.random(), 0.04097352393619469);
+    }
+
+    #[test]
+    fn integers_test_vectors() {
+        let mut rng = NpRandom::seeded(0);
+        let draws: Vec<i64> = (0..6).map(|_| rng.integers(0, 5).unwrap()).collect();
+        assert_eq!(draws, vec![4, 3, 2, 1, 1, 0]);
+        let mut rng = NpRandom::seeded(42);
+        let draws: Vec<i64> = (0..6).map(|_| rng.integers(0, 5).unwrap()).collect();
+        assert_eq!(draws, vec![0, 3, 3, 2, 2, 4]);
+    }
+
+    #[test]
+    fn pending_half_survives_random() {
+        let mut rng = NpRandom::seeded(7);
+        assert_eq!(rng.integers(0, 5).unwrap(), 4);
+        assert_eq!(rng.random(), 0.8972138009695755);
+        assert_eq!(rng.integers(0, 5).unwrap(), 3);
+    }
+
+    #[test]
+    fn single_value_range_draws_nothing() {
+        let mut a = NpRandom::seeded(1);
+        let b = a.clone();
+        assert_eq!(a.integers(3, 4).unwrap(), 3);
+        assert_eq!(a, b);
+        assert!(a.integers(4, 4).is_err());
+    }
+
+    #[test]
+    fn shuffle_seed_zero() {
+        let mut rng = NpRandom::seeded(0);
+        let mut v: Vec<u32> = (0..10).collect();
+        rng.shuffle(&mut v);
+        assert_eq!(v, vec![4, 6, 2, 7, 3, 5, 9, 0, 8, 1]);
+    }
+
+    #[test]
+    fn categorical_falls_back_to_zero() {
+        let mut rng = NpRandom::seeded(0);
+        // 0.6369... lands above a total of 0.5.
+        assert_eq!(rng.categorical_sample(&[0.25, 0.25]), 0);
+        let mut rng = NpRandom::seeded(0);
+        assert_eq!(rng.categorical_sample(&[0.5, 0.5]), 1);
+    }
+}

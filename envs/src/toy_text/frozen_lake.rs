@@ -1,0 +1,239 @@
+//! FrozenLake-v1 and FrozenLake8x8-v1: reference-envs §3.3.
+
+use crate::core::env::{
+    discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Step,
+};
+use crate::core::error::EnvError;
+use crate::core::frame::Frame;
+use crate::rng::EnvRng;
+
+use super::sprites;
+
+const MAP_4X4: [&str; 4] = ["SFFF", "FHFH", "FFFH", "HFFG"];
+const MAP_8X8: [&str; 8] = [
+    "SFFFFFFF", "FFFFFFFF", "FFFHFFFF", "FFFFFHFF", "FFFHFFFF", "FHHFFFHF", "FHFFHFHF",
+    "FFFHFFFG",
+];
+pub const ACTION_NAMES: [&str; 4] = ["Left", "Down", "Right", "Up"];
+/// gymnasium ≥ 1.2: the intended move and the two slips are not all exactly 1/3.
+const SUCCESS: f64 = 1.0 / 3.0;
+const FAIL: f64 = (1.0 - SUCCESS) / 2.0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LakeMap {
+    FourByFour,
+    EightByEight,
+}
+
+impl LakeMap {
+    pub fn rows(self) -> &'static [&'static str] {
+        match self {
+            Self::FourByFour => &MAP_4X4,
+            Self::EightByEight => &MAP_8X8,
+        }
+    }
+
+    pub fn size(self) -> usize {
+        self.rows().len()
+    }
+
+    /// The map letter (S, F, H, G) of a state.
+    pub fn tile(self, s: usize) -> u8 {
+        let n = self.size();
+        self.rows()[s / n].as_bytes()[s % n]
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct FrozenLake {
+    id: &'static str,
+    map: LakeMap,
+    slippery: bool,
+    rng: EnvRng,
+    state: usize,
+    last_action: Option<usize>,
+}
+
+impl FrozenLake {
+    pub fn new(id: &'static str, map: LakeMap, slippery: bool) -> Self {
+        Self {
+            id,
+            map,
+            slippery,
+            rng: EnvRng::default(),
+            state: 0,
+            last_action: None,
+        }
+    }
+
+    pub fn map(&self) -> LakeMap {
+        self.map
+    }
+
+    /// Where a move in direction `a` (0 left, 1 down, 2 right, 3 up) leads from `s`.
+    fn moved(&self, s: usize, a: usize) -> usize {
+        let n = self.map.size();
+        let (mut row, mut col) = (s / n, s % n);
+        match a {
+            0 => col = col.saturating_sub(1),
+            1 => row = (row + 1).min(n - 1),
+            2 => col = (col + 1).min(n - 1),
+            _ => row = row.saturating_sub(1),
+        }
+        row * n + col
+    }
+
+    /// The reference's transition list for action `a`:
+    /// (probability, next state, reward, terminated).
+    fn transitions(&self, s: usize, a: usize) -> Vec<(f64, usize, f64, bool)> {
+        if matches!(self.map.tile(s), b'G' | b'H') {
+            // Terminal states loop on themselves with probability 1 and no reward.
+            return vec![(1.0, s, 0.0, true)];
+        }
+        let outcome = |prob: f64, dir: usize| {
+            let next = self.moved(s, dir);
+            let tile = self.map.tile(next);
+            let reward = if tile == b'G' { 1.0 } else { 0.0 };
+            (prob, next, reward, matches!(tile, b'G' | b'H'))
+        };
+        if self.slippery {
+            vec![
+                outcome(FAIL, (a + 3) % 4),
+                outcome(SUCCESS, a),
+                outcome(FAIL, (a + 1) % 4),
+            ]
+        } else {
+            vec![outcome(1.0, a)]
+        }
+    }
+}
+
+impl Env for FrozenLake {
+    fn id(&self) -> &str {
+        self.id
+    }
+
+    fn action_space(&self) -> ActionSpace {
+        ActionSpace::Discrete { n: 4 }
+    }
+
+    fn action_names(&self) -> Vec<String> {
+        ACTION_NAMES.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn keymap(&self) -> Vec<KeyBinding> {
+        vec![
+            KeyBinding::new("ArrowLeft", 0),
+            KeyBinding::new("ArrowDown", 1),
+            KeyBinding::new("ArrowRight", 2),
+            KeyBinding::new("ArrowUp", 3),
+        ]
+    }
+
+    fn reset(&mut self, seed: Option<u64>) -> Reset {
+        self.rng.reset(seed).categorical_sample(&[1.0]);
+        self.state = 0;
+        self.last_action = None;
+        Reset {
+            obs: self.observation(),
+            info: Info {
+                prob: Some(1.0),
+                action_mask: None,
+            },
+        }
+    }
+
+    fn step(&mut self, action: Action) -> Result<Step, EnvError> {
+        let a = discrete_action(action, 4)?;
+        let options = self.transitions(self.state, a);
+        let probs: Vec<f64> = options.iter().map(|o| o.0).collect();
+        let (prob, next, reward, terminated) =
+            options[self.rng.get().categorical_sample(&probs)];
+        self.state = next;
+        self.last_action = Some(a);
+        Ok(Step {
+            obs: self.observation(),
+            reward,
+            terminated,
+            truncated: false,
+            info: Info {
+                prob: Some(prob),
+                action_mask: None,
+            },
+        })
+    }
+
+    fn observation(&self) -> Observation {
+        Observation::Int(self.state as i64)
+    }
+
+    fn frame_size(&self) -> (u32, u32) {
+        let side = 64 * self.map.size() as u32;
+        (side, side)
+    }
+
+    fn render(&self, frame: &mut Frame) {
+        // The elf faces its last intended move; down before the first, as in the reference.
+        sprites::draw_lake_world(frame, self.map, self.state, self.last_action.unwrap_or(1));
+    }
+
+    fn render_text(&self) -> String {
+        let n = self.map.size();
+        let mut out = String::new();
+        if let Some(a) = self.last_action {
+            out.push_str(&format!("  ({})\n", ACTION_NAMES[a]));
+        }
+        for (row, line) in self.map.rows().iter().enumerate() {
+            for (col, c) in line.chars().enumerate() {
+                if row * n + col == self.state {
+                    out.push('[');
+                    out.push(c);
+                    out.push(']');
+                } else {
+                    out.push(' ');
+                    out.push(c);
+                    out.push(' ');
+                }
+            }
+            out.push('\n');
+        }
+        out.push_str("[ ] = you, S start, F frozen, H hole, G goal");
+        out
+    }
+
+    fn clone_box(&self) -> Box<dyn Env> {
+        Box::new(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slip_probabilities_are_gymnasium_1_2() {
+        assert_eq!(FAIL, 0.33333333333333337);
+        assert_eq!(SUCCESS, 0.3333333333333333);
+    }
+
+    #[test]
+    fn deterministic_path_reaches_goal() {
+        let mut env = FrozenLake::new("FrozenLake-v1", LakeMap::FourByFour, false);
+        env.reset(Some(0));
+        let mut last = None;
+        for a in [1, 1, 2, 2, 1, 2] {
+            last = Some(env.step(Action::Index(a)).unwrap());
+        }
+        let last = last.unwrap();
+        assert_eq!((last.obs, last.reward, last.terminated), (Observation::Int(15), 1.0, true));
+    }
+
+    #[test]
+    fn holes_terminate_without_reward() {
+        let mut env = FrozenLake::new("FrozenLake-v1", LakeMap::FourByFour, false);
+        env.reset(Some(0));
+        env.step(Action::Index(2)).unwrap();
+        let s = env.step(Action::Index(1)).unwrap();
+        assert_eq!((s.obs, s.reward, s.terminated), (Observation::Int(5), 0.0, true));
+    }
+}

@@ -1,0 +1,75 @@
+//! Every golden trajectory replays exactly (Toy Text) or within tolerance (Classic
+//! Control). The same tests run natively and, compiled to wasm, in headless Chromium.
+
+use playbench_tests::{check_golden, golden, Coverage, GOLDEN_FILES};
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+fn replay(name: &str) -> Coverage {
+    let json = golden(name);
+    assert!(!json.is_empty(), "no golden file named {name}");
+    match check_golden(json) {
+        Ok(cov) => {
+            assert!(cov.steps >= 50, "{name}: only {} steps", cov.steps);
+            assert!(cov.resets >= 100, "{name}: only {} resets", cov.resets);
+            cov
+        }
+        Err(e) => panic!("{name}: {e}"),
+    }
+}
+
+macro_rules! golden_tests {
+    ($($fn_name:ident => $name:expr),* $(,)?) => {
+        $(
+            #[cfg_attr(not(target_arch = "wasm32"), test)]
+            #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+            fn $fn_name() {
+                replay($name);
+            }
+        )*
+    };
+}
+
+golden_tests! {
+    taxi => "Taxi-v3",
+    cliff_walking => "CliffWalking-v1",
+    frozen_lake_slippery => "FrozenLake-v1",
+    frozen_lake_deterministic => "FrozenLake-v1 deterministic",
+    frozen_lake_8x8_slippery => "FrozenLake-v1 8x8",
+    frozen_lake_8x8_deterministic => "FrozenLake8x8-v1 deterministic",
+    cartpole => "CartPole-v1",
+    acrobot => "Acrobot-v1",
+    mountain_car => "MountainCar-v0",
+    pendulum_float32 => "Pendulum-v1",
+    pendulum_float64 => "Pendulum-v1 float64",
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn goldens_cover_episode_ends() {
+    let mut terminations = 0;
+    let mut truncations = 0;
+    for (name, _) in GOLDEN_FILES {
+        let cov = replay(name);
+        terminations += cov.terminations;
+        truncations += cov.truncations;
+    }
+    assert!(terminations >= 20 && truncations >= 5, "{terminations} / {truncations}");
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_wrong_reference_is_caught() {
+    // The checker itself must fail on a perturbed trajectory.
+    let json = golden("Taxi-v3").replacen("\"reward\":-1.0", "\"reward\":-2.0", 1);
+    assert!(check_golden(&json).is_err());
+    let json = golden("CartPole-v1");
+    let doc: serde_json::Value = serde_json::from_str(json).unwrap();
+    let first = doc["episodes"][0]["first"]["steps"][3]["state"]["state"][0]
+        .as_f64()
+        .unwrap();
+    let bumped = json.replacen(&format!("{first:?}"), &format!("{:?}", first * (1.0 + 1e-5)), 1);
+    assert_ne!(bumped, json);
+    assert!(check_golden(&bumped).is_err());
+}
