@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building and testing Playbench needs, skipping whatever is present.
-# Versions come from ../shared-free facts recorded in README ("Toolchain"): trunk 0.22
+# Pinned versions (see README, "Toolchain"): trunk 0.22
 # needs a newer rustc than this machine's, and the wasm-bindgen CLI must equal the
 # lockfile's wasm-bindgen crate, so both are pinned here.
 set -euo pipefail

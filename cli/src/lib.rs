@@ -1,1 +1,5 @@
-//! IO around the `envs` crate for native tools: files, PNG encoding, JSON lines.
+//! IO around the `envs` crate for native tools: the JSON-lines driver, PNG files and the
+//! benchmark. Kept out of `envs` so the library's wasm build carries none of it.
+
+pub mod driver;
+pub mod png_out;

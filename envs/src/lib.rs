@@ -12,9 +12,7 @@ pub mod render;
 pub mod rng;
 pub mod toy_text;
 
-pub use crate::core::env::{
-    Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Step,
-};
+pub use crate::core::env::{Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Step};
 pub use crate::core::error::EnvError;
 pub use crate::core::frame::Frame;
 pub use registry::{make, make_default, spec, specs, EnvSpec, Family};

@@ -6,16 +6,24 @@
 //! unseeded resets are checked too. Discrete quantities and initial states must match
 //! exactly; Classic Control states after a step within 1e-9 absolute + 1e-6 relative
 //! (reference-envs §6) and observations within that or one float32 ulp.
+//!
+//! States are compared as the driver's STATE JSON, so the same check runs against the
+//! library directly ([`LibraryStepper`]) and against the `envs-driver` process.
 
-use envs::{Action, Env, Info, Observation};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// Every golden file, embedded so the wasm build needs no filesystem.
 pub const GOLDEN_FILES: &[(&str, &str)] = &[
     ("Taxi-v3", include_str!("../golden/Taxi-v3.json")),
-    ("CliffWalking-v1", include_str!("../golden/CliffWalking-v1.json")),
-    ("FrozenLake-v1", include_str!("../golden/FrozenLake-v1.json")),
+    (
+        "CliffWalking-v1",
+        include_str!("../golden/CliffWalking-v1.json"),
+    ),
+    (
+        "FrozenLake-v1",
+        include_str!("../golden/FrozenLake-v1.json"),
+    ),
     (
         "FrozenLake-v1 deterministic",
         include_str!("../golden/FrozenLake-v1_is_slippery=False.json"),
@@ -30,7 +38,10 @@ pub const GOLDEN_FILES: &[(&str, &str)] = &[
     ),
     ("CartPole-v1", include_str!("../golden/CartPole-v1.json")),
     ("Acrobot-v1", include_str!("../golden/Acrobot-v1.json")),
-    ("MountainCar-v0", include_str!("../golden/MountainCar-v0.json")),
+    (
+        "MountainCar-v0",
+        include_str!("../golden/MountainCar-v0.json"),
+    ),
     ("Pendulum-v1", include_str!("../golden/Pendulum-v1.json")),
     (
         "Pendulum-v1 float64",
@@ -49,7 +60,7 @@ struct Golden {
 #[derive(Deserialize)]
 struct GoldenReset {
     seed: u64,
-    state: GoldenState,
+    state: Value,
 }
 
 #[derive(Deserialize)]
@@ -61,34 +72,75 @@ struct EpisodePair {
 #[derive(Deserialize)]
 struct GoldenEpisode {
     seed: Option<u64>,
-    reset: GoldenState,
+    reset: Value,
     steps: Vec<GoldenStep>,
 }
 
 #[derive(Deserialize)]
 struct GoldenStep {
     action: Value,
-    state: GoldenState,
+    state: Value,
     reward: f64,
     terminated: bool,
     truncated: bool,
 }
 
-/// The driver's STATE: Toy Text `obs` + `info`, Classic Control `obs` + `state`.
-#[derive(Deserialize)]
-struct GoldenState {
-    obs: Value,
-    #[serde(default)]
-    info: Option<GoldenInfo>,
-    #[serde(default)]
-    state: Option<Vec<f64>>,
+/// One step's outcome as JSON STATE plus reward and flags.
+pub struct Stepped {
+    pub state: Value,
+    pub reward: f64,
+    pub terminated: bool,
+    pub truncated: bool,
 }
 
-#[derive(Deserialize)]
-struct GoldenInfo {
-    prob: f64,
-    #[serde(default)]
-    action_mask: Option<Vec<u8>>,
+/// Something that runs environments: the library, or the driver over a pipe.
+pub trait Stepper {
+    fn make(&mut self, env: &str, kwargs: &Map<String, Value>) -> Result<(), String>;
+    fn reset(&mut self, seed: Option<u64>) -> Result<Value, String>;
+    /// `action` as the golden file stores it: an index, or a torque for Pendulum.
+    fn step(&mut self, action: &Value) -> Result<Stepped, String>;
+}
+
+/// Runs environments through the `envs` library.
+#[derive(Default)]
+pub struct LibraryStepper {
+    env: Option<Box<dyn envs::Env>>,
+}
+
+impl LibraryStepper {
+    fn env(&mut self) -> Result<&mut Box<dyn envs::Env>, String> {
+        self.env
+            .as_mut()
+            .ok_or_else(|| "no environment".to_string())
+    }
+}
+
+impl Stepper for LibraryStepper {
+    fn make(&mut self, env: &str, kwargs: &Map<String, Value>) -> Result<(), String> {
+        self.env = Some(envs::make(env, kwargs).map_err(|e| e.to_string())?);
+        Ok(())
+    }
+
+    fn reset(&mut self, seed: Option<u64>) -> Result<Value, String> {
+        let env = self.env()?;
+        let r = env.reset(seed);
+        Ok(envs::core::env::state_json(env.as_ref(), &r.obs, &r.info))
+    }
+
+    fn step(&mut self, action: &Value) -> Result<Stepped, String> {
+        let action = match action.as_u64() {
+            Some(i) => envs::Action::Index(i as usize),
+            None => envs::Action::Value(action.as_f64().ok_or("bad action")?),
+        };
+        let env = self.env()?;
+        let s = env.step(action).map_err(|e| e.to_string())?;
+        Ok(Stepped {
+            state: envs::core::env::state_json(env.as_ref(), &s.obs, &s.info),
+            reward: s.reward,
+            terminated: s.terminated,
+            truncated: s.truncated,
+        })
+    }
 }
 
 /// What a replay covered.
@@ -101,7 +153,7 @@ pub struct Coverage {
 }
 
 /// How closely a value must match.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Match {
     Exact,
     Close,
@@ -123,7 +175,7 @@ fn f32_ulps_apart(a: f32, b: f32) -> u32 {
 
 fn check_f64(what: &str, actual: f64, expected: f64, m: Match) -> Result<(), String> {
     let ok = match m {
-        Match::Exact => actual.to_bits() == expected.to_bits() || actual == expected,
+        Match::Exact => actual == expected,
         Match::Close => close(actual, expected),
     };
     if ok {
@@ -133,78 +185,63 @@ fn check_f64(what: &str, actual: f64, expected: f64, m: Match) -> Result<(), Str
     }
 }
 
-fn check_state(
-    env: &dyn Env,
-    obs: &Observation,
-    info: &Info,
-    golden: &GoldenState,
-    m: Match,
-) -> Result<(), String> {
-    match obs {
-        Observation::Int(n) => {
-            if golden.obs.as_i64() != Some(*n) {
-                return Err(format!("obs: got {n}, reference {}", golden.obs));
-            }
-            let gi = golden.info.as_ref().ok_or("reference has no info")?;
-            check_f64("info.prob", info.prob.unwrap_or(f64::NAN), gi.prob, Match::Exact)?;
-            if info.action_mask != gi.action_mask {
-                return Err(format!(
-                    "info.action_mask: got {:?}, reference {:?}",
-                    info.action_mask, gi.action_mask
-                ));
-            }
+fn floats(v: &Value, what: &str) -> Result<Vec<f64>, String> {
+    serde_json::from_value(v.clone()).map_err(|_| format!("{what} is not a number array: {v}"))
+}
+
+/// Compares two STATE objects: integers, info and initial states exactly, float
+/// vectors (observations, physical states) exactly or within tolerance.
+fn check_state(actual: &Value, expected: &Value, m: Match) -> Result<(), String> {
+    if expected["obs"].is_i64() {
+        return if actual == expected {
+            Ok(())
+        } else {
+            Err(format!("got {actual}, reference {expected}"))
+        };
+    }
+    let (obs, ref_obs) = (
+        floats(&actual["obs"], "obs")?,
+        floats(&expected["obs"], "reference obs")?,
+    );
+    let (st, ref_st) = (
+        floats(&actual["state"], "state")?,
+        floats(&expected["state"], "reference state")?,
+    );
+    if obs.len() != ref_obs.len() || st.len() != ref_st.len() {
+        return Err(format!("shape: got {actual}, reference {expected}"));
+    }
+    for (i, (&a, &e)) in obs.iter().zip(&ref_obs).enumerate() {
+        let ok = match m {
+            Match::Exact => a == e,
+            Match::Close => close(a, e) || f32_ulps_apart(a as f32, e as f32) <= 1,
+        };
+        if !ok {
+            return Err(format!("obs[{i}]: got {a:e}, reference {e:e}"));
         }
-        Observation::Vector(values) => {
-            let expected: Vec<f64> = serde_json::from_value(golden.obs.clone())
-                .map_err(|e| format!("reference obs: {e}"))?;
-            if values.len() != expected.len() {
-                return Err(format!("obs length {} vs {}", values.len(), expected.len()));
-            }
-            for (i, (&a, &e)) in values.iter().zip(&expected).enumerate() {
-                let ok = match m {
-                    Match::Exact => f64::from(a) == e,
-                    Match::Close => close(f64::from(a), e) || f32_ulps_apart(a, e as f32) <= 1,
-                };
-                if !ok {
-                    return Err(format!("obs[{i}]: got {a:e}, reference {e:e}"));
-                }
-            }
-            let state = env.physical_state().ok_or("no physical state")?;
-            let expected = golden.state.as_ref().ok_or("reference has no state")?;
-            if state.len() != expected.len() {
-                return Err(format!("state length {} vs {}", state.len(), expected.len()));
-            }
-            for (i, (&a, &e)) in state.iter().zip(expected).enumerate() {
-                check_f64(&format!("state[{i}]"), a, e, m)?;
-            }
-        }
+    }
+    for (i, (&a, &e)) in st.iter().zip(&ref_st).enumerate() {
+        check_f64(&format!("state[{i}]"), a, e, m)?;
     }
     Ok(())
 }
 
-fn action_of(v: &Value) -> Result<Action, String> {
-    if let Some(i) = v.as_u64() {
-        return Ok(Action::Index(i as usize));
-    }
-    v.as_f64()
-        .map(Action::Value)
-        .ok_or_else(|| format!("bad action {v}"))
-}
-
 fn replay_episode(
-    env: &mut dyn Env,
+    stepper: &mut dyn Stepper,
     ep: &GoldenEpisode,
     cov: &mut Coverage,
 ) -> Result<(), String> {
-    let reset = env.reset(ep.seed);
-    check_state(env, &reset.obs, &reset.info, &ep.reset, Match::Exact)
+    let reset = stepper.reset(ep.seed)?;
+    check_state(&reset, &ep.reset, Match::Exact)
         .map_err(|e| format!("reset(seed={:?}): {e}", ep.seed))?;
-    let discrete = matches!(reset.obs, Observation::Int(_));
+    let m = if ep.reset["obs"].is_i64() {
+        Match::Exact
+    } else {
+        Match::Close
+    };
     for (t, gs) in ep.steps.iter().enumerate() {
         let at = |e: String| format!("seed {:?} step {}: {e}", ep.seed, t + 1);
-        let step = env.step(action_of(&gs.action)?).map_err(|e| at(e.to_string()))?;
-        let m = if discrete { Match::Exact } else { Match::Close };
-        check_state(env, &step.obs, &step.info, &gs.state, m).map_err(at)?;
+        let step = stepper.step(&gs.action).map_err(at)?;
+        check_state(&step.state, &gs.state, m).map_err(at)?;
         check_f64("reward", step.reward, gs.reward, m).map_err(at)?;
         if (step.terminated, step.truncated) != (gs.terminated, gs.truncated) {
             return Err(at(format!(
@@ -219,26 +256,31 @@ fn replay_episode(
     Ok(())
 }
 
-/// Replays one golden file; `Err` names the first mismatch.
-pub fn check_golden(json: &str) -> Result<Coverage, String> {
+/// Replays one golden file through `stepper`; `Err` names the first mismatch.
+pub fn check_golden_with(stepper: &mut dyn Stepper, json: &str) -> Result<Coverage, String> {
     let golden: Golden = serde_json::from_str(json).map_err(|e| format!("golden file: {e}"))?;
-    let mut env = envs::make(&golden.env, &golden.kwargs).map_err(|e| e.to_string())?;
+    stepper.make(&golden.env, &golden.kwargs)?;
     let mut cov = Coverage::default();
     for r in &golden.resets {
-        let reset = env.reset(Some(r.seed));
-        check_state(env.as_ref(), &reset.obs, &reset.info, &r.state, Match::Exact)
+        let state = stepper.reset(Some(r.seed))?;
+        check_state(&state, &r.state, Match::Exact)
             .map_err(|e| format!("{} reset(seed={}): {e}", golden.env, r.seed))?;
         cov.resets += 1;
     }
     for pair in &golden.episodes {
         for ep in [&pair.first, &pair.continued] {
-            replay_episode(env.as_mut(), ep, &mut cov).map_err(|e| format!("{}: {e}", golden.env))?;
+            replay_episode(stepper, ep, &mut cov).map_err(|e| format!("{}: {e}", golden.env))?;
         }
     }
     Ok(cov)
 }
 
-/// The golden file registered under `name`.
+/// Replays one golden file through the library.
+pub fn check_golden(json: &str) -> Result<Coverage, String> {
+    check_golden_with(&mut LibraryStepper::default(), json)
+}
+
+/// The golden file registered under `name` (empty if there is none).
 pub fn golden(name: &str) -> &'static str {
     GOLDEN_FILES
         .iter()
@@ -246,3 +288,4 @@ pub fn golden(name: &str) -> &'static str {
         .map(|(_, json)| *json)
         .unwrap_or("")
 }
+pub mod bench;

@@ -55,7 +55,10 @@ fn goldens_cover_episode_ends() {
         terminations += cov.terminations;
         truncations += cov.truncations;
     }
-    assert!(terminations >= 20 && truncations >= 5, "{terminations} / {truncations}");
+    assert!(
+        terminations >= 20 && truncations >= 5,
+        "{terminations} / {truncations}"
+    );
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -69,7 +72,11 @@ fn a_wrong_reference_is_caught() {
     let first = doc["episodes"][0]["first"]["steps"][3]["state"]["state"][0]
         .as_f64()
         .unwrap();
-    let bumped = json.replacen(&format!("{first:?}"), &format!("{:?}", first * (1.0 + 1e-5)), 1);
+    let bumped = json.replacen(
+        &format!("{first:?}"),
+        &format!("{:?}", first * (1.0 + 1e-5)),
+        1,
+    );
     assert_ne!(bumped, json);
     assert!(check_golden(&bumped).is_err());
 }

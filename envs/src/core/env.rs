@@ -139,3 +139,16 @@ pub fn discrete_action(action: Action, n: usize) -> Result<usize, EnvError> {
         ))),
     }
 }
+
+/// The portable JSON picture of a state, as `envs-driver` prints it and golden files
+/// store it: Toy Text `{"obs": INT, "info": {...}}`; Classic Control
+/// `{"obs": [...], "state": [...]}` with float32 observations widened exactly.
+pub fn state_json(env: &dyn Env, obs: &Observation, info: &Info) -> serde_json::Value {
+    match obs {
+        Observation::Int(n) => serde_json::json!({ "obs": n, "info": info }),
+        Observation::Vector(v) => {
+            let obs: Vec<f64> = v.iter().map(|&x| f64::from(x)).collect();
+            serde_json::json!({ "obs": obs, "state": env.physical_state().unwrap_or_default() })
+        }
+    }
+}

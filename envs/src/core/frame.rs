@@ -23,7 +23,8 @@ impl Frame {
     pub fn resize(&mut self, width: u32, height: u32) {
         self.width = width;
         self.height = height;
-        self.data.resize((width as usize) * (height as usize) * 3, 0);
+        self.data
+            .resize((width as usize) * (height as usize) * 3, 0);
     }
 
     pub fn width(&self) -> u32 {
@@ -43,9 +44,21 @@ impl Frame {
     }
 
     pub fn fill(&mut self, color: Rgb) {
+        if color[0] == color[1] && color[1] == color[2] {
+            self.data.fill(color[0]);
+            return;
+        }
         for px in self.data.chunks_exact_mut(3) {
             px.copy_from_slice(&color);
         }
+    }
+
+    /// Copies `other` (same size or not) into this frame, taking its size.
+    pub fn copy_from(&mut self, other: &Frame) {
+        self.width = other.width;
+        self.height = other.height;
+        self.data.clear();
+        self.data.extend_from_slice(&other.data);
     }
 
     fn offset(&self, x: i64, y: i64) -> Option<usize> {

@@ -2,3 +2,4 @@
 
 pub mod font;
 pub mod raster;
+pub mod sprite;

@@ -1,44 +1,71 @@
 //! Anti-aliased shape filling into a [`Frame`], shared by every environment's renderer.
 //!
-//! Shapes are tested at 4×4 sample points per pixel inside their bounding box; the
-//! covered fraction is blended over the frame. Coordinates are in pixels, y down, and a
-//! pixel (x, y) covers the square [x, x+1) × [y, y+1).
+//! A scanline rasteriser: each pixel row is cut into four sub-rows, each shape reports
+//! the x-intervals it covers on a sub-row, and the exact horizontal coverage of every
+//! pixel is accumulated and blended over the frame. The cost is proportional to the
+//! shape's rows and pixels, so big frames render fast enough for the browser.
+//! Coordinates are in pixels, y down; pixel (x, y) covers [x, x+1) × [y, y+1).
 
 use crate::core::frame::{Frame, Rgb};
 
-const SAMPLES: usize = 4;
+const SUB_ROWS: usize = 4;
 
-/// Fills every pixel according to how many of its sample points satisfy `inside`.
-fn fill_coverage(
+/// Fills the pixels of rows `y0..y1` by the coverage of the intervals `spans(y, out)`
+/// pushes for each sub-row centre `y`.
+fn fill_spans(
     frame: &mut Frame,
-    bounds: (f64, f64, f64, f64),
+    (x0, y0, x1, y1): (f64, f64, f64, f64),
     color: Rgb,
-    inside: impl Fn(f64, f64) -> bool,
+    mut spans: impl FnMut(f64, &mut Vec<(f64, f64)>),
 ) {
-    let (x0, y0, x1, y1) = bounds;
-    let w = f64::from(frame.width());
-    let h = f64::from(frame.height());
-    let xs = x0.max(0.0).floor() as i64;
-    let ys = y0.max(0.0).floor() as i64;
-    let xe = x1.min(w - 1.0).ceil() as i64;
-    let ye = y1.min(h - 1.0).ceil() as i64;
-    let step = 1.0 / SAMPLES as f64;
-    for py in ys..=ye {
-        for px in xs..=xe {
-            let mut hits = 0;
-            for sy in 0..SAMPLES {
-                let y = py as f64 + (sy as f64 + 0.5) * step;
-                for sx in 0..SAMPLES {
-                    let x = px as f64 + (sx as f64 + 0.5) * step;
-                    if inside(x, y) {
-                        hits += 1;
-                    }
+    let (w, h) = (f64::from(frame.width()), f64::from(frame.height()));
+    if !(x1 > 0.0 && y1 > 0.0 && x0 < w && y0 < h) {
+        return;
+    }
+    let xs = x0.max(0.0).floor() as usize;
+    let xe = x1.min(w).ceil() as usize; // exclusive
+    let ys = y0.max(0.0).floor() as usize;
+    let ye = y1.min(h).ceil() as usize;
+    let mut coverage = vec![0.0f64; xe - xs];
+    let mut intervals = Vec::with_capacity(4);
+    let weight = 1.0 / SUB_ROWS as f64;
+    for py in ys..ye {
+        coverage.iter_mut().for_each(|c| *c = 0.0);
+        let mut any = false;
+        for sub in 0..SUB_ROWS {
+            let y = py as f64 + (sub as f64 + 0.5) * weight;
+            intervals.clear();
+            spans(y, &mut intervals);
+            for &(l, r) in &intervals {
+                let l = l.max(xs as f64);
+                let r = r.min(xe as f64);
+                if r <= l {
+                    continue;
+                }
+                any = true;
+                let (li, ri) = (l.floor() as usize, r.floor() as usize);
+                if li == ri {
+                    coverage[li - xs] += (r - l) * weight;
+                    continue;
+                }
+                coverage[li - xs] += (li as f64 + 1.0 - l) * weight;
+                for c in &mut coverage[li + 1 - xs..ri - xs] {
+                    *c += weight;
+                }
+                if ri < xe {
+                    coverage[ri - xs] += (r - ri as f64) * weight;
                 }
             }
-            if hits == SAMPLES * SAMPLES {
-                frame.set(px, py, color);
-            } else if hits > 0 {
-                frame.blend(px, py, color, hits as f64 / (SAMPLES * SAMPLES) as f64);
+        }
+        if !any {
+            continue;
+        }
+        for (i, &c) in coverage.iter().enumerate() {
+            let x = (xs + i) as i64;
+            if c >= 0.999 {
+                frame.set(x, py as i64, color);
+            } else if c > 0.002 {
+                frame.blend(x, py as i64, color, c);
             }
         }
     }
@@ -48,26 +75,39 @@ fn fill_coverage(
 pub fn fill_rect(frame: &mut Frame, x0: f64, y0: f64, x1: f64, y1: f64, color: Rgb) {
     let (ax, bx) = (x0.min(x1), x0.max(x1));
     let (ay, by) = (y0.min(y1), y0.max(y1));
-    fill_coverage(frame, (ax, ay, bx, by), color, |x, y| {
-        x >= ax && x < bx && y >= ay && y < by
+    fill_spans(frame, (ax, ay, bx, by), color, |y, out| {
+        if y >= ay && y < by {
+            out.push((ax, bx));
+        }
     });
 }
 
 pub fn fill_circle(frame: &mut Frame, cx: f64, cy: f64, r: f64, color: Rgb) {
-    let r2 = r * r;
-    fill_coverage(frame, (cx - r, cy - r, cx + r, cy + r), color, |x, y| {
-        let (dx, dy) = (x - cx, y - cy);
-        dx * dx + dy * dy <= r2
+    fill_spans(frame, (cx - r, cy - r, cx + r, cy + r), color, |y, out| {
+        let dy = y - cy;
+        if dy.abs() <= r {
+            let half = libm::sqrt(r * r - dy * dy);
+            out.push((cx - half, cx + half));
+        }
     });
 }
 
 /// A ring between radii `r - width` and `r`.
 pub fn stroke_circle(frame: &mut Frame, cx: f64, cy: f64, r: f64, width: f64, color: Rgb) {
-    let (outer, inner) = (r * r, (r - width).max(0.0) * (r - width).max(0.0));
-    fill_coverage(frame, (cx - r, cy - r, cx + r, cy + r), color, |x, y| {
-        let (dx, dy) = (x - cx, y - cy);
-        let d = dx * dx + dy * dy;
-        d <= outer && d >= inner
+    let inner = (r - width).max(0.0);
+    fill_spans(frame, (cx - r, cy - r, cx + r, cy + r), color, |y, out| {
+        let dy = y - cy;
+        if dy.abs() > r {
+            return;
+        }
+        let outer_half = libm::sqrt(r * r - dy * dy);
+        if dy.abs() < inner {
+            let inner_half = libm::sqrt(inner * inner - dy * dy);
+            out.push((cx - outer_half, cx - inner_half));
+            out.push((cx + inner_half, cx + outer_half));
+        } else {
+            out.push((cx - outer_half, cx + outer_half));
+        }
     });
 }
 
@@ -83,23 +123,23 @@ pub fn fill_polygon(frame: &mut Frame, points: &[(f64, f64)], color: Rgb) {
         x1 = x1.max(x);
         y1 = y1.max(y);
     }
-    fill_coverage(frame, (x0, y0, x1, y1), color, |x, y| {
-        point_in_polygon(points, x, y)
-    });
-}
-
-fn point_in_polygon(points: &[(f64, f64)], x: f64, y: f64) -> bool {
-    let mut inside = false;
-    let mut j = points.len() - 1;
-    for i in 0..points.len() {
-        let (xi, yi) = points[i];
-        let (xj, yj) = points[j];
-        if (yi > y) != (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi {
-            inside = !inside;
+    let mut crossings: Vec<f64> = Vec::with_capacity(points.len());
+    fill_spans(frame, (x0, y0, x1, y1), color, |y, out| {
+        crossings.clear();
+        let mut j = points.len() - 1;
+        for i in 0..points.len() {
+            let (xi, yi) = points[i];
+            let (xj, yj) = points[j];
+            if (yi > y) != (yj > y) {
+                crossings.push(xi + (y - yi) * (xj - xi) / (yj - yi));
+            }
+            j = i;
         }
-        j = i;
-    }
-    inside
+        crossings.sort_by(|a, b| a.total_cmp(b));
+        for pair in crossings.chunks_exact(2) {
+            out.push((pair[0], pair[1]));
+        }
+    });
 }
 
 /// A straight segment of the given width with flat ends.
@@ -122,10 +162,15 @@ pub fn line(frame: &mut Frame, a: (f64, f64), b: (f64, f64), width: f64, color: 
     );
 }
 
-/// Connected segments through `points`.
+/// Connected segments through `points`, with round joints.
 pub fn polyline(frame: &mut Frame, points: &[(f64, f64)], width: f64, color: Rgb) {
     for pair in points.windows(2) {
         line(frame, pair[0], pair[1], width, color);
+    }
+    if width > 2.0 {
+        for &(x, y) in points.iter().skip(1).take(points.len().saturating_sub(2)) {
+            fill_circle(frame, x, y, width / 2.0, color);
+        }
     }
 }
 
@@ -146,7 +191,16 @@ mod tests {
         assert_eq!(f.get(2, 3), Some([255, 0, 0]));
         assert_eq!(f.get(4, 3), Some([255, 0, 0]));
         assert_eq!(f.get(5, 3), Some([0, 0, 0]));
+        assert_eq!(f.get(1, 3), Some([0, 0, 0]));
         assert_eq!(f.get(2, 4), Some([0, 0, 0]));
+    }
+
+    #[test]
+    fn half_covered_pixels_are_half_blended() {
+        let mut f = Frame::new(4, 4);
+        fill_rect(&mut f, 0.0, 0.0, 1.5, 4.0, [200, 200, 200]);
+        assert_eq!(f.get(0, 0), Some([200, 200, 200]));
+        assert_eq!(f.get(1, 0), Some([100, 100, 100]));
     }
 
     #[test]
@@ -160,9 +214,42 @@ mod tests {
     }
 
     #[test]
+    fn ring_leaves_its_centre() {
+        let mut f = Frame::new(20, 20);
+        stroke_circle(&mut f, 10.0, 10.0, 8.0, 2.0, [255, 255, 255]);
+        assert_eq!(f.get(10, 10), Some([0, 0, 0]));
+        assert_eq!(f.get(10, 3), Some([255, 255, 255]));
+    }
+
+    #[test]
+    fn concave_polygons_use_even_odd() {
+        let mut f = Frame::new(10, 10);
+        // A "U": the notch between x 3..7 above y 5 stays empty.
+        let u = [
+            (1.0, 1.0),
+            (3.0, 1.0),
+            (3.0, 5.0),
+            (7.0, 5.0),
+            (7.0, 1.0),
+            (9.0, 1.0),
+            (9.0, 9.0),
+            (1.0, 9.0),
+        ];
+        fill_polygon(&mut f, &u, [9, 9, 9]);
+        assert_eq!(f.get(5, 2), Some([0, 0, 0]));
+        assert_eq!(f.get(2, 2), Some([9, 9, 9]));
+        assert_eq!(f.get(5, 7), Some([9, 9, 9]));
+    }
+
+    #[test]
     fn shapes_clip_at_frame_edges() {
         let mut f = Frame::new(4, 4);
-        fill_polygon(&mut f, &[(-5.0, -5.0), (10.0, -5.0), (10.0, 10.0)], [1, 2, 3]);
+        fill_polygon(
+            &mut f,
+            &[(-5.0, -5.0), (10.0, -5.0), (10.0, 10.0)],
+            [1, 2, 3],
+        );
         assert_eq!(f.get(3, 0), Some([1, 2, 3]));
+        fill_circle(&mut f, -100.0, -100.0, 3.0, [1, 1, 1]);
     }
 }

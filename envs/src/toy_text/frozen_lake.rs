@@ -11,8 +11,7 @@ use super::sprites;
 
 const MAP_4X4: [&str; 4] = ["SFFF", "FHFH", "FFFH", "HFFG"];
 const MAP_8X8: [&str; 8] = [
-    "SFFFFFFF", "FFFFFFFF", "FFFHFFFF", "FFFFFHFF", "FFFHFFFF", "FHHFFFHF", "FHFFHFHF",
-    "FFFHFFFG",
+    "SFFFFFFF", "FFFFFFFF", "FFFHFFFF", "FFFFFHFF", "FFFHFFFF", "FHHFFFHF", "FHFFHFHF", "FFFHFFFG",
 ];
 pub const ACTION_NAMES: [&str; 4] = ["Left", "Down", "Right", "Up"];
 /// gymnasium ≥ 1.2: the intended move and the two slips are not all exactly 1/3.
@@ -147,8 +146,7 @@ impl Env for FrozenLake {
         let a = discrete_action(action, 4)?;
         let options = self.transitions(self.state, a);
         let probs: Vec<f64> = options.iter().map(|o| o.0).collect();
-        let (prob, next, reward, terminated) =
-            options[self.rng.get().categorical_sample(&probs)];
+        let (prob, next, reward, terminated) = options[self.rng.get().categorical_sample(&probs)];
         self.state = next;
         self.last_action = Some(a);
         Ok(Step {
@@ -225,7 +223,10 @@ mod tests {
             last = Some(env.step(Action::Index(a)).unwrap());
         }
         let last = last.unwrap();
-        assert_eq!((last.obs, last.reward, last.terminated), (Observation::Int(15), 1.0, true));
+        assert_eq!(
+            (last.obs, last.reward, last.terminated),
+            (Observation::Int(15), 1.0, true)
+        );
     }
 
     #[test]
@@ -234,6 +235,9 @@ mod tests {
         env.reset(Some(0));
         env.step(Action::Index(2)).unwrap();
         let s = env.step(Action::Index(1)).unwrap();
-        assert_eq!((s.obs, s.reward, s.terminated), (Observation::Int(5), 0.0, true));
+        assert_eq!(
+            (s.obs, s.reward, s.terminated),
+            (Observation::Int(5), 0.0, true)
+        );
     }
 }

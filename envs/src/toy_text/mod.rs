@@ -18,7 +18,10 @@ fn frozen_lake(
     kw: &mut Kwargs,
     default_map: &str,
 ) -> Result<Box<dyn crate::Env>, EnvError> {
-    let map = match kw.choice("map_name", &["4x4", "8x8"], default_map)?.as_str() {
+    let map = match kw
+        .choice("map_name", &["4x4", "8x8"], default_map)?
+        .as_str()
+    {
         "8x8" => LakeMap::EightByEight,
         _ => LakeMap::FourByFour,
     };
@@ -50,7 +53,8 @@ pub(crate) static SPECS: &[EnvSpec] = &[
         aliases: &[],
         family: Family::ToyText,
         max_episode_steps: Some(100),
-        kwargs_doc: "map_name: \"4x4\" | \"8x8\" (default \"4x4\"); is_slippery: bool (default true)",
+        kwargs_doc:
+            "map_name: \"4x4\" | \"8x8\" (default \"4x4\"); is_slippery: bool (default true)",
         summary: "Cross the frozen lake to the present without falling into a hole.",
         make: |spec, kw| frozen_lake(spec, kw, "4x4"),
     },
@@ -59,7 +63,8 @@ pub(crate) static SPECS: &[EnvSpec] = &[
         aliases: &[],
         family: Family::ToyText,
         max_episode_steps: Some(200),
-        kwargs_doc: "map_name: \"4x4\" | \"8x8\" (default \"8x8\"); is_slippery: bool (default true)",
+        kwargs_doc:
+            "map_name: \"4x4\" | \"8x8\" (default \"8x8\"); is_slippery: bool (default true)",
         summary: "FrozenLake on the 8×8 map.",
         make: |spec, kw| frozen_lake(spec, kw, "8x8"),
     },

@@ -228,7 +228,10 @@ impl Env for Taxi {
 
     fn render_text(&self) -> String {
         let s = self.decoded();
-        let mut rows: Vec<Vec<char>> = MAP.iter().map(|r| r.iter().map(|&b| b as char).collect()).collect();
+        let mut rows: Vec<Vec<char>> = MAP
+            .iter()
+            .map(|r| r.iter().map(|&b| b as char).collect())
+            .collect();
         let (r, c) = (s.row + 1, 2 * s.col + 1);
         rows[r][c] = if s.passenger == IN_TAXI { 'T' } else { 't' };
         let mut text: String = rows
@@ -280,14 +283,52 @@ mod tests {
     #[test]
     fn walls_block_and_delivery_pays() {
         // Taxi at R (0,0) with the passenger aboard, destination G.
-        let s = TaxiState { row: 0, col: 1, passenger: IN_TAXI, destination: 1 };
+        let s = TaxiState {
+            row: 0,
+            col: 1,
+            passenger: IN_TAXI,
+            destination: 1,
+        };
         let (n, r, _) = transition(s, 2); // wall east of (0,1)
         assert_eq!((n.col, r), (1, -1.0));
-        let at_g = TaxiState { row: 0, col: 4, ..s };
-        assert_eq!(transition(at_g, 5), (TaxiState { passenger: 1, ..at_g }, 20.0, true));
-        let at_r = TaxiState { row: 0, col: 0, ..s };
-        assert_eq!(transition(at_r, 5), (TaxiState { passenger: 0, ..at_r }, -1.0, false));
-        let empty_road = TaxiState { row: 2, col: 2, passenger: 0, destination: 1 };
+        let at_g = TaxiState {
+            row: 0,
+            col: 4,
+            ..s
+        };
+        assert_eq!(
+            transition(at_g, 5),
+            (
+                TaxiState {
+                    passenger: 1,
+                    ..at_g
+                },
+                20.0,
+                true
+            )
+        );
+        let at_r = TaxiState {
+            row: 0,
+            col: 0,
+            ..s
+        };
+        assert_eq!(
+            transition(at_r, 5),
+            (
+                TaxiState {
+                    passenger: 0,
+                    ..at_r
+                },
+                -1.0,
+                false
+            )
+        );
+        let empty_road = TaxiState {
+            row: 2,
+            col: 2,
+            passenger: 0,
+            destination: 1,
+        };
         assert_eq!(transition(empty_road, 4).1, -10.0);
         assert_eq!(transition(empty_road, 5).1, -10.0);
     }

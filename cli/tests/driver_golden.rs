@@ -1,0 +1,121 @@
+//! The `envs-driver` binary, driven over a pipe the way a Python notebook would, replays
+//! every golden trajectory of the reference.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use playbench_tests::{check_golden_with, Stepped, Stepper, GOLDEN_FILES};
+use serde_json::{json, Map, Value};
+
+struct DriverProcess {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl DriverProcess {
+    fn start() -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_envs-driver"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start envs-driver");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Self {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    fn ask(&mut self, request: &Value) -> Result<Value, String> {
+        writeln!(self.stdin, "{request}").map_err(|e| e.to_string())?;
+        let mut line = String::new();
+        self.stdout
+            .read_line(&mut line)
+            .map_err(|e| e.to_string())?;
+        let reply: Value = serde_json::from_str(&line).map_err(|e| format!("{e}: {line}"))?;
+        match reply.get("error") {
+            Some(e) => Err(format!("driver error: {e}")),
+            None => Ok(reply),
+        }
+    }
+
+    fn ask_raw(&mut self, line: &str) -> Value {
+        writeln!(self.stdin, "{line}").unwrap();
+        let mut reply = String::new();
+        self.stdout.read_line(&mut reply).unwrap();
+        serde_json::from_str(&reply).unwrap()
+    }
+}
+
+impl Drop for DriverProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Stepper for DriverProcess {
+    fn make(&mut self, env: &str, kwargs: &Map<String, Value>) -> Result<(), String> {
+        self.ask(&json!({"op": "make", "env": env, "kwargs": kwargs}))
+            .map(|_| ())
+    }
+
+    fn reset(&mut self, seed: Option<u64>) -> Result<Value, String> {
+        Ok(self.ask(&json!({"op": "reset", "seed": seed}))?["state"].take())
+    }
+
+    fn step(&mut self, action: &Value) -> Result<Stepped, String> {
+        let mut r = self.ask(&json!({"op": "step", "action": action}))?;
+        Ok(Stepped {
+            state: r["state"].take(),
+            reward: r["reward"].as_f64().ok_or("no reward")?,
+            terminated: r["terminated"].as_bool().ok_or("no terminated")?,
+            truncated: r["truncated"].as_bool().ok_or("no truncated")?,
+        })
+    }
+}
+
+#[test]
+fn driver_replays_every_golden_file() {
+    let mut driver = DriverProcess::start();
+    for (name, json) in GOLDEN_FILES {
+        let cov = check_golden_with(&mut driver, json).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(cov.steps >= 50, "{name}");
+    }
+}
+
+#[test]
+fn driver_survives_bad_input_and_renders_png() {
+    let mut driver = DriverProcess::start();
+    assert!(driver.ask_raw("{\"op\":").get("error").is_some());
+    assert!(driver
+        .ask_raw("{\"op\":\"step\",\"action\":0}")
+        .get("error")
+        .is_some());
+    driver
+        .ask(&json!({"op": "make", "env": "Pendulum-v1"}))
+        .unwrap();
+    driver.reset(Some(0)).unwrap();
+    assert!(driver
+        .ask_raw("{\"op\":\"step\",\"action\":\"left\"}")
+        .get("error")
+        .is_some());
+    driver.step(&json!(1.5)).unwrap();
+    driver.step(&json!([-0.5])).unwrap();
+    let dir = std::env::temp_dir().join(format!("envs-driver-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("frame.png");
+    let r = driver
+        .ask(&json!({"op": "render", "path": path.to_str().unwrap()}))
+        .unwrap();
+    assert_eq!(
+        (r["width"].as_u64(), r["height"].as_u64()),
+        (Some(500), Some(500))
+    );
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs every check and test: formatting, lints, the envs-has-no-web-deps rule, native
+# unit/golden/driver tests, the golden tests as wasm in headless Chromium, the release
+# app build and the Playwright end-to-end tests. Installs missing tools first.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/tools.sh
+ensure_test_tools
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "format"
+cargo fmt --all --check
+
+step "envs has no web dependency in its wasm32 build"
+web=$(cargo tree -p playbench-envs --target wasm32-unknown-unknown -e normal --prefix none |
+  grep -E -o '^(wasm-bindgen|web-sys|js-sys|gloo[a-z-]*|leptos[a-z_-]*) ' | sort -u || true)
+if [[ -n $web ]]; then
+  echo "envs must stay free of web crates, found: $web" >&2
+  exit 1
+fi
+
+step "lints (native workspace, then the app for wasm32)"
+cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy -p playbench-app --target wasm32-unknown-unknown -- -D warnings
+
+step "native tests"
+if cargo nextest --version >/dev/null 2>&1; then
+  cargo nextest run --workspace --no-fail-fast
+else
+  cargo test --workspace --no-fail-fast
+fi
+
+step "golden tests as wasm in headless Chromium"
+cargo test --target wasm32-unknown-unknown -p playbench-tests --tests
+
+step "release build of the app"
+cargo fetch --locked >/dev/null
+trunk build --config trunk.toml --release --offline --locked
+
+step "end-to-end tests in headless Chromium"
+node --test tests/e2e/

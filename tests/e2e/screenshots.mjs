@@ -1,0 +1,53 @@
+// Screenshots of the built app for a person to look at (not a test):
+//   node tests/e2e/screenshots.mjs [OUTDIR]
+// OUTDIR defaults to a fresh temporary directory; the PNG paths are printed.
+
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { assertBuilt, launchBrowser, openPage, startServer } from './support.mjs';
+
+const outDir = process.argv[2] ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'playbench-shots-')));
+await fs.mkdir(outDir, { recursive: true });
+await assertBuilt();
+const server = await startServer();
+const browser = await launchBrowser();
+
+const shots = [
+  ['home', '/', []],
+  ['frozen-lake-start', '/play?env=FrozenLake-v1&kwargs={"is_slippery":false}&seed=0', []],
+  [
+    'frozen-lake-success',
+    '/play?env=FrozenLake-v1&kwargs={"is_slippery":false}&seed=0',
+    ['ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowRight'],
+  ],
+  ['taxi', '/play?env=Taxi-v3&seed=0', ['ArrowUp']],
+  ['cliff-walking', '/play?env=CliffWalking-v1&seed=0', ['ArrowUp']],
+  ['frozen-lake-8x8', '/play?env=FrozenLake8x8-v1&seed=0', []],
+  ['cart-pole', '/play?env=CartPole-v1&seed=0', ['ArrowRight']],
+  ['pendulum', '/play?env=Pendulum-v1&seed=0', []],
+  ['unknown-env', '/play?env=NoSuchEnv-v0', []],
+];
+
+const problems = [];
+try {
+  for (const [name, url, keys] of shots) {
+    const { page, problems: p } = await openPage(browser.context);
+    await page.goto(server.url + url);
+    await page.locator('[data-testid="status"], [role="alert"], [data-testid="env-card"]').first().waitFor();
+    for (const key of keys) await page.keyboard.press(key);
+    await page.waitForTimeout(200);
+    const file = path.join(outDir, `${name}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(file);
+    problems.push(...p.map((m) => `${name}: ${m}`));
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+if (problems.length > 0) {
+  console.error(problems.join('\n'));
+  process.exitCode = 1;
+}

@@ -1,0 +1,136 @@
+// Shared pieces of the end-to-end checks: a static server for Trunk's output with the
+// single-page-app fallback, and headless Chromium driven by playwright-core.
+//
+// Environment:
+//   PLAYBENCH_DIST   the built site (default: dist/ at the repository root)
+//   CHROMIUM_PATH    the Chromium binary (default: /usr/bin/chromium, Debian's package)
+
+import http from 'node:http';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const distDir = path.resolve(process.env.PLAYBENCH_DIST ?? path.join(repoRoot, 'dist'));
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Fails early, with the command to run, when the site has not been built. */
+export async function assertBuilt() {
+  try {
+    await fs.access(path.join(distDir, 'index.html'));
+  } catch {
+    throw new Error(
+      `no built site at ${distDir}: build it first with ` +
+        '`trunk build --config trunk.toml --release` (or set PLAYBENCH_DIST)',
+    );
+  }
+}
+
+/**
+ * Serves `root` on a random free port of 127.0.0.1. Paths that name no file get
+ * index.html (the app's router handles /play and the rest), like `trunk serve`.
+ */
+export async function startServer(root = distDir) {
+  const server = http.createServer(async (req, res) => {
+    try {
+      const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+      let file = path.resolve(root, '.' + decodeURIComponent(pathname));
+      if (file !== root && !file.startsWith(root + path.sep)) {
+        res.writeHead(403).end('forbidden');
+        return;
+      }
+      const stat = await fs.stat(file).catch(() => null);
+      if (!stat?.isFile()) {
+        // A missing asset (a path with an extension) is a 404; any other path is the app.
+        if (path.extname(pathname) !== '') {
+          res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+          return;
+        }
+        file = path.join(root, 'index.html');
+      }
+      const body = await fs.readFile(file);
+      res.writeHead(200, {
+        'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch (err) {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err));
+    }
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Headless Chromium with a fresh profile directory, removed again by `close`. */
+export async function launchBrowser() {
+  const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'playbench-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      await fs.rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A new page that records every console error, uncaught exception and failed request,
+ * so a test can require that there were none.
+ */
+export async function openPage(context) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`uncaught exception: ${err.message}`));
+  page.on('requestfailed', (req) =>
+    problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`),
+  );
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  return { page, problems };
+}
