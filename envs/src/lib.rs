@@ -7,6 +7,7 @@
 
 pub mod classic_control;
 pub mod core;
+pub mod minigrid;
 pub mod registry;
 pub mod render;
 pub mod rng;

@@ -1,5 +1,6 @@
 //! Gymnasium ids → constructors, with the kwargs and time limits `gym.make` applies.
-//! Each family lists its own ids (`toy_text::SPECS`, `classic_control::SPECS`).
+//! Each family lists its own ids (`toy_text::SPECS`, `classic_control::SPECS`,
+//! `minigrid::SPECS`).
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -14,6 +15,7 @@ use crate::core::wrappers::Registered;
 pub enum Family {
     ToyText,
     ClassicControl,
+    MiniGrid,
 }
 
 impl Family {
@@ -21,6 +23,7 @@ impl Family {
         match self {
             Self::ToyText => "Toy Text",
             Self::ClassicControl => "Classic Control",
+            Self::MiniGrid => "MiniGrid",
         }
     }
 }
@@ -53,6 +56,7 @@ pub fn specs() -> impl Iterator<Item = &'static EnvSpec> {
     crate::toy_text::SPECS
         .iter()
         .chain(crate::classic_control::SPECS.iter())
+        .chain(crate::minigrid::SPECS.iter())
 }
 
 /// The spec for an id or one of its aliases.
@@ -86,12 +90,18 @@ mod tests {
     #[test]
     fn aliases_make_the_same_env() {
         assert_eq!(make_default("Taxi-v4").unwrap().id(), "Taxi-v3");
-        assert_eq!(make_default("CliffWalking-v0").unwrap().id(), "CliffWalking-v1");
+        assert_eq!(
+            make_default("CliffWalking-v0").unwrap().id(),
+            "CliffWalking-v1"
+        );
     }
 
     #[test]
     fn unknown_ids_and_kwargs_are_errors() {
-        assert!(matches!(make_default("Nope-v0"), Err(EnvError::UnknownEnv(_))));
+        assert!(matches!(
+            make_default("Nope-v0"),
+            Err(EnvError::UnknownEnv(_))
+        ));
         let err = make("FrozenLake-v1", &kwargs(json!({"map_name": "5x5"}))).err();
         assert!(matches!(err, Some(EnvError::BadKwargs(m)) if m.contains("map_name")));
         let err = make("Taxi-v3", &kwargs(json!({"rainy": true}))).err();

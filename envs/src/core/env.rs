@@ -31,6 +31,28 @@ pub enum Observation {
     Int(i64),
     /// Classic Control: a float32 vector.
     Vector(Vec<f32>),
+    /// MiniGrid: the agent's 7×7 view encoding, its direction and the mission.
+    Grid(GridObservation),
+}
+
+/// MiniGrid's `obs` dict.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GridObservation {
+    /// `image[i][j]` = (type, colour, state) of view cell (i, j), flattened i-major (7×7).
+    pub image: Vec<[u8; 3]>,
+    pub direction: i64,
+    pub mission: String,
+}
+
+/// Other pictures an environment may offer besides its default frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct RenderOptions {
+    /// MiniGrid: lighten the cells the agent sees (the reference default).
+    pub highlight: bool,
+    /// MiniGrid: draw the agent's 7×7 view instead of the whole grid.
+    pub agent_view: bool,
+    /// MiniGrid: tile size in pixels (0 = the default 32).
+    pub tile_size: u32,
 }
 
 /// The reference's `info` dict, with only the keys an environment sets.
@@ -113,6 +135,20 @@ pub trait Env {
     /// Draws the current state into `frame`, resizing it to `frame_size()`.
     fn render(&self, frame: &mut Frame);
 
+    /// Draws an alternative picture; `false` (and the default frame) when the
+    /// environment has no such option.
+    fn render_with(&self, frame: &mut Frame, options: RenderOptions) -> bool {
+        let _ = options;
+        self.render(frame);
+        false
+    }
+
+    /// The state as JSON when the environment has more of it than its observation
+    /// shows (MiniGrid: the full grid, the agent, the carried object).
+    fn snapshot(&self) -> Option<serde_json::Value> {
+        None
+    }
+
     /// A plain-text picture of the current state.
     fn render_text(&self) -> String;
 
@@ -142,9 +178,14 @@ pub fn discrete_action(action: Action, n: usize) -> Result<usize, EnvError> {
 
 /// The portable JSON picture of a state, as `envs-driver` prints it and golden files
 /// store it: Toy Text `{"obs": INT, "info": {...}}`; Classic Control
-/// `{"obs": [...], "state": [...]}` with float32 observations widened exactly.
+/// `{"obs": [...], "state": [...]}` with float32 observations widened exactly; MiniGrid
+/// its snapshot (agent, grid, view, mission).
 pub fn state_json(env: &dyn Env, obs: &Observation, info: &Info) -> serde_json::Value {
+    if let Some(snapshot) = env.snapshot() {
+        return snapshot;
+    }
     match obs {
+        Observation::Grid(g) => serde_json::json!(g),
         Observation::Int(n) => serde_json::json!({ "obs": n, "info": info }),
         Observation::Vector(v) => {
             let obs: Vec<f64> = v.iter().map(|&x| f64::from(x)).collect();

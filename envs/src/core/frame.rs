@@ -86,10 +86,10 @@ impl Frame {
             return;
         }
         if let Some(o) = self.offset(x, y) {
-            for c in 0..3 {
-                let old = f64::from(self.data[o + c]);
-                let new = old + (f64::from(color[c]) - old) * alpha.min(1.0);
-                self.data[o + c] = (new + 0.5) as u8;
+            for (dst, &src) in self.data[o..o + 3].iter_mut().zip(&color) {
+                let old = f64::from(*dst);
+                let new = old + (f64::from(src) - old) * alpha.min(1.0);
+                *dst = (new + 0.5) as u8;
             }
         }
     }

@@ -1,6 +1,6 @@
 //! What `gym.make` adds around an environment: reset-before-step and the time limit.
 
-use super::env::{Action, ActionSpace, Env, KeyBinding, Observation, Reset, Step};
+use super::env::{Action, ActionSpace, Env, KeyBinding, Observation, RenderOptions, Reset, Step};
 use super::error::EnvError;
 use super::frame::Frame;
 
@@ -68,6 +68,12 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     }
     fn render(&self, frame: &mut Frame) {
         self.inner.render(frame)
+    }
+    fn render_with(&self, frame: &mut Frame, options: RenderOptions) -> bool {
+        self.inner.render_with(frame, options)
+    }
+    fn snapshot(&self) -> Option<serde_json::Value> {
+        self.inner.snapshot()
     }
     fn render_text(&self) -> String {
         self.inner.render_text()

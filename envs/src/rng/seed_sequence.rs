@@ -53,9 +53,7 @@ impl HashMix {
 impl SeedSequence {
     pub fn new(seed: u128) -> Self {
         let words = entropy_words(seed);
-        let mut hm = HashMix {
-            hash_const: INIT_A,
-        };
+        let mut hm = HashMix { hash_const: INIT_A };
         let mut pool = [0u32; POOL_SIZE];
         for (i, slot) in pool.iter_mut().enumerate() {
             *slot = hm.hash(words.get(i).copied().unwrap_or(0));
