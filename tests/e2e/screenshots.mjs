@@ -13,29 +13,44 @@ await assertBuilt();
 const server = await startServer();
 const browser = await launchBrowser();
 
+const LAKE = '/play?env=FrozenLake-v1&kwargs={"is_slippery":false}&seed=0';
+const keys = (...names) => async (page) => {
+  for (const key of names) await page.keyboard.press(key);
+};
+const narrow = { width: 390, height: 844 };
+
+// [file name, path, what to do before the shot, viewport]
 const shots = [
-  ['home', '/', []],
-  ['frozen-lake-start', '/play?env=FrozenLake-v1&kwargs={"is_slippery":false}&seed=0', []],
+  ['home', '/'],
+  ['home-narrow', '/', undefined, narrow],
+  ['frozen-lake-start', LAKE],
   [
     'frozen-lake-success',
-    '/play?env=FrozenLake-v1&kwargs={"is_slippery":false}&seed=0',
-    ['ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowRight'],
+    LAKE,
+    keys('ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowRight'),
   ],
-  ['taxi', '/play?env=Taxi-v3&seed=0', ['ArrowUp']],
-  ['cliff-walking', '/play?env=CliffWalking-v1&seed=0', ['ArrowUp']],
-  ['frozen-lake-8x8', '/play?env=FrozenLake8x8-v1&seed=0', []],
-  ['cart-pole', '/play?env=CartPole-v1&seed=0', ['ArrowRight']],
-  ['pendulum', '/play?env=Pendulum-v1&seed=0', []],
-  ['unknown-env', '/play?env=NoSuchEnv-v0', []],
+  ['frozen-lake-hole', LAKE, keys('ArrowRight', 'ArrowDown')],
+  ['frozen-lake-text', LAKE, (page) => page.locator('.text-render summary').click()],
+  ['play-narrow', LAKE, keys('ArrowDown'), narrow],
+  ['taxi', '/play?env=Taxi-v3&seed=0', keys('ArrowUp')],
+  ['cliff-walking', '/play?env=CliffWalking-v1&seed=0', keys('ArrowUp')],
+  ['frozen-lake-8x8', '/play?env=FrozenLake8x8-v1&seed=0'],
+  ['cart-pole', '/play?env=CartPole-v1&seed=0', keys('ArrowRight')],
+  ['acrobot', '/play?env=Acrobot-v1&seed=0', keys('ArrowRight')],
+  ['mountain-car', '/play?env=MountainCar-v0&seed=0', keys('ArrowRight')],
+  ['pendulum', '/play?env=Pendulum-v1&seed=0'],
+  ['unknown-env', '/play?env=NoSuchEnv-v0'],
+  ['bad-kwargs', '/play?env=FrozenLake-v1&kwargs={"map_name":"5x5"}'],
 ];
 
 const problems = [];
 try {
-  for (const [name, url, keys] of shots) {
+  for (const [name, url, act, viewport] of shots) {
     const { page, problems: p } = await openPage(browser.context);
+    if (viewport) await page.setViewportSize(viewport);
     await page.goto(server.url + url);
     await page.locator('[data-testid="status"], [role="alert"], [data-testid="env-card"]').first().waitFor();
-    for (const key of keys) await page.keyboard.press(key);
+    await act?.(page);
     await page.waitForTimeout(200);
     const file = path.join(outDir, `${name}.png`);
     await page.screenshot({ path: file, fullPage: true });

@@ -99,6 +99,12 @@ pub trait Stepper {
     fn reset(&mut self, seed: Option<u64>) -> Result<Value, String>;
     /// `action` as the golden file stores it: an index, or a torque for Pendulum.
     fn step(&mut self, action: &Value) -> Result<Stepped, String>;
+    /// `[width, height, CRC-32 of the RGB bytes]` of a picture, when this stepper can
+    /// render in-process.
+    fn frame_crc(&mut self, options: envs::core::env::RenderOptions) -> Option<[u32; 3]> {
+        let _ = options;
+        None
+    }
 }
 
 /// Runs environments through the `envs` library.
@@ -141,6 +147,13 @@ impl Stepper for LibraryStepper {
             truncated: s.truncated,
         })
     }
+
+    fn frame_crc(&mut self, options: envs::core::env::RenderOptions) -> Option<[u32; 3]> {
+        let env = self.env.as_ref()?;
+        let mut frame = envs::Frame::default();
+        env.render_with(&mut frame, options);
+        Some([frame.width(), frame.height(), crc32fast::hash(frame.data())])
+    }
 }
 
 /// What a replay covered.
@@ -150,6 +163,7 @@ pub struct Coverage {
     pub steps: usize,
     pub terminations: usize,
     pub truncations: usize,
+    pub frames: usize,
 }
 
 /// How closely a value must match.
@@ -289,3 +303,4 @@ pub fn golden(name: &str) -> &'static str {
         .unwrap_or("")
 }
 pub mod bench;
+pub mod minigrid;

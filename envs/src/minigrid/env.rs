@@ -27,7 +27,7 @@ pub const ACTION_NAMES: [&str; 7] = [
 const TILE: u32 = 32;
 
 /// How a family generates its grid and steps.
-pub(crate) trait Level: Clone + 'static {
+pub trait Level: Clone + 'static {
     /// Grid width and height.
     fn size(&self) -> (usize, usize);
     fn max_steps(&self) -> u32;
@@ -56,7 +56,7 @@ pub struct MiniGrid<L: Level> {
 }
 
 impl<L: Level> MiniGrid<L> {
-    pub(crate) fn new(id: &'static str, level: L) -> Self {
+    pub fn new(id: &'static str, level: L) -> Self {
         let (w, h) = level.size();
         let world = World::new(w, h, level.max_steps(), level.see_through_walls());
         Self {

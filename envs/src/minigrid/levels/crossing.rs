@@ -49,7 +49,7 @@ impl Level for Crossing {
         rv.sort_unstable();
         rh.sort_unstable();
         let lava = self.lava;
-        let mut obstacle = |w: &mut World| if lava { w.lava() } else { wall() };
+        let obstacle = |w: &mut World| if lava { w.lava() } else { wall() };
         for i in 1..n - 1 {
             for &j in &rh {
                 let o = obstacle(w);

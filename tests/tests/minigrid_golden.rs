@@ -1,0 +1,36 @@
+//! Every MiniGrid id replays the reference seed for seed (grids, views, rewards, flags)
+//! and frame for frame, natively and, compiled to wasm, in headless Chromium.
+
+use playbench_tests::minigrid::{check_minigrid_golden, MINIGRID_GOLDEN};
+use playbench_tests::LibraryStepper;
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn every_minigrid_id_matches_the_reference() {
+    let mut failures = Vec::new();
+    let (mut steps, mut frames, mut ends) = (0, 0, 0);
+    for (id, gz) in MINIGRID_GOLDEN {
+        match check_minigrid_golden(&mut LibraryStepper::default(), gz) {
+            Ok(cov) => {
+                assert!(cov.steps > 30 && cov.frames >= 6, "{id}: {cov:?}");
+                steps += cov.steps;
+                frames += cov.frames;
+                ends += cov.terminations;
+            }
+            Err(e) => failures.push(format!("{id}: {e}")),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} ids differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        steps > 10_000 && frames > 500 && ends > 300,
+        "{steps} {frames} {ends}"
+    );
+}
