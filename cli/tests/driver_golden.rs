@@ -1,6 +1,9 @@
 //! The `envs-driver` binary, driven over a pipe the way a Python notebook would, replays
 //! every golden trajectory of the reference.
 
+// Test support code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
@@ -118,4 +121,14 @@ fn driver_survives_bad_input_and_renders_png() {
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn driver_replays_minigrid_golden_files() {
+    let mut driver = DriverProcess::start();
+    for (id, gz) in playbench_tests::minigrid::MINIGRID_GOLDEN {
+        let cov = playbench_tests::minigrid::check_minigrid_golden(&mut driver, gz)
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert!(cov.steps > 30, "{id}");
+    }
 }

@@ -210,14 +210,33 @@ test('every listed environment opens from its card and steps by keyboard', { tim
   }
 });
 
-test('Enter and Space on a focused button activate the button only', { timeout: TIMEOUT }, async () => {
-  const page = await open(LAKE_PLAY);
+test('Enter and Space on a focused button activate the button, not a key binding', { timeout: TIMEOUT }, async () => {
+  // MiniGrid binds Enter ("done") and Space ("toggle"): on a focused button they must
+  // press that button once, not also play their own action.
+  const page = await open('/play?env=MiniGrid-Empty-5x5-v0&seed=0');
   await expectText(page, 'step-count', '0');
-  await page.getByTestId('action-1').focus();
+  assert.equal(await page.locator('ul.actions button[data-key="Enter"]').count(), 1);
+  const state = () => page.getByTestId('text-render').textContent();
+  const start = await state();
+  // Turning left twice changes the picture; "done" and "toggle" in an empty room do not.
+  await page.getByTestId('action-0').focus();
   await page.keyboard.press('Enter');
-  await expectText(page, 'step-count', '1');
   await page.keyboard.press('Space');
+  await page.waitForTimeout(100);
   await expectText(page, 'step-count', '2');
+  assert.notEqual(await state(), start, 'Enter/Space played their own actions, not the button');
+  // Away from the buttons, Enter plays its action.
+  await page.getByTestId('frame').focus();
+  await page.keyboard.press('Enter');
+  await expectText(page, 'step-count', '3');
+});
+
+test('a link without a seed, or with an alias, is rewritten to the canonical URL', { timeout: TIMEOUT }, async () => {
+  const page = await open('/play?env=Taxi-v4');
+  await expectText(page, 'env-id', 'Taxi-v3');
+  await page.waitForURL((url) => url.searchParams.get('seed') === '0');
+  assert.equal(query(page).get('env'), 'Taxi-v3');
+  assert.equal(await page.getByTestId('seed-input').inputValue(), '0');
 });
 
 test('an unknown environment shows an error with a way home', { timeout: TIMEOUT }, async () => {

@@ -39,6 +39,7 @@ const shots = [
   ['acrobot', '/play?env=Acrobot-v1&seed=0', keys('ArrowRight')],
   ['mountain-car', '/play?env=MountainCar-v0&seed=0', keys('ArrowRight')],
   ['pendulum', '/play?env=Pendulum-v1&seed=0'],
+  ['minigrid', '/play?env=MiniGrid-DoorKey-8x8-v0&seed=0', keys('ArrowLeft')],
   ['unknown-env', '/play?env=NoSuchEnv-v0'],
   ['bad-kwargs', '/play?env=FrozenLake-v1&kwargs={"map_name":"5x5"}'],
 ];

@@ -1,6 +1,9 @@
 //! Every golden trajectory replays exactly (Toy Text) or within tolerance (Classic
 //! Control). The same tests run natively and, compiled to wasm, in headless Chromium.
 
+// Test support code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
 use playbench_tests::{check_golden, golden, Coverage, GOLDEN_FILES};
 
 #[cfg(target_arch = "wasm32")]

@@ -1,6 +1,9 @@
 //! Every MiniGrid id replays the reference seed for seed (grids, views, rewards, flags)
 //! and frame for frame, natively and, compiled to wasm, in headless Chromium.
 
+// Test support code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
 use playbench_tests::minigrid::{check_minigrid_golden, MINIGRID_GOLDEN};
 use playbench_tests::LibraryStepper;
 

@@ -1,6 +1,9 @@
 //! numpy test vectors (reference-envs §2) on the target under test: natively and, as
 //! wasm, in headless Chromium, where integer and float arithmetic must agree bit for bit.
 
+// Test support code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
 use envs::rng::NpRandom;
 
 #[cfg(target_arch = "wasm32")]

@@ -24,6 +24,13 @@ impl<'a> Canvas<'a> {
         }
     }
 
+    /// A canvas over a copy of `background` (a frame drawn earlier and cached).
+    pub fn over(frame: &'a mut Frame, background: &Frame) -> Self {
+        frame.copy_from(background);
+        let height = f64::from(background.height());
+        Self { frame, height }
+    }
+
     /// A pygame coordinate → the centre of the same pixel after the vertical flip.
     fn map(&self, (x, y): (f64, f64)) -> (f64, f64) {
         (x + 0.5, self.height - y - 0.5)

@@ -137,25 +137,11 @@ impl Env for MountainCar {
     }
 
     fn render(&self, frame: &mut Frame) {
-        let mut canvas = Canvas::new(frame, WIDTH, HEIGHT);
         let world_width = MAX_POSITION - MIN_POSITION;
         let scale = f64::from(WIDTH) / world_width;
         let (carwidth, carheight) = (40.0, 20.0);
         let pos = self.state[0];
-
-        // numpy's linspace(min, max, 100).
-        let step = world_width / 99.0;
-        let track: Vec<(f64, f64)> = (0..100)
-            .map(|i| {
-                let x = if i == 99 {
-                    MAX_POSITION
-                } else {
-                    f64::from(i) * step + MIN_POSITION
-                };
-                ((x - MIN_POSITION) * scale, height(x) * scale)
-            })
-            .collect();
-        canvas.polyline(&track, 1.0, BLACK);
+        let mut canvas = Canvas::over(frame, background());
 
         let clearance = 10.0;
         let angle = libm::cos(3.0 * pos);
@@ -176,19 +162,8 @@ impl Env for MountainCar {
             let (rx, ry) = rotate(cx, 0.0, angle);
             canvas.circle(rx + base.0, ry + base.1, carheight / 2.5, WHEEL_COLOR);
         }
-
-        let flagx = ((GOAL_POSITION - MIN_POSITION) * scale).trunc();
-        let flagy1 = (height(GOAL_POSITION) * scale).trunc();
-        let flagy2 = flagy1 + 50.0;
-        canvas.vline(flagx, flagy1, flagy2, BLACK);
-        canvas.polygon(
-            &[
-                (flagx, flagy2),
-                (flagx, flagy2 - 10.0),
-                (flagx + 25.0, flagy2 - 5.0),
-            ],
-            FLAG_COLOR,
-        );
+        // The reference draws the flag last, over the car.
+        draw_flag(&mut canvas, scale);
     }
 
     fn render_text(&self) -> String {
@@ -202,6 +177,47 @@ impl Env for MountainCar {
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
     }
+}
+
+/// The track and the flag, which never move: drawn once.
+fn background() -> &'static Frame {
+    static BACKGROUND: std::sync::OnceLock<Frame> = std::sync::OnceLock::new();
+    BACKGROUND.get_or_init(|| {
+        let mut frame = Frame::default();
+        let mut canvas = Canvas::new(&mut frame, WIDTH, HEIGHT);
+        let world_width = MAX_POSITION - MIN_POSITION;
+        let scale = f64::from(WIDTH) / world_width;
+        // numpy's linspace(min, max, 100).
+        let step = world_width / 99.0;
+        let track: Vec<(f64, f64)> = (0..100)
+            .map(|i| {
+                let x = if i == 99 {
+                    MAX_POSITION
+                } else {
+                    f64::from(i) * step + MIN_POSITION
+                };
+                ((x - MIN_POSITION) * scale, height(x) * scale)
+            })
+            .collect();
+        canvas.polyline(&track, 1.0, BLACK);
+        draw_flag(&mut canvas, scale);
+        frame
+    })
+}
+
+fn draw_flag(canvas: &mut Canvas<'_>, scale: f64) {
+    let flagx = ((GOAL_POSITION - MIN_POSITION) * scale).trunc();
+    let flagy1 = (height(GOAL_POSITION) * scale).trunc();
+    let flagy2 = flagy1 + 50.0;
+    canvas.vline(flagx, flagy1, flagy2, BLACK);
+    canvas.polygon(
+        &[
+            (flagx, flagy2),
+            (flagx, flagy2 - 10.0),
+            (flagx + 25.0, flagy2 - 5.0),
+        ],
+        FLAG_COLOR,
+    );
 }
 
 #[cfg(test)]

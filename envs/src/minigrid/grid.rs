@@ -117,19 +117,24 @@ pub fn encode_cell(cell: Option<&Obj>) -> [u8; 3] {
 }
 
 pub const VIEW: usize = 7;
+const CELLS: usize = VIEW * VIEW;
+/// The agent's cell in its own view: bottom centre.
+pub const VIEW_AGENT: (usize, usize) = (VIEW / 2, VIEW - 1);
 
-/// The agent's view: the 7×7 square ahead of it, rotated so the agent sits at (3, 6)
-/// facing up, with the cells it cannot see emptied.
-#[derive(Clone, Debug)]
+/// The agent's view: the 7×7 square ahead of it as the agent sees it (itself at (3, 6)
+/// facing up), as encodings, with the cells it cannot see blanked. Built without
+/// allocating: it is made on every step.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct View {
-    /// Indexed `[j * VIEW + i]`.
-    pub cells: Vec<Option<Obj>>,
-    pub visible: Vec<bool>,
+    /// Encoding of view cell (i, j) at `[j * VIEW + i]`; invisible cells are empty.
+    cells: [[u8; 3]; CELLS],
+    visible: [bool; CELLS],
 }
 
 impl View {
-    pub fn get(&self, i: usize, j: usize) -> Option<&Obj> {
-        self.cells[j * VIEW + i].as_ref()
+    /// The encoding of view cell (i, j) (`(1, 0, 0)` for empty).
+    pub fn get(&self, i: usize, j: usize) -> [u8; 3] {
+        self.cells[j * VIEW + i]
     }
 
     pub fn is_visible(&self, i: usize, j: usize) -> bool {
@@ -138,11 +143,11 @@ impl View {
 
     /// The observation image `[i][j][3]`, flattened i-major; unseen cells are (0, 0, 0).
     pub fn encode(&self) -> Vec<[u8; 3]> {
-        let mut out = Vec::with_capacity(VIEW * VIEW);
+        let mut out = Vec::with_capacity(CELLS);
         for i in 0..VIEW {
             for j in 0..VIEW {
                 out.push(if self.is_visible(i, j) {
-                    encode_cell(self.get(i, j))
+                    self.get(i, j)
                 } else {
                     [0, 0, 0]
                 });
@@ -152,20 +157,21 @@ impl View {
     }
 }
 
-/// Top-left corner of the view square for an agent at `pos` facing `dir`.
-fn view_top_left(pos: Pos, dir: i64) -> Pos {
-    let (ax, ay) = pos;
-    let half = (VIEW / 2) as i64;
-    let full = VIEW as i64;
-    match dir {
-        0 => (ax, ay - half),
-        1 => (ax - half, ay),
-        2 => (ax - full + 1, ay - half),
-        _ => (ax - half, ay - full + 1),
-    }
+/// World cell seen at view cell (i, j): the view's top-left corner is
+/// `agent + 6·forward − 3·right`, and view rows run backwards along `forward`.
+fn view_to_world(pos: Pos, dir: i64, i: usize, j: usize) -> Pos {
+    let f = super::world::dir_vec(dir);
+    let r = (-f.1, f.0);
+    let n = VIEW as i64;
+    let (i, j) = (i as i64, j as i64);
+    (
+        pos.0 + f.0 * (n - 1) - r.0 * (n / 2) - f.0 * j + r.0 * i,
+        pos.1 + f.1 * (n - 1) - r.1 * (n / 2) - f.1 * j + r.1 * i,
+    )
 }
 
-/// The view of `grid` from `pos`/`dir` (slice, rotate, visibility, carried object).
+/// The view of `grid` from `pos`/`dir`: the reference's slice, rotation, visibility
+/// sweep and carried-object rule, computed by coordinate mapping.
 pub fn agent_view(
     grid: &Grid,
     pos: Pos,
@@ -173,57 +179,44 @@ pub fn agent_view(
     see_through_walls: bool,
     carrying: Option<&Obj>,
 ) -> View {
-    let (tx, ty) = view_top_left(pos, dir);
-    let mut cells: Vec<Option<Obj>> = Vec::with_capacity(VIEW * VIEW);
-    for j in 0..VIEW as i64 {
-        for i in 0..VIEW as i64 {
-            let p = (tx + i, ty + j);
-            cells.push(if grid.contains(p) {
-                grid.get(p).cloned()
+    let mut cells = [[kind::EMPTY, 0, 0]; CELLS];
+    let mut opaque = [false; CELLS];
+    for j in 0..VIEW {
+        for i in 0..VIEW {
+            let p = view_to_world(pos, dir, i, j);
+            // Outside the grid the reference sees walls.
+            let (enc, blocks) = if grid.contains(p) {
+                grid.get(p).map_or(([kind::EMPTY, 0, 0], false), |o| {
+                    (o.encode(), !o.see_behind())
+                })
             } else {
-                Some(wall())
-            });
+                (wall().encode(), true)
+            };
+            cells[j * VIEW + i] = enc;
+            opaque[j * VIEW + i] = blocks;
         }
-    }
-    for _ in 0..=dir {
-        cells = rotate_left(cells);
     }
     let visible = if see_through_walls {
-        vec![true; VIEW * VIEW]
+        [true; CELLS]
     } else {
-        let mask = process_vis(&cells);
-        for (c, &v) in cells.iter_mut().zip(&mask) {
-            if !v {
-                *c = None;
-            }
-        }
-        mask
+        process_vis(&opaque)
     };
-    cells[(VIEW - 1) * VIEW + VIEW / 2] = carrying.cloned();
+    for (c, &v) in cells.iter_mut().zip(&visible) {
+        if !v {
+            *c = [kind::EMPTY, 0, 0];
+        }
+    }
+    cells[VIEW_AGENT.1 * VIEW + VIEW_AGENT.0] = encode_cell(carrying);
     View { cells, visible }
 }
 
-/// Counter-clockwise rotation: new[j][n-1-i] = old[i][j] in (x, y) terms.
-fn rotate_left(cells: Vec<Option<Obj>>) -> Vec<Option<Obj>> {
-    let mut out = vec![None; VIEW * VIEW];
-    for (idx, cell) in cells.into_iter().enumerate() {
-        let (i, j) = (idx % VIEW, idx / VIEW);
-        out[(VIEW - 1 - i) * VIEW + j] = cell;
-    }
-    out
-}
-
-fn transparent(cells: &[Option<Obj>], i: usize, j: usize) -> bool {
-    cells[j * VIEW + i].as_ref().is_none_or(Obj::see_behind)
-}
-
 /// The reference's `process_vis` from the agent cell (3, 6).
-fn process_vis(cells: &[Option<Obj>]) -> Vec<bool> {
-    let mut mask = vec![false; VIEW * VIEW];
-    mask[(VIEW - 1) * VIEW + VIEW / 2] = true;
+fn process_vis(opaque: &[bool; CELLS]) -> [bool; CELLS] {
+    let mut mask = [false; CELLS];
+    mask[VIEW_AGENT.1 * VIEW + VIEW_AGENT.0] = true;
     for j in (0..VIEW).rev() {
         for i in 0..VIEW - 1 {
-            if !mask[j * VIEW + i] || !transparent(cells, i, j) {
+            if !mask[j * VIEW + i] || opaque[j * VIEW + i] {
                 continue;
             }
             mask[j * VIEW + i + 1] = true;
@@ -233,7 +226,7 @@ fn process_vis(cells: &[Option<Obj>]) -> Vec<bool> {
             }
         }
         for i in (1..VIEW).rev() {
-            if !mask[j * VIEW + i] || !transparent(cells, i, j) {
+            if !mask[j * VIEW + i] || opaque[j * VIEW + i] {
                 continue;
             }
             mask[j * VIEW + i - 1] = true;
@@ -248,24 +241,11 @@ fn process_vis(cells: &[Option<Obj>]) -> Vec<bool> {
 
 /// The world cells the agent sees (for the highlight), from its view mask.
 pub fn seen_cells(grid: &Grid, pos: Pos, dir: i64, view: &View) -> Vec<Pos> {
-    let f = super::world::dir_vec(dir);
-    let r = (-f.1, f.0);
-    let n = VIEW as i64;
-    let top_left = (
-        pos.0 + f.0 * (n - 1) - r.0 * (n / 2),
-        pos.1 + f.1 * (n - 1) - r.1 * (n / 2),
-    );
     let mut out = Vec::new();
     for j in 0..VIEW {
         for i in 0..VIEW {
-            if !view.is_visible(i, j) {
-                continue;
-            }
-            let p = (
-                top_left.0 - f.0 * j as i64 + r.0 * i as i64,
-                top_left.1 - f.1 * j as i64 + r.1 * i as i64,
-            );
-            if grid.contains(p) {
+            let p = view_to_world(pos, dir, i, j);
+            if view.is_visible(i, j) && grid.contains(p) {
                 out.push(p);
             }
         }

@@ -16,8 +16,17 @@ use env::{Level, MiniGrid};
 use levels::crossing::Crossing;
 use levels::door_key::DoorKey;
 use levels::dynamic_obstacles::DynamicObstacles;
+use levels::fetch::Fetch;
+use levels::go_to_door::GoToDoor;
+use levels::lava_gap::LavaGap;
+use levels::locked_room::LockedRoom;
+use levels::memory::Memory;
 use levels::multi_room::MultiRoom;
+use levels::obstructed_maze::ObstructedMaze1D;
+use levels::put_near::PutNear;
+use levels::red_blue_doors::RedBlueDoors;
 use levels::simple::{DistShift, Empty, FourRooms};
+use levels::unlock::{BlockedUnlockPickup, Unlock};
 use levels::unlock_pickup::{KeyCorridor, UnlockPickup};
 
 fn make<L: Level>(spec: &'static EnvSpec, level: L) -> Result<Box<dyn Env>, EnvError> {
@@ -124,6 +133,76 @@ macro_rules! key_corridor {
     };
 }
 
+macro_rules! lava_gap {
+    ($id:literal, $n:literal) => {
+        spec(
+            $id,
+            "Pass through the gap in the lava column to the goal.",
+            |s, _| make(s, LavaGap { size: $n }),
+        )
+    };
+}
+
+macro_rules! memory {
+    ($id:literal, $n:literal, $random:literal) => {
+        spec(
+            $id,
+            "Remember the object in the start room; go to its match at the hallway's end.",
+            |s, _| make(s, Memory::new($n, $random)),
+        )
+    };
+}
+
+macro_rules! go_to_door {
+    ($id:literal, $n:literal) => {
+        spec(
+            $id,
+            "Go next to the door of the named colour and say done.",
+            |s, _| make(s, GoToDoor::new($n)),
+        )
+    };
+}
+
+macro_rules! fetch {
+    ($id:literal, $n:literal, $k:literal) => {
+        spec(
+            $id,
+            "Pick up the named object; any other ends the episode.",
+            |s, _| make(s, Fetch::new($n, $k)),
+        )
+    };
+}
+
+macro_rules! put_near {
+    ($id:literal, $n:literal, $k:literal) => {
+        spec(
+            $id,
+            "Pick up the named object and drop it next to the other named one.",
+            |s, _| make(s, PutNear::new($n, $k)),
+        )
+    };
+}
+
+macro_rules! red_blue_doors {
+    ($id:literal, $n:literal) => {
+        spec(
+            $id,
+            "Open the red door first, then the blue door.",
+            |s, _| make(s, RedBlueDoors::new($n)),
+        )
+    };
+}
+
+macro_rules! obstructed_maze {
+    ($id:literal, $boxed:literal, $blocked:literal) => {
+        spec(
+            $id,
+            "Unlock the door (key maybe boxed, door maybe blocked) and pick up the blue ball.",
+            |s, _| make(s, ObstructedMaze1D::new($boxed, $blocked)),
+        )
+    };
+}
+
 pub(crate) static SPECS: &[EnvSpec] = &[
     empty!("MiniGrid-Empty-5x5-v0", 5, false),
     empty!("MiniGrid-Empty-Random-5x5-v0", 5, true),
@@ -178,4 +257,41 @@ pub(crate) static SPECS: &[EnvSpec] = &[
     dynamic!("MiniGrid-Dynamic-Obstacles-Random-6x6-v0", 6, 3, true),
     dynamic!("MiniGrid-Dynamic-Obstacles-8x8-v0", 8, 4, false),
     dynamic!("MiniGrid-Dynamic-Obstacles-16x16-v0", 16, 8, false),
+    spec(
+        "MiniGrid-Unlock-v0",
+        "Pick up the key and open the locked door.",
+        |s, _| make(s, Unlock::new()),
+    ),
+    spec(
+        "MiniGrid-BlockedUnlockPickup-v0",
+        "Move the ball blocking the door, unlock it and pick up the box.",
+        |s, _| make(s, BlockedUnlockPickup::new()),
+    ),
+    lava_gap!("MiniGrid-LavaGapS5-v0", 5),
+    lava_gap!("MiniGrid-LavaGapS6-v0", 6),
+    lava_gap!("MiniGrid-LavaGapS7-v0", 7),
+    memory!("MiniGrid-MemoryS17Random-v0", 17, true),
+    memory!("MiniGrid-MemoryS13Random-v0", 13, true),
+    memory!("MiniGrid-MemoryS13-v0", 13, false),
+    memory!("MiniGrid-MemoryS11-v0", 11, false),
+    memory!("MiniGrid-MemoryS9-v0", 9, false),
+    memory!("MiniGrid-MemoryS7-v0", 7, false),
+    go_to_door!("MiniGrid-GoToDoor-5x5-v0", 5),
+    go_to_door!("MiniGrid-GoToDoor-6x6-v0", 6),
+    go_to_door!("MiniGrid-GoToDoor-8x8-v0", 8),
+    fetch!("MiniGrid-Fetch-5x5-N2-v0", 5, 2),
+    fetch!("MiniGrid-Fetch-6x6-N2-v0", 6, 2),
+    fetch!("MiniGrid-Fetch-8x8-N3-v0", 8, 3),
+    put_near!("MiniGrid-PutNear-6x6-N2-v0", 6, 2),
+    put_near!("MiniGrid-PutNear-8x8-N3-v0", 8, 3),
+    red_blue_doors!("MiniGrid-RedBlueDoors-6x6-v0", 6),
+    red_blue_doors!("MiniGrid-RedBlueDoors-8x8-v0", 8),
+    spec(
+        "MiniGrid-LockedRoom-v0",
+        "Fetch the key from one room, unlock the locked room and reach its goal.",
+        |s, _| make(s, LockedRoom { size: 19 }),
+    ),
+    obstructed_maze!("MiniGrid-ObstructedMaze-1Dl-v0", false, false),
+    obstructed_maze!("MiniGrid-ObstructedMaze-1Dlh-v0", true, false),
+    obstructed_maze!("MiniGrid-ObstructedMaze-1Dlhb-v0", true, true),
 ];

@@ -5,8 +5,8 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::grid::{seen_cells, Grid, Pos, View, VIEW};
-use super::object::{DoorState, Obj, ObjKind};
+use super::grid::{seen_cells, Grid, Pos, View, VIEW, VIEW_AGENT};
+use super::object::{kind, Color, DoorState};
 use crate::core::frame::Frame;
 
 const SUBDIVS: usize = 3;
@@ -105,14 +105,34 @@ fn scaled(c: [u8; 3], k: f64) -> [u8; 3] {
     c.map(|v| (k * f64::from(v)) as u8)
 }
 
-fn draw_object(canvas: &mut Canvas, obj: &Obj) {
-    let c = obj.color.rgb();
+fn color_of(index: u8) -> [u8; 3] {
+    let color = match index {
+        0 => Color::Red,
+        1 => Color::Green,
+        2 => Color::Blue,
+        3 => Color::Purple,
+        4 => Color::Yellow,
+        _ => Color::Grey,
+    };
+    color.rgb()
+}
+
+fn door_state(state: u8) -> DoorState {
+    match state {
+        0 => DoorState::Open,
+        1 => DoorState::Closed,
+        _ => DoorState::Locked,
+    }
+}
+
+/// Draws the object with encoding `[type, colour, state]`.
+fn draw_object(canvas: &mut Canvas, [ty, color, state]: [u8; 3]) {
+    let c = color_of(color);
     let black = [0, 0, 0];
-    match &obj.kind {
-        ObjKind::Wall => canvas.fill(&rect(0.0, 1.0, 0.0, 1.0), c),
-        ObjKind::Goal => canvas.fill(&rect(0.0, 1.0, 0.0, 1.0), c),
-        ObjKind::Floor => canvas.fill(&rect(0.031, 1.0, 0.031, 1.0), scaled(c, 0.5)),
-        ObjKind::Lava => {
+    match ty {
+        kind::WALL | kind::GOAL => canvas.fill(&rect(0.0, 1.0, 0.0, 1.0), c),
+        kind::FLOOR => canvas.fill(&rect(0.031, 1.0, 0.031, 1.0), scaled(c, 0.5)),
+        kind::LAVA => {
             canvas.fill(&rect(0.0, 1.0, 0.0, 1.0), [255, 128, 0]);
             for i in 0..3 {
                 let lo = 0.3 + 0.2 * f64::from(i);
@@ -123,35 +143,39 @@ fn draw_object(canvas: &mut Canvas, obj: &Obj) {
                 canvas.fill(&segment(0.7, hi, 0.9, lo, 0.03), black);
             }
         }
-        ObjKind::Ball => canvas.fill(&circle(0.5, 0.5, 0.31), c),
-        ObjKind::Key => {
+        kind::BALL => canvas.fill(&circle(0.5, 0.5, 0.31), c),
+        kind::KEY => {
             canvas.fill(&rect(0.50, 0.63, 0.31, 0.88), c);
             canvas.fill(&rect(0.38, 0.50, 0.59, 0.66), c);
             canvas.fill(&rect(0.38, 0.50, 0.81, 0.88), c);
             canvas.fill(&circle(0.56, 0.28, 0.190), c);
             canvas.fill(&circle(0.56, 0.28, 0.064), black);
         }
-        ObjKind::Box(_) => {
+        kind::BOX => {
             canvas.fill(&rect(0.12, 0.88, 0.12, 0.88), c);
             canvas.fill(&rect(0.18, 0.82, 0.18, 0.82), black);
             canvas.fill(&rect(0.16, 0.84, 0.47, 0.53), c);
         }
-        ObjKind::Door(DoorState::Open) => {
-            canvas.fill(&rect(0.88, 1.00, 0.00, 1.00), c);
-            canvas.fill(&rect(0.92, 0.96, 0.04, 0.96), black);
-        }
-        ObjKind::Door(DoorState::Locked) => {
-            canvas.fill(&rect(0.00, 1.00, 0.00, 1.00), c);
-            canvas.fill(&rect(0.06, 0.94, 0.06, 0.94), scaled(c, 0.45));
-            canvas.fill(&rect(0.52, 0.75, 0.50, 0.56), c);
-        }
-        ObjKind::Door(DoorState::Closed) => {
-            canvas.fill(&rect(0.00, 1.00, 0.00, 1.00), c);
-            canvas.fill(&rect(0.04, 0.96, 0.04, 0.96), black);
-            canvas.fill(&rect(0.08, 0.92, 0.08, 0.92), c);
-            canvas.fill(&rect(0.12, 0.88, 0.12, 0.88), black);
-            canvas.fill(&circle(0.75, 0.50, 0.08), c);
-        }
+        kind::DOOR => match door_state(state) {
+            DoorState::Open => {
+                canvas.fill(&rect(0.88, 1.00, 0.00, 1.00), c);
+                canvas.fill(&rect(0.92, 0.96, 0.04, 0.96), black);
+            }
+            DoorState::Locked => {
+                canvas.fill(&rect(0.00, 1.00, 0.00, 1.00), c);
+                canvas.fill(&rect(0.06, 0.94, 0.06, 0.94), scaled(c, 0.45));
+                canvas.fill(&rect(0.52, 0.75, 0.50, 0.56), c);
+            }
+            DoorState::Closed => {
+                canvas.fill(&rect(0.00, 1.00, 0.00, 1.00), c);
+                canvas.fill(&rect(0.04, 0.96, 0.04, 0.96), black);
+                canvas.fill(&rect(0.08, 0.92, 0.08, 0.92), c);
+                canvas.fill(&rect(0.12, 0.88, 0.12, 0.88), black);
+                canvas.fill(&circle(0.75, 0.50, 0.08), c);
+            }
+        },
+        // Empty, unseen: nothing but the grid lines.
+        _ => {}
     }
 }
 
@@ -165,7 +189,7 @@ struct TileKey {
 }
 
 fn render_tile(
-    obj: Option<&Obj>,
+    obj: Option<[u8; 3]>,
     agent_dir: Option<i64>,
     highlight: bool,
     tile_size: u32,
@@ -215,13 +239,13 @@ fn blit_tile(
     frame: &mut Frame,
     px: usize,
     py: usize,
-    obj: Option<&Obj>,
+    obj: Option<[u8; 3]>,
     agent_dir: Option<i64>,
     highlight: bool,
     tile_size: u32,
 ) {
     let key = TileKey {
-        obj: obj.map(Obj::encode),
+        obj,
         agent_dir,
         highlight,
         tile_size,
@@ -266,7 +290,7 @@ pub fn render_full(
                 frame,
                 x * ts,
                 y * ts,
-                grid.get(pos),
+                grid.get(pos).map(|o| o.encode()),
                 dir,
                 highlight[y * grid.width + x],
                 tile_size,
@@ -281,12 +305,13 @@ pub fn render_view(frame: &mut Frame, view: &View, tile_size: u32) {
     frame.resize((VIEW * ts) as u32, (VIEW * ts) as u32);
     for j in 0..VIEW {
         for i in 0..VIEW {
-            let agent = (i, j) == (VIEW / 2, VIEW - 1);
+            let agent = (i, j) == VIEW_AGENT;
+            let enc = view.get(i, j);
             blit_tile(
                 frame,
                 i * ts,
                 j * ts,
-                view.get(i, j),
+                (enc[0] != kind::EMPTY).then_some(enc),
                 agent.then_some(3),
                 view.is_visible(i, j),
                 tile_size,

@@ -224,16 +224,14 @@ impl World {
                     _ => {}
                 }
             }
-            PICKUP => {
-                if self.carrying.is_none() && self.grid.get(front).is_some_and(Obj::can_pickup) {
-                    self.carrying = self.grid.take(front);
-                }
+            PICKUP
+                if self.carrying.is_none() && self.grid.get(front).is_some_and(Obj::can_pickup) =>
+            {
+                self.carrying = self.grid.take(front);
             }
-            DROP => {
-                if self.grid.get(front).is_none() && self.grid.contains(front) {
-                    if let Some(obj) = self.carrying.take() {
-                        self.grid.set(front, Some(obj));
-                    }
+            DROP if self.grid.get(front).is_none() && self.grid.contains(front) => {
+                if let Some(obj) = self.carrying.take() {
+                    self.grid.set(front, Some(obj));
                 }
             }
             TOGGLE => self.toggle(front),

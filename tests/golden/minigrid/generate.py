@@ -30,7 +30,7 @@ import zlib
 import gymnasium as gym
 import minigrid  # noqa: F401  (registers the ids)
 import numpy as np
-from minigrid.core.world_object import Door, Goal, Key, Lava
+from minigrid.core.world_object import Box, Door, Goal, Key, Lava
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESETS = 12
@@ -54,7 +54,23 @@ IDS = [
     "MiniGrid-Dynamic-Obstacles-5x5-v0", "MiniGrid-Dynamic-Obstacles-Random-5x5-v0",
     "MiniGrid-Dynamic-Obstacles-6x6-v0", "MiniGrid-Dynamic-Obstacles-Random-6x6-v0",
     "MiniGrid-Dynamic-Obstacles-8x8-v0", "MiniGrid-Dynamic-Obstacles-16x16-v0",
+    "MiniGrid-Unlock-v0", "MiniGrid-BlockedUnlockPickup-v0",
+    "MiniGrid-LavaGapS5-v0", "MiniGrid-LavaGapS6-v0", "MiniGrid-LavaGapS7-v0",
+    "MiniGrid-MemoryS17Random-v0", "MiniGrid-MemoryS13Random-v0", "MiniGrid-MemoryS13-v0",
+    "MiniGrid-MemoryS11-v0", "MiniGrid-MemoryS9-v0", "MiniGrid-MemoryS7-v0",
+    "MiniGrid-GoToDoor-5x5-v0", "MiniGrid-GoToDoor-6x6-v0", "MiniGrid-GoToDoor-8x8-v0",
+    "MiniGrid-Fetch-5x5-N2-v0", "MiniGrid-Fetch-6x6-N2-v0", "MiniGrid-Fetch-8x8-N3-v0",
+    "MiniGrid-PutNear-6x6-N2-v0", "MiniGrid-PutNear-8x8-N3-v0",
+    "MiniGrid-RedBlueDoors-6x6-v0", "MiniGrid-RedBlueDoors-8x8-v0",
+    "MiniGrid-LockedRoom-v0",
+    "MiniGrid-ObstructedMaze-1Dl-v0", "MiniGrid-ObstructedMaze-1Dlh-v0",
+    "MiniGrid-ObstructedMaze-1Dlhb-v0",
 ]
+
+# The continuation episode after this seed's first episode follows a deliberately wrong
+# plan (wrong door, wrong object, lava, ...) so failures are recorded too; only the
+# task-specific planners below look at it, so the other ids' files are unchanged.
+MISTAKE_SEED = 5
 
 DIRS = [(1, 0), (0, 1), (-1, 0), (0, -1)]
 
@@ -116,8 +132,156 @@ def find(u, pred):
     return None
 
 
-def plan(u):
+def path_to_front(u, pred, open_doors=True):
+    """Shortest action list after which the cell in front of the agent satisfies
+    `pred(pos, cell)`; walks over empty and overlappable non-lava cells and, when
+    `open_doors`, through closed unlocked doors. None when unreachable."""
+    start = (tuple(int(v) for v in u.agent_pos), int(u.agent_dir))
+    seen = {start: None}
+    queue = collections.deque([start])
+    while queue:
+        pos, d = queue.popleft()
+        front = (pos[0] + DIRS[d][0], pos[1] + DIRS[d][1])
+        inside = 0 <= front[0] < u.grid.width and 0 <= front[1] < u.grid.height
+        cell = u.grid.get(*front) if inside else None
+        if inside and pred(front, cell):
+            actions = []
+            node = (pos, d)
+            while seen[node] is not None:
+                node, acts = seen[node]
+                actions = acts + actions
+            return actions
+        nexts = [((pos, (d - 1) % 4), [0]), ((pos, (d + 1) % 4), [1])]
+        if inside and (cell is None or (cell.can_overlap() and not isinstance(cell, Lava))):
+            nexts.append(((front, d), [2]))
+        elif open_doors and isinstance(cell, Door) and not cell.is_locked and not cell.is_open:
+            nexts.append(((front, d), [5, 2]))
+        for node, acts in nexts:
+            if node not in seen:
+                seen[node] = ((pos, d), acts)
+                queue.append(node)
+    return None
+
+
+def then(path, *actions):
+    return (path + list(actions)) if path is not None else None
+
+
+def face(u, target, open_doors=True):
+    return path_to_front(u, lambda p, c: p == tuple(target), open_doors)
+
+
+def drop_where(u, ok):
+    """Walk until the cell ahead is empty and `ok(pos)`, then drop."""
+    return then(path_to_front(u, lambda p, c: c is None and ok(p)), 4)
+
+
+def plan_locked_rooms(u, mistake):
+    """BlockedUnlockPickup and ObstructedMaze: clear the ball blocking the door, open
+    the box hiding the key, fetch the key, unlock, then pick up the target."""
+    locked = find(u, lambda c: isinstance(c, Door) and c.is_locked)
+    target = u.obj
+    if locked is not None:
+        door = u.grid.get(*locked)
+        block = (locked[0] - 1, locked[1])
+        has_key = isinstance(u.carrying, Key) and u.carrying.color == door.color
+        if u.grid.get(*block) is not None:
+            if u.carrying is not None:
+                return drop_where(u, lambda p: p != block)
+            return then(face(u, block), 3)
+        if not has_key:
+            if u.carrying is not None:
+                return drop_where(u, lambda p: p != block)
+            key = find(u, lambda c: isinstance(c, Key) and c.color == door.color)
+            if key is not None:
+                return then(face(u, key), 3)
+            box = find(u, lambda c: isinstance(c, Box) and isinstance(c.contains, Key))
+            return then(face(u, box), 5) if box else None
+        return then(face(u, locked), 5)
+    if u.carrying is not None and u.carrying is not target:
+        return drop_where(u, lambda p: True)
+    pos = find(u, lambda c: c is target)
+    return then(face(u, pos), 3) if pos else None
+
+
+def plan_lava_gap(u, mistake):
+    if mistake:
+        lava = find(u, lambda c: isinstance(c, Lava))
+        return then(face(u, lava), 2) if lava else None
+    goal = find(u, lambda c: isinstance(c, Goal))
+    return then(face(u, goal), 2) if goal else None
+
+
+def plan_memory(u, mistake):
+    """Stand on the cell next to the matching object (the other one when mistaken)."""
+    cell = u.failure_pos if mistake else u.success_pos
+    return then(face(u, cell), 2)
+
+
+def plan_go_to_door(u, mistake):
+    """Face the named door (another one when mistaken) and say done."""
+    target = tuple(int(v) for v in u.target_pos)
+    if mistake:
+        doors = [p for p in [find(u, lambda c, k=k: isinstance(c, Door) and c.color == k)
+                             for k in ("blue", "green", "grey", "purple", "red", "yellow")]
+                 if p is not None and p != target]
+        target = doors[0]
+    return then(face(u, target, open_doors=False), 6)
+
+
+def plan_fetch(u, mistake):
+    """Pick up an object of the named type and colour (any other when mistaken)."""
+    def wanted(c):
+        match = c.type == u.targetType and c.color == u.targetColor
+        return c.type in ("key", "ball") and match != mistake
+    pos = find(u, wanted) or find(u, lambda c: c.type in ("key", "ball"))
+    return then(face(u, pos), 3) if pos else None
+
+
+def plan_put_near(u, mistake):
+    """Pick up the object to move (another one when mistaken), then drop it next to
+    the target."""
+    tx, ty = (int(v) for v in u.target_pos)
+    if u.carrying is None:
+        def wanted(c):
+            match = c.type == u.move_type and c.color == u.moveColor
+            return c.type in ("key", "ball", "box") and match != mistake
+        pos = find(u, wanted)
+        return then(face(u, pos), 3) if pos else None
+    return drop_where(u, lambda p: abs(p[0] - tx) <= 1 and abs(p[1] - ty) <= 1)
+
+
+def plan_red_blue_doors(u, mistake):
+    """Open the red door, then the blue one (blue first when mistaken)."""
+    red, blue = u.red_door, u.blue_door
+    first = blue if mistake else red
+    door = first if not first.is_open else (red if first is blue else blue)
+    pos = find(u, lambda c: c is door)
+    return then(face(u, pos, open_doors=False), 5) if pos else None
+
+
+PLANS = {
+    "BlockedUnlockPickupEnv": plan_locked_rooms,
+    "ObstructedMaze_1Dlhb": plan_locked_rooms,
+    "LavaGapEnv": plan_lava_gap,
+    "MemoryEnv": plan_memory,
+    "GoToDoorEnv": plan_go_to_door,
+    "FetchEnv": plan_fetch,
+    "PutNearEnv": plan_put_near,
+    "RedBlueDoorEnv": plan_red_blue_doors,
+}
+
+
+def plan(u, mistake=False):
     """The next few actions of a simple oracle."""
+    special = PLANS.get(type(u).__name__)
+    if special is not None:
+        return special(u, mistake)
+    return plan_default(u)
+
+
+def plan_default(u):
+    """The next few actions of the oracle for the keys-doors-goals levels."""
     locked = find(u, lambda c: isinstance(c, Door) and c.is_locked)
     target = getattr(u, "obj", None)
     if locked is not None:
@@ -142,7 +306,7 @@ def plan(u):
     return (p + [2]) if p is not None else None
 
 
-def run_episode(env, seed, rng, eps, frames):
+def run_episode(env, seed, rng, eps, frames, mistake=False):
     obs, _ = env.reset(seed=seed)
     u = env.unwrapped
     record = {"seed": seed, "reset": state_of(u, obs), "steps": []}
@@ -154,7 +318,7 @@ def run_episode(env, seed, rng, eps, frames):
             queued = []
         else:
             if not queued:
-                queued = plan(u) or [int(rng.integers(0, n_actions))]
+                queued = plan(u, mistake) or [int(rng.integers(0, n_actions))]
             a = queued.pop(0)
             if a >= n_actions:
                 a = int(rng.integers(0, n_actions))
@@ -202,7 +366,7 @@ def generate(env_id):
         rng = np.random.default_rng(1000 + seed)
         episode_frames = []
         first = run_episode(env, seed, rng, 0.1, episode_frames)
-        cont = run_episode(env, None, rng, 0.3, [])
+        cont = run_episode(env, None, rng, 0.3, [], mistake=seed == MISTAKE_SEED)
         episodes.append({"first": first, "continued": cont, "frames": episode_frames})
     rng = np.random.default_rng(7)
     episodes.append({"first": run_episode(env, 11, rng, 1.0, []), "continued": run_episode(env, None, rng, 0.5, []), "frames": []})
@@ -223,7 +387,11 @@ def generate(env_id):
     stats = collections.Counter()
     for e in episodes:
         for k in ("first", "continued"):
+            prev = e[k]["reset"]
             for s in e[k]["steps"]:
+                stats["failure"] += s["terminated"] and s["reward"] == 0
+                stats["toggled"] += s["action"] == 5 and s["state"]["grid_crc"] != prev["grid_crc"]
+                prev = s["state"]
                 stats["steps"] += 1
                 stats["terminated"] += s["terminated"]
                 stats["truncated"] += s["truncated"]

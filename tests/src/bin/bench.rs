@@ -23,6 +23,8 @@ fn browser_figures() -> Result<Vec<Measured>, String> {
             "--",
             "--nocapture",
         ])
+        // The whole browser run is one test; the runner's default limit is 20 s.
+        .env("WASM_BINDGEN_TEST_TIMEOUT", "600")
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -12,6 +12,12 @@ pub struct UnlockPickup {
     target: Option<u32>,
 }
 
+impl Default for UnlockPickup {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl UnlockPickup {
     pub fn new() -> Self {
         Self {

@@ -1,0 +1,183 @@
+//! What the home page lists: every registered environment, grouped by family, with the
+//! links that start it and its seed-0 first frame for a thumbnail.
+
+use envs::{Family, Frame};
+use serde_json::{json, Map, Value};
+
+use crate::url::{LoadError, PlayRequest};
+
+/// One link that starts an environment with some kwargs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayLink {
+    pub label: String,
+    pub request: PlayRequest,
+}
+
+impl PlayLink {
+    pub fn href(&self) -> String {
+        self.request.href()
+    }
+}
+
+/// One environment on the home page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub id: &'static str,
+    pub family: Family,
+    pub aliases: &'static [&'static str],
+    pub summary: &'static str,
+    pub kwargs_doc: &'static str,
+    pub max_episode_steps: Option<u32>,
+    /// The first link plays the defaults; others are notable variants.
+    pub links: Vec<PlayLink>,
+}
+
+impl Entry {
+    /// The default link's request (also what the thumbnail shows).
+    pub fn default_request(&self) -> PlayRequest {
+        PlayRequest::new(self.id, Map::new(), 0)
+    }
+
+    /// "Time limit: 200 steps", or what stands in for one.
+    pub fn limit_text(&self) -> String {
+        match (self.max_episode_steps, self.family) {
+            (Some(n), _) => format!("Time limit: {n} steps"),
+            // MiniGrid levels truncate themselves (at `max_steps`), not through `TimeLimit`.
+            (None, Family::MiniGrid) => "Time limit: the level's own".to_string(),
+            (None, _) => "No time limit".to_string(),
+        }
+    }
+}
+
+/// The environments of one family, in registry order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    pub family: Family,
+    pub label: &'static str,
+    pub entries: Vec<Entry>,
+}
+
+/// Every registered environment grouped by family, families in order of first appearance.
+pub fn groups() -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    for spec in envs::specs() {
+        let mut links = vec![PlayLink {
+            label: "Play".to_string(),
+            request: PlayRequest::new(spec.id, Map::new(), 0),
+        }];
+        if spec.id.starts_with("FrozenLake") {
+            links.push(PlayLink {
+                label: "Play not slippery".to_string(),
+                request: PlayRequest::new(spec.id, object(json!({"is_slippery": false})), 0),
+            });
+        }
+        let entry = Entry {
+            id: spec.id,
+            family: spec.family,
+            aliases: spec.aliases,
+            summary: spec.summary,
+            kwargs_doc: spec.kwargs_doc,
+            max_episode_steps: spec.max_episode_steps,
+            links,
+        };
+        match groups.iter_mut().find(|g| g.family == spec.family) {
+            Some(g) => g.entries.push(entry),
+            None => groups.push(Group {
+                family: spec.family,
+                label: spec.family.label(),
+                entries: vec![entry],
+            }),
+        }
+    }
+    groups
+}
+
+fn object(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+/// The first frame of an episode: make, reset with the request's seed, render.
+pub fn first_frame(request: &PlayRequest) -> Result<Frame, LoadError> {
+    let session = crate::play_state::PlaySession::new(request.clone())?;
+    Ok(session.frame().clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_env_is_listed_once_under_its_family() {
+        let groups = groups();
+        let listed: Vec<&str> = groups
+            .iter()
+            .flat_map(|g| g.entries.iter().map(|e| e.id))
+            .collect();
+        let registered: Vec<&str> = envs::specs().map(|s| s.id).collect();
+        let mut sorted_listed = listed.clone();
+        sorted_listed.sort_unstable();
+        let mut sorted_registered = registered.clone();
+        sorted_registered.sort_unstable();
+        assert_eq!(sorted_listed, sorted_registered);
+        for g in &groups {
+            for e in &g.entries {
+                assert_eq!(envs::spec(e.id).map(|s| s.family), Some(g.family));
+            }
+        }
+        let families: Vec<Family> = groups.iter().map(|g| g.family).collect();
+        let mut dedup = families.clone();
+        dedup.dedup();
+        assert_eq!(families, dedup, "a family appears twice");
+    }
+
+    #[test]
+    fn frozen_lake_offers_a_non_slippery_link() {
+        let groups = groups();
+        let lake = groups
+            .iter()
+            .flat_map(|g| &g.entries)
+            .find(|e| e.id == "FrozenLake-v1")
+            .unwrap();
+        let hrefs: Vec<String> = lake.links.iter().map(PlayLink::href).collect();
+        assert_eq!(
+            hrefs,
+            [
+                "/play?env=FrozenLake-v1&seed=0",
+                "/play?env=FrozenLake-v1&seed=0&kwargs=%7B%22is_slippery%22:false%7D"
+            ]
+        );
+        let taxi = groups
+            .iter()
+            .flat_map(|g| &g.entries)
+            .find(|e| e.id == "Taxi-v3")
+            .unwrap();
+        assert_eq!(taxi.links.len(), 1);
+        assert_eq!(taxi.limit_text(), "Time limit: 200 steps");
+        let cliff = groups
+            .iter()
+            .flat_map(|g| &g.entries)
+            .find(|e| e.id == "CliffWalking-v1")
+            .unwrap();
+        assert_eq!(cliff.limit_text(), "No time limit");
+    }
+
+    #[test]
+    fn every_link_starts_and_every_thumbnail_draws() {
+        for g in groups() {
+            for e in &g.entries {
+                for link in &e.links {
+                    let frame = first_frame(&link.request).unwrap();
+                    assert!(frame.width() > 0 && frame.height() > 0, "{}", e.id);
+                    assert_eq!(
+                        frame.to_rgba().len(),
+                        4 * frame.width() as usize * frame.height() as usize
+                    );
+                }
+                assert!(first_frame(&e.default_request()).is_ok());
+            }
+        }
+    }
+}

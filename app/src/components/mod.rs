@@ -1,0 +1,5 @@
+//! Small view pieces shared by the pages.
+
+pub mod action_buttons;
+pub mod error_box;
+pub mod frame_canvas;

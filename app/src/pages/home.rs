@@ -1,0 +1,86 @@
+//! `/`: every environment, grouped by family, with its first frame and play links.
+
+use leptos::prelude::*;
+
+use crate::catalog::{self, Entry};
+use crate::components::frame_canvas::Thumbnail;
+
+#[component]
+pub fn Home() -> impl IntoView {
+    set_title("Playbench");
+    let groups = catalog::groups()
+        .into_iter()
+        .map(|g| {
+            let slug = g.label.to_lowercase().replace(' ', "-");
+            let heading_id = format!("family-{slug}");
+            let labelled_by = heading_id.clone();
+            let testid = format!("family-{slug}");
+            let cards = g
+                .entries
+                .into_iter()
+                .map(|e| view! { <EnvCard entry=e /> })
+                .collect_view();
+            view! {
+                <section class="family" aria-labelledby=labelled_by data-testid=testid>
+                    <h2 id=heading_id>{g.label}</h2>
+                    <ul class="cards">{cards}</ul>
+                </section>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="home">
+            <p class="intro">
+                "Each environment reproduces its Gymnasium reference seed for seed. "
+                "Pick one to play it with the keyboard or the action buttons; "
+                "the link keeps the environment, its arguments and the seed."
+            </p>
+            {groups}
+        </div>
+    }
+}
+
+#[component]
+fn EnvCard(entry: Entry) -> impl IntoView {
+    let play_href = entry.links.first().map(|l| l.href()).unwrap_or_default();
+    let aliases = (!entry.aliases.is_empty()).then(|| {
+        view! { <p class="aliases">"Also: " {entry.aliases.join(", ")}</p> }
+    });
+    let kwargs = (entry.kwargs_doc != "none").then(|| {
+        view! { <p class="kwargs">"kwargs: " <code>{entry.kwargs_doc}</code></p> }
+    });
+    let links = entry
+        .links
+        .iter()
+        .map(|l| {
+            let label = l.label.clone();
+            let aria = format!("{label}: {}", entry.id);
+            view! {
+                <a class="button-link" href=l.href() aria-label=aria>{label}</a>
+            }
+        })
+        .collect_view();
+    view! {
+        <li class="card" data-testid="env-card" data-env-id=entry.id>
+            <a class="thumb-link" href=play_href tabindex="-1" aria-hidden="true">
+                <Thumbnail
+                    request=entry.default_request()
+                    label=format!("{}: the first frame of seed 0", entry.id)
+                />
+            </a>
+            <div class="card-body">
+                <h3 class="env-id">{entry.id}</h3>
+                <p class="summary">{entry.summary}</p>
+                {aliases}
+                {kwargs}
+                <p class="limit">{entry.limit_text()}</p>
+                <p class="links">{links}</p>
+            </div>
+        </li>
+    }
+}
+
+/// Sets the document title (best effort).
+pub fn set_title(title: &str) {
+    document().set_title(title);
+}

@@ -1,0 +1,319 @@
+//! `/play?env=ID&seed=N&kwargs=JSON`: one environment, played with keys or buttons.
+//!
+//! The URL describes the episode's start; the session (`PlaySession`) is the episode.
+//! A URL change (back/forward, an edited link) starts what it describes, and a reset
+//! writes its seed back into the URL, so a reload or a shared link starts the same way.
+
+use leptos::ev;
+use leptos::prelude::*;
+use leptos_router::hooks::{use_location, use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
+use wasm_bindgen::JsCast;
+
+use crate::components::action_buttons::ActionButtons;
+use crate::components::error_box::ErrorBox;
+use crate::components::frame_canvas::{draw_frame, report};
+use crate::pages::home::set_title;
+use crate::play_state::{display_scale, format_reward, PlaySession};
+use crate::url::{self, LoadError};
+
+/// The largest size (CSS pixels) a frame is enlarged to.
+const MAX_DISPLAY: u32 = 560;
+
+type Session = RwSignal<Result<PlaySession, LoadError>, LocalStorage>;
+
+#[component]
+pub fn Play() -> impl IntoView {
+    let query = use_query_map();
+    let request = Memo::new(move |_| {
+        query.with(|q| {
+            url::parse_play_query(q.get_str("env"), q.get_str("seed"), q.get_str("kwargs"))
+        })
+    });
+    let session: Session = RwSignal::new_local(request.get_untracked().and_then(PlaySession::new));
+
+    // The URL changed: start the episode it describes (unless it is the one running).
+    Effect::new(move |_| {
+        let wanted = request.get();
+        let running = session.with_untracked(|s| match (s, &wanted) {
+            (Ok(s), Ok(w)) => s.request() == w,
+            _ => false,
+        });
+        if !running {
+            session.set(wanted.and_then(PlaySession::new));
+        }
+    });
+
+    // The episode's start changed (a reset, a defaulted seed): write it into the URL.
+    let navigate = use_navigate();
+    let location = use_location();
+    let canonical =
+        Memo::new(move |_| session.with(|s| s.as_ref().ok().map(|s| s.request().query())));
+    Effect::new(move |_| {
+        if let Some(q) = canonical.get() {
+            let current = location.search.get_untracked();
+            if current.trim_start_matches('?') != q {
+                let options = NavigateOptions {
+                    replace: true,
+                    scroll: false,
+                    ..Default::default()
+                };
+                navigate(&format!("{}?{q}", url::PLAY_PATH), options);
+            }
+        }
+    });
+
+    let load_error = Memo::new(move |_| session.with(|s| s.as_ref().err().cloned()));
+    move || match load_error.get() {
+        Some(err) => {
+            set_title("Cannot play · Playbench");
+            view! { <ErrorBox title=err.title().to_string() message=err.to_string() /> }.into_any()
+        }
+        None => view! { <Board session=session /> }.into_any(),
+    }
+}
+
+/// Reads something from the running session (a default while there is none).
+fn read<T>(session: Session, f: impl FnOnce(&PlaySession) -> T, default: T) -> T {
+    session.with(|s| s.as_ref().map_or(default, f))
+}
+
+/// The play area of a session that loaded.
+#[component]
+fn Board(session: Session) -> impl IntoView {
+    let env_id = Memo::new(move |_| read(session, |s| s.env_id().to_string(), String::new()));
+    Effect::new(move |_| set_title(&format!("{} · Playbench", env_id.get())));
+
+    // Keys: one press is one step (held-key repeats are ignored); typing in a field
+    // is left alone.
+    let keys = window_event_listener(ev::keydown, move |ev| {
+        if ev.repeat()
+            || ev.ctrl_key()
+            || ev.alt_key()
+            || ev.meta_key()
+            || left_to_focused_element(&ev)
+        {
+            return;
+        }
+        let key = ev.key();
+        let mut handled = false;
+        session.maybe_update(|s| {
+            if let Ok(s) = s {
+                handled = s.press_key(&key).handled();
+            }
+            handled
+        });
+        if handled {
+            ev.prevent_default();
+        }
+    });
+    on_cleanup(move || keys.remove());
+
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    Effect::new(move |_| {
+        if let Some(canvas) = canvas.get() {
+            session.with(|s| {
+                if let Ok(s) = s {
+                    report(draw_frame(&canvas, s.frame()));
+                }
+            });
+        }
+    });
+
+    let text = move || read(session, PlaySession::render_text, String::new());
+    let size =
+        Memo::new(move |_| read(session, |s| (s.frame().width(), s.frame().height()), (0, 0)));
+    let scale = move || {
+        let (w, h) = size.get();
+        display_scale(w, h, MAX_DISPLAY)
+    };
+    let frame_class = move || {
+        if scale() > 1 {
+            "frame pixelated"
+        } else {
+            "frame"
+        }
+    };
+    let controls = Memo::new(move |_| read(session, |s| s.controls().to_vec(), Vec::new()));
+    let on_action = Callback::new(move |index: usize| {
+        session.update(|s| {
+            if let Ok(s) = s {
+                // A refusal is kept in the session and shown below the buttons.
+                let _ = s.act(index);
+            }
+        });
+    });
+    let summary = move || {
+        envs::spec(&env_id.get())
+            .map(|s| s.summary)
+            .unwrap_or_default()
+    };
+    let kwargs = move || {
+        read(
+            session,
+            |s| {
+                let k = &s.request().kwargs;
+                (!k.is_empty()).then(|| serde_json::Value::Object(k.clone()).to_string())
+            },
+            None,
+        )
+        .map(|k| view! { <p class="kwargs">"kwargs: " <code data-testid="kwargs">{k}</code></p> })
+    };
+
+    view! {
+        <div class="play">
+            <nav class="crumbs" aria-label="Breadcrumb">
+                <a href="/">"All environments"</a>
+            </nav>
+            <h1 data-testid="env-id">{move || env_id.get()}</h1>
+            <p class="summary">{summary}</p>
+            {kwargs}
+            <div class="play-grid">
+                <figure class="stage">
+                    <canvas
+                        node_ref=canvas
+                        class=frame_class
+                        width=size.get_untracked().0
+                        height=size.get_untracked().1
+                        style:width=move || format!("{}px", size.get().0 * scale())
+                        tabindex="0"
+                        role="img"
+                        data-testid="frame"
+                        aria-label=text
+                    ></canvas>
+                    <details class="text-render">
+                        <summary>"Text rendering"</summary>
+                        <pre data-testid="text-render">{text}</pre>
+                    </details>
+                </figure>
+                <div class="panel">
+                    <StatusPanel session=session />
+                    <h2 class="panel-title">"Actions"</h2>
+                    {move || view! { <ActionButtons controls=controls.get() on_action=on_action /> }}
+                    <p class="hint">"Keys work anywhere on the page: one press, one step."</p>
+                    {move || {
+                        read(session, |s| s.last_error().map(str::to_string), None)
+                            .map(|e| view! { <p class="field-error" role="alert">{e}</p> })
+                    }}
+                    <SeedForm session=session />
+                </div>
+            </div>
+        </div>
+    }
+}
+
+/// Step count, rewards and the status line.
+#[component]
+fn StatusPanel(session: Session) -> impl IntoView {
+    let steps = move || read(session, |s| s.steps().to_string(), String::new());
+    let last = move || {
+        read(session, |s| s.last_reward().map(format_reward), None).unwrap_or_else(|| "–".into())
+    };
+    let total = move || read(session, |s| format_reward(s.total_reward()), String::new());
+    let outcome = move || read(session, |s| s.outcome().word(), "running");
+    let status = move || read(session, PlaySession::status_text, String::new());
+    let limit = move || {
+        read(session, PlaySession::max_episode_steps, None)
+            .map(|n| format!(" / {n}"))
+            .unwrap_or_default()
+    };
+    let over_hint = move || {
+        read(session, |s| s.outcome().is_over(), false)
+            .then(|| view! { <span class="over-hint">"Press Reset to play again."</span> })
+    };
+    view! {
+        <dl class="stats">
+            <div>
+                <dt>"Steps"</dt>
+                <dd>
+                    <span data-testid="step-count">{steps}</span>
+                    <span class="muted">{limit}</span>
+                </dd>
+            </div>
+            <div>
+                <dt>"Last reward"</dt>
+                <dd data-testid="last-reward">{last}</dd>
+            </div>
+            <div>
+                <dt>"Total reward"</dt>
+                <dd data-testid="reward">{total}</dd>
+            </div>
+        </dl>
+        <p class="status" data-outcome=outcome role="status" aria-live="polite">
+            "Status: "
+            <strong data-testid="status">{status}</strong>
+            {over_hint}
+        </p>
+    }
+}
+
+/// The seed field, Reset (same or typed seed) and New seed (a random one).
+#[component]
+fn SeedForm(session: Session) -> impl IntoView {
+    let seed_now = Memo::new(move |_| read(session, PlaySession::seed, 0));
+    let seed_text = RwSignal::new(seed_now.get_untracked().to_string());
+    let seed_error = RwSignal::new(None::<String>);
+    // Show the running seed whenever it changes (a reset, a new URL).
+    Effect::new(move |_| seed_text.set(seed_now.get().to_string()));
+
+    let reset_to = move |seed: u64| {
+        seed_error.set(None);
+        session.update(|s| {
+            if let Ok(s) = s {
+                s.reset(seed);
+            }
+        });
+        seed_text.set(seed.to_string());
+    };
+    let on_submit = move |ev: ev::SubmitEvent| {
+        ev.prevent_default();
+        match url::parse_seed(&seed_text.get_untracked()) {
+            Ok(seed) => reset_to(seed),
+            Err(e) => seed_error.set(Some(e.to_string())),
+        }
+    };
+    let new_seed = move |_| reset_to(random_seed());
+
+    view! {
+        <form class="seed-form" on:submit=on_submit>
+            <label for="seed">"Seed"</label>
+            <input
+                id="seed"
+                type="text"
+                inputmode="numeric"
+                autocomplete="off"
+                spellcheck="false"
+                data-testid="seed-input"
+                prop:value=move || seed_text.get()
+                on:input=move |ev| seed_text.set(event_target_value(&ev))
+                aria-invalid=move || seed_error.with(Option::is_some).then_some("true")
+                aria-describedby="seed-error"
+            />
+            <button type="submit" data-testid="reset">"Reset"</button>
+            <button type="button" data-testid="new-seed" on:click=new_seed>"New seed"</button>
+        </form>
+        <p id="seed-error" class="field-error" role="alert">{move || seed_error.get()}</p>
+    }
+}
+
+/// Whether a key belongs to the focused element rather than to the game: any key in a
+/// text field (typing), and Enter or Space on a button, link or toggle (activating it).
+fn left_to_focused_element(ev: &web_sys::KeyboardEvent) -> bool {
+    let Some(el) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return false;
+    };
+    let tag = el.tag_name();
+    if matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT") || el.is_content_editable() {
+        return true;
+    }
+    let activates = matches!(ev.key().as_str(), "Enter" | " ");
+    activates && matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY")
+}
+
+/// A random seed below 2^32 (what people can retype easily).
+fn random_seed() -> u64 {
+    (js_sys::Math::random() * 4_294_967_296.0) as u64
+}

@@ -1,0 +1,557 @@
+//! One episode being played by a person: the environment, its last frame and the tallies
+//! the play page shows. Plain Rust, so it is tested natively; the page only draws it.
+
+use envs::{Action, Env, EnvError, Family, Frame};
+
+use crate::url::{LoadError, PlayRequest};
+
+/// How the current episode stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Running,
+    /// Terminated by reaching the goal (FrozenLake's present, Taxi's drop-off,
+    /// CliffWalking's goal, MiniGrid's goal square; see [`is_success`]).
+    Success,
+    /// Terminated some other way (a FrozenLake hole, CartPole's pole falling, …).
+    Terminated,
+    /// Cut off by the time limit.
+    Truncated,
+}
+
+impl Outcome {
+    pub fn is_over(self) -> bool {
+        self != Self::Running
+    }
+
+    /// The one-word state: `running`, `success`, `terminated` or `truncated`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Self::Running => "running",
+            Self::Success => "success",
+            Self::Terminated => "terminated",
+            Self::Truncated => "truncated",
+        }
+    }
+}
+
+/// Whether an episode that ended with these flags reached its goal.
+///
+/// Grid worlds have a goal that a terminated flag with a positive reward signals
+/// unambiguously: FrozenLake, Taxi and MiniGrid terminate with a positive reward exactly
+/// at the goal, and CliffWalking (whose cliff sends the walker back to the start, at -1
+/// a step) terminates only at the goal. Classic Control's flags are shown as they are.
+pub fn is_success(env_id: &str, family: Family, terminated: bool, last_reward: f64) -> bool {
+    if !terminated {
+        return false;
+    }
+    match family {
+        Family::ToyText => last_reward > 0.0 || env_id.starts_with("CliffWalking"),
+        Family::ClassicControl => false,
+        Family::MiniGrid => last_reward > 0.0,
+    }
+}
+
+/// An action a person can take: its preset index, name and the keys that play it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Control {
+    pub index: usize,
+    pub name: String,
+    /// `KeyboardEvent.key` values, in keymap order.
+    pub keys: Vec<String>,
+}
+
+impl Control {
+    /// The keys as shown on screen, e.g. `← / A`.
+    pub fn keys_label(&self) -> String {
+        self.keys
+            .iter()
+            .map(|k| key_label(k))
+            .collect::<Vec<_>>()
+            .join(" / ")
+    }
+}
+
+/// A `KeyboardEvent.key` value as a person reads it.
+pub fn key_label(key: &str) -> String {
+    match key {
+        "ArrowLeft" => "←".into(),
+        "ArrowRight" => "→".into(),
+        "ArrowUp" => "↑".into(),
+        "ArrowDown" => "↓".into(),
+        " " => "Space".into(),
+        k if k.chars().count() == 1 => k.to_uppercase(),
+        k => k.to_string(),
+    }
+}
+
+/// What a key press did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KeyResult {
+    /// The key plays no action here (the browser should handle it).
+    Unbound,
+    /// The key plays an action, but the episode is over: nothing happened.
+    EpisodeOver,
+    /// One step was played.
+    Stepped { action: usize, reward: f64 },
+    /// The environment refused the action.
+    Refused(String),
+}
+
+impl KeyResult {
+    /// Whether the page handled the key (and so should keep the browser from scrolling).
+    pub fn handled(&self) -> bool {
+        !matches!(self, Self::Unbound)
+    }
+}
+
+/// A running episode of one environment.
+pub struct PlaySession {
+    env: Box<dyn Env>,
+    request: PlayRequest,
+    family: Family,
+    max_episode_steps: Option<u32>,
+    controls: Vec<Control>,
+    frame: Frame,
+    steps: u32,
+    total_reward: f64,
+    last_reward: Option<f64>,
+    terminated: bool,
+    truncated: bool,
+    last_error: Option<String>,
+}
+
+impl PlaySession {
+    /// Makes the environment the request names and resets it with the request's seed.
+    pub fn new(request: PlayRequest) -> Result<Self, LoadError> {
+        let spec = envs::spec(&request.env_id)
+            .ok_or_else(|| LoadError::UnknownEnv(request.env_id.clone()))?;
+        let env = envs::make(spec.id, &request.kwargs).map_err(|e| match e {
+            EnvError::UnknownEnv(id) => LoadError::UnknownEnv(id),
+            EnvError::BadKwargs(why) => LoadError::BadKwargs(why),
+            other => LoadError::BadKwargs(other.to_string()),
+        })?;
+        let controls = controls_of(env.as_ref());
+        let mut session = Self {
+            env,
+            request: PlayRequest {
+                env_id: spec.id.to_string(),
+                ..request
+            },
+            family: spec.family,
+            max_episode_steps: spec.max_episode_steps,
+            controls,
+            frame: Frame::default(),
+            steps: 0,
+            total_reward: 0.0,
+            last_reward: None,
+            terminated: false,
+            truncated: false,
+            last_error: None,
+        };
+        let seed = session.request.seed;
+        session.reset(seed);
+        Ok(session)
+    }
+
+    /// Starts a new episode from `seed` (the generator is rebuilt from it).
+    pub fn reset(&mut self, seed: u64) {
+        self.env.reset(Some(seed));
+        self.request.seed = seed;
+        self.steps = 0;
+        self.total_reward = 0.0;
+        self.last_reward = None;
+        self.terminated = false;
+        self.truncated = false;
+        self.last_error = None;
+        self.redraw();
+    }
+
+    /// Plays the action preset `index` (a button press). Does nothing once the episode
+    /// is over; returns the reward of the step taken.
+    pub fn act(&mut self, index: usize) -> Result<Option<f64>, String> {
+        if self.outcome().is_over() {
+            return Ok(None);
+        }
+        let action: Action = self
+            .env
+            .preset_action(index)
+            .ok_or_else(|| format!("this environment has no action {index}"))?;
+        match self.env.step(action) {
+            Ok(step) => {
+                self.steps += 1;
+                self.total_reward += step.reward;
+                self.last_reward = Some(step.reward);
+                self.terminated = step.terminated;
+                self.truncated = step.truncated;
+                self.last_error = None;
+                self.redraw();
+                Ok(Some(step.reward))
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                self.last_error = Some(msg.clone());
+                Err(msg)
+            }
+        }
+    }
+
+    /// Plays the action bound to a `KeyboardEvent.key` value. A single letter matches
+    /// its binding whatever its case (Caps Lock, Shift).
+    pub fn press_key(&mut self, key: &str) -> KeyResult {
+        let Some(index) = self.action_for_key(key) else {
+            return KeyResult::Unbound;
+        };
+        if self.outcome().is_over() {
+            return KeyResult::EpisodeOver;
+        }
+        match self.act(index) {
+            Ok(Some(reward)) => KeyResult::Stepped {
+                action: index,
+                reward,
+            },
+            Ok(None) => KeyResult::EpisodeOver,
+            Err(msg) => KeyResult::Refused(msg),
+        }
+    }
+
+    /// The action preset a key plays, if any.
+    pub fn action_for_key(&self, key: &str) -> Option<usize> {
+        let exact = self
+            .controls
+            .iter()
+            .find(|c| c.keys.iter().any(|k| k == key));
+        let folded = || {
+            let single = key.chars().count() == 1;
+            self.controls.iter().find(|c| {
+                single
+                    && c.keys
+                        .iter()
+                        .any(|k| k.chars().count() == 1 && k.eq_ignore_ascii_case(key))
+            })
+        };
+        exact.or_else(folded).map(|c| c.index)
+    }
+
+    fn redraw(&mut self) {
+        self.env.render(&mut self.frame);
+    }
+
+    pub fn outcome(&self) -> Outcome {
+        let reward = self.last_reward.unwrap_or(0.0);
+        if is_success(&self.request.env_id, self.family, self.terminated, reward) {
+            Outcome::Success
+        } else if self.terminated {
+            Outcome::Terminated
+        } else if self.truncated {
+            Outcome::Truncated
+        } else {
+            Outcome::Running
+        }
+    }
+
+    /// The status line: starts with the outcome's word (`success`, `running`, …).
+    pub fn status_text(&self) -> String {
+        let id = self.request.env_id.as_str();
+        let steps = self.steps;
+        let step_word = if steps == 1 { "step" } else { "steps" };
+        match self.outcome() {
+            Outcome::Running => "running".to_string(),
+            Outcome::Success => {
+                let what = if id.starts_with("Taxi") {
+                    "passenger delivered"
+                } else {
+                    "reached the goal"
+                };
+                format!("success — {what} in {steps} {step_word}")
+            }
+            Outcome::Terminated => {
+                let why = if id.starts_with("FrozenLake") {
+                    "fell into a hole"
+                } else if id.starts_with("CartPole") {
+                    "the pole fell or the cart left the track"
+                } else if id.starts_with("MountainCar") {
+                    "the car reached the flag"
+                } else if id.starts_with("Acrobot") {
+                    "the tip swung above the line"
+                } else {
+                    "the episode ended"
+                };
+                format!("terminated — {why} after {steps} {step_word}")
+            }
+            Outcome::Truncated => match self.max_episode_steps {
+                Some(max) => format!("truncated — time limit of {max} steps reached"),
+                None => format!("truncated — after {steps} {step_word}"),
+            },
+        }
+    }
+
+    pub fn request(&self) -> &PlayRequest {
+        &self.request
+    }
+
+    pub fn env_id(&self) -> &str {
+        &self.request.env_id
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.request.seed
+    }
+
+    pub fn family(&self) -> Family {
+        self.family
+    }
+
+    pub fn max_episode_steps(&self) -> Option<u32> {
+        self.max_episode_steps
+    }
+
+    pub fn steps(&self) -> u32 {
+        self.steps
+    }
+
+    pub fn total_reward(&self) -> f64 {
+        self.total_reward
+    }
+
+    pub fn last_reward(&self) -> Option<f64> {
+        self.last_reward
+    }
+
+    pub fn terminated(&self) -> bool {
+        self.terminated
+    }
+
+    pub fn truncated(&self) -> bool {
+        self.truncated
+    }
+
+    pub fn last_error(&self) -> Option<&str> {
+        self.last_error.as_deref()
+    }
+
+    pub fn controls(&self) -> &[Control] {
+        &self.controls
+    }
+
+    /// The current frame (drawn after every reset and step).
+    pub fn frame(&self) -> &Frame {
+        &self.frame
+    }
+
+    pub fn render_text(&self) -> String {
+        self.env.render_text()
+    }
+}
+
+/// The env's action presets with the keys bound to each.
+pub fn controls_of(env: &dyn Env) -> Vec<Control> {
+    let keymap = env.keymap();
+    env.action_names()
+        .into_iter()
+        .enumerate()
+        .map(|(index, name)| Control {
+            index,
+            name,
+            keys: keymap
+                .iter()
+                .filter(|b| b.action == index)
+                .map(|b| b.key.to_string())
+                .collect(),
+        })
+        .collect()
+}
+
+/// How many times to enlarge a frame on the play page: the largest whole factor that
+/// keeps it within `max` pixels both ways (whole factors keep pixel art crisp), at least 1.
+pub fn display_scale(width: u32, height: u32, max: u32) -> u32 {
+    match width.max(height) {
+        0 => 1,
+        longest => (max / longest).max(1),
+    }
+}
+
+/// A reward as shown on the page: integers plainly, others with up to 3 decimals.
+pub fn format_reward(r: f64) -> String {
+    if r.fract() == 0.0 && r.abs() < 1e15 {
+        format!("{r:.0}")
+    } else {
+        let s = format!("{r:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Map, Value};
+
+    fn request(id: &str, kwargs: Value, seed: u64) -> PlayRequest {
+        PlayRequest::new(id, kwargs.as_object().cloned().unwrap(), seed)
+    }
+
+    fn lake() -> PlaySession {
+        PlaySession::new(request("FrozenLake-v1", json!({"is_slippery": false}), 0)).unwrap()
+    }
+
+    fn key_for(s: &PlaySession, action: usize) -> String {
+        s.controls()[action].keys[0].clone()
+    }
+
+    #[test]
+    fn frozen_lake_by_keyboard_reaches_the_goal_in_six_steps() {
+        let mut s = lake();
+        assert_eq!(s.outcome(), Outcome::Running);
+        assert_eq!(s.status_text(), "running");
+        assert_eq!(s.steps(), 0);
+        assert_eq!(s.last_reward(), None);
+        // 0 left, 1 down, 2 right, 3 up: down, down, right, right, down, right.
+        for (i, a) in [1, 1, 2, 2, 1, 2].into_iter().enumerate() {
+            let key = key_for(&s, a);
+            let reward = if i == 5 { 1.0 } else { 0.0 };
+            assert_eq!(s.press_key(&key), KeyResult::Stepped { action: a, reward });
+        }
+        assert_eq!(s.steps(), 6);
+        assert_eq!(s.outcome(), Outcome::Success);
+        assert!(s.terminated());
+        assert_eq!(s.total_reward(), 1.0);
+        assert_eq!(s.status_text(), "success — reached the goal in 6 steps");
+        // Once over, keys are handled but change nothing.
+        let key = key_for(&s, 0);
+        assert_eq!(s.press_key(&key), KeyResult::EpisodeOver);
+        assert_eq!(s.act(0), Ok(None));
+        assert_eq!(s.steps(), 6);
+    }
+
+    #[test]
+    fn a_hole_terminates_without_success() {
+        let mut s = lake();
+        // Right then down from the start lands in the hole at (1, 1).
+        s.act(2).unwrap();
+        s.act(1).unwrap();
+        assert_eq!(s.outcome(), Outcome::Terminated);
+        assert!(s.status_text().starts_with("terminated — fell into a hole"));
+    }
+
+    #[test]
+    fn reset_starts_over_and_keeps_the_seed() {
+        let mut s = lake();
+        let first = s.frame().clone();
+        s.act(2).unwrap();
+        assert_ne!(s.frame(), &first);
+        s.reset(5);
+        assert_eq!(s.seed(), 5);
+        assert_eq!(s.request().seed, 5);
+        assert_eq!(s.steps(), 0);
+        assert_eq!(s.total_reward(), 0.0);
+        assert_eq!(s.frame(), &first);
+        assert_eq!(s.outcome(), Outcome::Running);
+    }
+
+    #[test]
+    fn unbound_keys_are_left_to_the_browser() {
+        let mut s = lake();
+        assert_eq!(s.press_key("F5"), KeyResult::Unbound);
+        assert!(!s.press_key("Tab").handled());
+        assert_eq!(s.steps(), 0);
+    }
+
+    #[test]
+    fn every_env_starts_with_a_frame_and_bound_keys() {
+        for spec in envs::specs() {
+            let s = PlaySession::new(PlayRequest::new(spec.id, Map::new(), 0)).unwrap();
+            let (w, h) = (s.frame().width(), s.frame().height());
+            assert!(w > 0 && h > 0, "{}", spec.id);
+            assert!(!s.controls().is_empty(), "{}", spec.id);
+            assert!(
+                s.controls().iter().any(|c| !c.keys.is_empty()),
+                "{}: no key plays anything",
+                spec.id
+            );
+            for c in s.controls() {
+                for k in &c.keys {
+                    assert_eq!(s.action_for_key(k), Some(c.index), "{} key {k:?}", spec.id);
+                }
+            }
+            assert!(!s.render_text().is_empty(), "{}", spec.id);
+        }
+    }
+
+    #[test]
+    fn one_key_press_is_one_step_everywhere() {
+        for spec in envs::specs() {
+            let mut s = PlaySession::new(PlayRequest::new(spec.id, Map::new(), 1)).unwrap();
+            let c = s
+                .controls()
+                .iter()
+                .find(|c| !c.keys.is_empty())
+                .cloned()
+                .unwrap();
+            let r = s.press_key(&c.keys[0]);
+            assert!(matches!(r, KeyResult::Stepped { .. }), "{}: {r:?}", spec.id);
+            assert_eq!(s.steps(), 1, "{}", spec.id);
+        }
+    }
+
+    #[test]
+    fn bad_kwargs_and_unknown_ids_are_load_errors() {
+        let e = PlaySession::new(request("FrozenLake-v1", json!({"map_name": "5x5"}), 0)).err();
+        assert!(matches!(e, Some(LoadError::BadKwargs(m)) if m.contains("map_name")));
+        let e = PlaySession::new(request("Nope-v0", json!({}), 0)).err();
+        assert_eq!(e, Some(LoadError::UnknownEnv("Nope-v0".into())));
+    }
+
+    #[test]
+    fn aliases_resolve_to_the_canonical_id() {
+        let s = PlaySession::new(request("CliffWalking-v0", json!({}), 0)).unwrap();
+        assert_eq!(s.env_id(), "CliffWalking-v1");
+        assert_eq!(s.request().href(), "/play?env=CliffWalking-v1&seed=0");
+    }
+
+    #[test]
+    fn success_rules() {
+        use Family::{ClassicControl, ToyText};
+        assert!(is_success("FrozenLake-v1", ToyText, true, 1.0));
+        assert!(!is_success("FrozenLake-v1", ToyText, true, 0.0));
+        assert!(!is_success("FrozenLake-v1", ToyText, false, 1.0));
+        assert!(is_success("Taxi-v3", ToyText, true, 20.0));
+        assert!(is_success("CliffWalking-v1", ToyText, true, -1.0));
+        assert!(!is_success("CliffWalking-v1", ToyText, false, -100.0));
+        assert!(!is_success("MountainCar-v0", ClassicControl, true, -1.0));
+        assert!(is_success(
+            "MiniGrid-Empty-5x5-v0",
+            Family::MiniGrid,
+            true,
+            0.82
+        ));
+        assert!(!is_success(
+            "MiniGrid-LavaGapS5-v0",
+            Family::MiniGrid,
+            true,
+            0.0
+        ));
+        assert_eq!(Outcome::Success.word(), "success");
+        assert!(!Outcome::Running.is_over());
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(key_label("ArrowLeft"), "←");
+        assert_eq!(key_label("a"), "A");
+        assert_eq!(key_label(" "), "Space");
+        assert_eq!(key_label("Enter"), "Enter");
+        let c = Control {
+            index: 0,
+            name: "left".into(),
+            keys: vec!["ArrowLeft".into(), "a".into()],
+        };
+        assert_eq!(c.keys_label(), "← / A");
+        assert_eq!(display_scale(256, 256, 560), 2);
+        assert_eq!(display_scale(512, 512, 560), 1);
+        assert_eq!(display_scale(600, 400, 560), 1);
+        assert_eq!(display_scale(0, 0, 560), 1);
+        assert_eq!(format_reward(1.0), "1");
+        assert_eq!(format_reward(-100.0), "-100");
+        assert_eq!(format_reward(-0.5), "-0.5");
+        assert_eq!(format_reward(-1.234_567), "-1.235");
+    }
+}
