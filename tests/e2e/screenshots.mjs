@@ -14,6 +14,8 @@ const server = await startServer();
 const browser = await launchBrowser();
 
 const LAKE = '/play?env=FrozenLake-v1&kwargs={"is_slippery":false}&seed=0';
+// Seed 1: pick up the key below, turn left, unlock the door, walk through to the goal.
+const DOOR_KEY = '/play?env=MiniGrid-DoorKey-5x5-v0&seed=1';
 const keys = (...names) => async (page) => {
   for (const key of names) await page.keyboard.press(key);
 };
@@ -40,6 +42,12 @@ const shots = [
   ['mountain-car', '/play?env=MountainCar-v0&seed=0', keys('ArrowRight')],
   ['pendulum', '/play?env=Pendulum-v1&seed=0'],
   ['minigrid', '/play?env=MiniGrid-DoorKey-8x8-v0&seed=0', keys('ArrowLeft')],
+  ['minigrid-door-key', `${DOOR_KEY}&view=1`, keys('p', 'ArrowLeft')],
+  ['minigrid-no-highlight', `${DOOR_KEY}&highlight=0`],
+  ['minigrid-success', DOOR_KEY, keys('p', 'ArrowLeft', 'Space', 'ArrowUp', 'ArrowUp', 'ArrowRight', 'ArrowUp')],
+  ['minigrid-narrow', `${DOOR_KEY}&view=1`, keys('p'), narrow],
+  ['minigrid-8x8-eye', '/play?env=MiniGrid-DoorKey-8x8-v0&seed=0&view=1'],
+  ['minigrid-mid-width', `${DOOR_KEY}&view=1`, undefined, { width: 700, height: 900 }],
   ['unknown-env', '/play?env=NoSuchEnv-v0'],
   ['bad-kwargs', '/play?env=FrozenLake-v1&kwargs={"map_name":"5x5"}'],
 ];

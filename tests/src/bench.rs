@@ -238,6 +238,30 @@ pub const CASES: &[BenchCase] = &[
     },
 ];
 
+/// Every benchmarked case: the reference table's, then every other MiniGrid id against
+/// the §9 summary: about 4,000 steps/s, and frames/s from a fit of the table's MiniGrid
+/// rows, 1 / (0.573 ms + 13.06 ns × pixels) (e.g. 160² → 1,100, 800² → 112).
+pub fn cases() -> Vec<&'static BenchCase> {
+    static MORE: std::sync::OnceLock<Vec<BenchCase>> = std::sync::OnceLock::new();
+    let more = MORE.get_or_init(|| {
+        envs::specs()
+            .filter(|s| s.family == envs::Family::MiniGrid && !CASES.iter().any(|c| c.env == s.id))
+            .filter_map(|s| {
+                let (w, h) = envs::make(s.id, &Map::new()).ok()?.frame_size();
+                let pixels = f64::from(w) * f64::from(h);
+                Some(BenchCase {
+                    name: s.id.strip_prefix("MiniGrid-").unwrap_or(s.id),
+                    env: s.id,
+                    kwargs: none,
+                    python_steps_per_s: 4_000.0,
+                    python_frames_per_s: 1.0 / (0.000_573 + 13.06e-9 * pixels),
+                })
+            })
+            .collect()
+    });
+    CASES.iter().chain(more.iter()).collect()
+}
+
 /// Steps per second without and with rendering.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Measured {
@@ -297,7 +321,7 @@ pub fn table(native: &[Measured], wasm: &[Measured]) -> String {
         "{:<24} {:>10} {:>11} {:>11} {:>7} | {:>8} {:>9} {:>9} {:>7}\n",
         "env", "py step/s", "native", "wasm", "wasm/py", "py fps", "native", "wasm", "wasm/py"
     ));
-    for case in CASES {
+    for case in cases() {
         let n = native.iter().find(|m| m.name == case.name);
         let w = wasm.iter().find(|m| m.name == case.name);
         let fmt = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.0}"));

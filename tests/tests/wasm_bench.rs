@@ -4,7 +4,7 @@
 // Test support code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use playbench_tests::bench::{measure, CASES};
+use playbench_tests::bench::{cases, measure};
 use wasm_bindgen::JsCast;
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -24,7 +24,7 @@ async fn yield_to_browser() {
 #[wasm_bindgen_test::wasm_bindgen_test]
 async fn browser_throughput() {
     let now = || js_sys::Date::now() / 1000.0;
-    for case in CASES {
+    for case in cases() {
         let m = measure(case, 0.4, &now).unwrap();
         wasm_bindgen_test::console_log!("BENCH {}", serde_json::to_string(&m).unwrap());
         yield_to_browser().await;

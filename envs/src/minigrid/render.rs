@@ -230,8 +230,29 @@ fn render_tile(
     out
 }
 
+/// A multiply-rotate hasher: tile keys are a few small integers, and SipHash would
+/// dominate the cost of drawing a frame from cached tiles.
+#[derive(Default)]
+struct TileHasher(u64);
+
+impl std::hash::Hasher for TileHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type TileCache = HashMap<TileKey, Vec<u8>, std::hash::BuildHasherDefault<TileHasher>>;
+
 thread_local! {
-    static TILES: RefCell<HashMap<TileKey, Vec<u8>>> = RefCell::new(HashMap::new());
+    static TILES: RefCell<TileCache> = RefCell::new(TileCache::default());
 }
 
 /// Copies the (cached) tile into `frame` with its top-left corner at (px, py).

@@ -5,7 +5,7 @@
 use std::process::Command;
 use std::time::Instant;
 
-use playbench_tests::bench::{measure, table, Measured, CASES};
+use playbench_tests::bench::{cases, measure, table, Measured};
 
 fn browser_figures() -> Result<Vec<Measured>, String> {
     let out = Command::new(env!("CARGO"))
@@ -46,7 +46,7 @@ fn main() {
     let origin = Instant::now();
     let now = || origin.elapsed().as_secs_f64();
     let mut native = Vec::new();
-    for case in CASES {
+    for case in cases() {
         match measure(case, 0.5, &now) {
             Ok(m) => native.push(m),
             Err(e) => eprintln!("{}: {e}", case.name),
