@@ -1,9 +1,10 @@
 //! One episode being played by a person: the environment, its last frame and the tallies
 //! the play page shows. Plain Rust, so it is tested natively; the page only draws it.
 
-use envs::{Action, Env, EnvError, Family, Frame};
+use envs::core::env::RenderOptions;
+use envs::{Action, Env, EnvError, Family, Frame, Observation};
 
-use crate::url::{LoadError, PlayRequest};
+use crate::url::{LoadError, PlayRequest, ViewOptions};
 
 /// How the current episode stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,6 +119,12 @@ pub struct PlaySession {
     terminated: bool,
     truncated: bool,
     last_error: Option<String>,
+    /// The mission of a MiniGrid level (an environment with a grid observation); `None`
+    /// for every other environment, which also has no [`ViewOptions`].
+    mission: Option<String>,
+    view: ViewOptions,
+    /// The agent's-eye view, drawn while `view.agent_view` is on.
+    agent_frame: Option<Frame>,
 }
 
 impl PlaySession {
@@ -147,6 +154,9 @@ impl PlaySession {
             terminated: false,
             truncated: false,
             last_error: None,
+            mission: None,
+            view: ViewOptions::default(),
+            agent_frame: None,
         };
         let seed = session.request.seed;
         session.reset(seed);
@@ -155,7 +165,11 @@ impl PlaySession {
 
     /// Starts a new episode from `seed` (the generator is rebuilt from it).
     pub fn reset(&mut self, seed: u64) {
-        self.env.reset(Some(seed));
+        let start = self.env.reset(Some(seed));
+        self.mission = match start.obs {
+            Observation::Grid(g) => Some(g.mission),
+            _ => None,
+        };
         self.request.seed = seed;
         self.steps = 0;
         self.total_reward = 0.0;
@@ -232,8 +246,48 @@ impl PlaySession {
         exact.or_else(folded).map(|c| c.index)
     }
 
+    /// The same session shown with `view` (see [`Self::set_view`]).
+    pub fn with_view(mut self, view: ViewOptions) -> Self {
+        self.set_view(view);
+        self
+    }
+
+    /// Changes how a MiniGrid level is shown and redraws; returns whether anything
+    /// changed. Environments without views ignore it (and keep the default).
+    pub fn set_view(&mut self, view: ViewOptions) -> bool {
+        if !self.has_views() || view == self.view {
+            return false;
+        }
+        self.view = view;
+        self.redraw();
+        true
+    }
+
     fn redraw(&mut self) {
-        self.env.render(&mut self.frame);
+        if !self.has_views() {
+            self.env.render(&mut self.frame);
+            self.agent_frame = None;
+            return;
+        }
+        let full = RenderOptions {
+            highlight: self.view.highlight,
+            agent_view: false,
+            tile_size: 0,
+        };
+        self.env.render_with(&mut self.frame, full);
+        if self.view.agent_view {
+            let eye = RenderOptions {
+                highlight: true,
+                agent_view: true,
+                tile_size: 0,
+            };
+            let frame = self.agent_frame.get_or_insert_with(Frame::default);
+            if !self.env.render_with(frame, eye) {
+                self.agent_frame = None;
+            }
+        } else {
+            self.agent_frame = None;
+        }
     }
 
     pub fn outcome(&self) -> Outcome {
@@ -255,7 +309,10 @@ impl PlaySession {
         let steps = self.steps;
         let step_word = if steps == 1 { "step" } else { "steps" };
         match self.outcome() {
-            Outcome::Running => "running".to_string(),
+            Outcome::Running => match self.carrying() {
+                Some(what) => format!("running — carrying {what}"),
+                None => "running".to_string(),
+            },
             Outcome::Success => {
                 let what = if id.starts_with("Taxi") {
                     "passenger delivered"
@@ -340,6 +397,47 @@ impl PlaySession {
 
     pub fn render_text(&self) -> String {
         self.env.render_text()
+    }
+
+    /// Whether the environment is a MiniGrid level: it has a mission and [`ViewOptions`].
+    pub fn has_views(&self) -> bool {
+        self.mission.is_some()
+    }
+
+    /// The level's mission, e.g. "use the key to open the door and then get to the goal".
+    pub fn mission(&self) -> Option<&str> {
+        self.mission.as_deref()
+    }
+
+    /// How the level is shown (the default for environments without views).
+    pub fn view(&self) -> ViewOptions {
+        self.view
+    }
+
+    /// The agent's-eye view (7×7 tiles), while it is switched on.
+    pub fn agent_frame(&self) -> Option<&Frame> {
+        self.agent_frame.as_ref()
+    }
+
+    /// What the agent carries, as the text rendering says it (`"a yellow key"`).
+    pub fn carrying(&self) -> Option<String> {
+        if !self.has_views() {
+            return None;
+        }
+        let text = self.env.render_text();
+        let last = text.lines().last()?;
+        let (_, what) = last.split_once("; carrying ")?;
+        Some(what.trim().to_string())
+    }
+
+    /// The play page's query: the episode's start, then the view options that differ
+    /// from the default (for MiniGrid levels only).
+    pub fn query(&self) -> String {
+        let mut q = self.request.query();
+        if self.has_views() {
+            q.push_str(&self.view.query_suffix());
+        }
+        q
     }
 }
 
@@ -505,6 +603,148 @@ mod tests {
         let s = PlaySession::new(request("CliffWalking-v0", json!({}), 0)).unwrap();
         assert_eq!(s.env_id(), "CliffWalking-v1");
         assert_eq!(s.request().href(), "/play?env=CliffWalking-v1&seed=0");
+    }
+
+    fn door_key() -> PlaySession {
+        PlaySession::new(request("MiniGrid-DoorKey-5x5-v0", json!({}), 1)).unwrap()
+    }
+
+    #[test]
+    fn door_key_by_keyboard_picks_up_the_key_opens_the_door_and_reaches_the_goal() {
+        // Seed 1: the agent at (1, 2) faces down at the key; the locked door is to its
+        // right, the goal in the bottom-right corner (checked against minigrid 3.2.0).
+        let mut s = door_key();
+        assert_eq!(
+            s.mission(),
+            Some("use the key to open the door and then get to the goal")
+        );
+        assert_eq!(s.status_text(), "running");
+        assert_eq!(s.carrying(), None);
+        assert_eq!(
+            s.press_key("p"),
+            KeyResult::Stepped {
+                action: 3,
+                reward: 0.0
+            }
+        );
+        assert_eq!(s.carrying().as_deref(), Some("a yellow key"));
+        assert_eq!(s.status_text(), "running — carrying a yellow key");
+        for (key, action) in [
+            ("ArrowLeft", 0),
+            (" ", 5),
+            ("ArrowUp", 2),
+            ("ArrowUp", 2),
+            ("ArrowRight", 1),
+        ] {
+            assert_eq!(
+                s.press_key(key),
+                KeyResult::Stepped {
+                    action,
+                    reward: 0.0
+                }
+            );
+        }
+        let r = s.press_key("ArrowUp");
+        assert!(matches!(r, KeyResult::Stepped { action: 2, reward } if reward > 0.97));
+        assert_eq!(s.outcome(), Outcome::Success);
+        assert_eq!(s.steps(), 7);
+        assert_eq!(format_reward(s.total_reward()), "0.975");
+        assert_eq!(s.status_text(), "success — reached the goal in 7 steps");
+    }
+
+    #[test]
+    fn minigrid_keys_and_names() {
+        let s = door_key();
+        let shown: Vec<(String, String)> = s
+            .controls()
+            .iter()
+            .map(|c| (c.name.clone(), c.keys_label()))
+            .collect();
+        let expected = [
+            ("turn left", "←"),
+            ("turn right", "→"),
+            ("move forward", "↑"),
+            ("pickup", "P"),
+            ("drop", "D"),
+            ("toggle", "Space"),
+            ("done", "Enter"),
+        ];
+        assert_eq!(shown, expected.map(|(n, k)| (n.to_string(), k.to_string())));
+    }
+
+    #[test]
+    fn view_options_redraw_a_minigrid_level() {
+        let mut s = door_key();
+        assert!(s.has_views());
+        assert_eq!(s.view(), ViewOptions::default());
+        assert_eq!(s.agent_frame(), None);
+        assert_eq!(s.query(), "env=MiniGrid-DoorKey-5x5-v0&seed=1");
+        let highlighted = s.frame().clone();
+        assert_eq!((highlighted.width(), highlighted.height()), (160, 160));
+
+        // Highlight off: the same size, other pixels; the URL says so.
+        assert!(s.set_view(ViewOptions::default().with_highlight(false)));
+        assert!(!s.set_view(ViewOptions::default().with_highlight(false)));
+        let plain = s.frame().clone();
+        assert_eq!((plain.width(), plain.height()), (160, 160));
+        assert_ne!(plain, highlighted);
+        assert_eq!(s.query(), "env=MiniGrid-DoorKey-5x5-v0&seed=1&highlight=0");
+
+        // The agent's-eye view: 7×7 tiles of 32 pixels, kept up to date by steps.
+        let both = ViewOptions {
+            highlight: false,
+            agent_view: true,
+        };
+        assert!(s.set_view(both));
+        let eye = s.agent_frame().cloned().unwrap();
+        assert_eq!((eye.width(), eye.height()), (224, 224));
+        assert_eq!(s.frame(), &plain);
+        assert_eq!(
+            s.query(),
+            "env=MiniGrid-DoorKey-5x5-v0&seed=1&highlight=0&view=1"
+        );
+        s.press_key("ArrowLeft");
+        assert_ne!(s.agent_frame(), Some(&eye));
+
+        // A reset keeps the view; turning things back gives the reference picture.
+        s.reset(1);
+        assert_eq!(s.agent_frame(), Some(&eye));
+        assert!(s.set_view(ViewOptions::default()));
+        assert_eq!(s.frame(), &highlighted);
+        assert_eq!(s.agent_frame(), None);
+        // The default picture is the env's own `render`.
+        let mut env = envs::make("MiniGrid-DoorKey-5x5-v0", &Map::new()).unwrap();
+        env.reset(Some(1));
+        let mut own = Frame::default();
+        env.render(&mut own);
+        assert_eq!(own, highlighted);
+    }
+
+    #[test]
+    fn environments_without_views_ignore_them() {
+        let mut s = lake().with_view(ViewOptions {
+            highlight: false,
+            agent_view: true,
+        });
+        assert!(!s.has_views());
+        assert_eq!(s.mission(), None);
+        assert_eq!(s.carrying(), None);
+        assert_eq!(s.view(), ViewOptions::default());
+        assert_eq!(s.agent_frame(), None);
+        assert!(!s.set_view(ViewOptions::default().with_agent_view(true)));
+        assert_eq!(s.query(), s.request().query());
+    }
+
+    #[test]
+    fn every_minigrid_level_has_a_mission_and_an_agent_view() {
+        for spec in envs::specs().filter(|s| s.family == Family::MiniGrid) {
+            let s = PlaySession::new(PlayRequest::new(spec.id, Map::new(), 0))
+                .unwrap()
+                .with_view(ViewOptions::default().with_agent_view(true));
+            assert!(!s.mission().unwrap_or("").is_empty(), "{}", spec.id);
+            let eye = s.agent_frame().unwrap();
+            assert_eq!((eye.width(), eye.height()), (224, 224), "{}", spec.id);
+        }
     }
 
     #[test]

@@ -1,8 +1,9 @@
-//! The play page's URL: `/play?env=ID&seed=N&kwargs=<JSON object>`.
+//! The play page's URL: `/play?env=ID&seed=N&kwargs=<JSON object>[&highlight=0][&view=1]`.
 //!
 //! The URL is the whole description of an episode's start, so a reload or a shared link
-//! starts the same episode. Parsing takes the already-decoded query values (what the
-//! router's query map holds); formatting percent-encodes them.
+//! starts the same episode. It also keeps how a MiniGrid level is shown ([`ViewOptions`]),
+//! which is not part of the episode. Parsing takes the already-decoded query values (what
+//! the router's query map holds); formatting percent-encodes them.
 
 use std::fmt;
 
@@ -51,6 +52,79 @@ impl PlayRequest {
             q.push_str(&encode_component(&json));
         }
         q
+    }
+}
+
+/// How the play page shows a MiniGrid level (environments with a grid observation).
+///
+/// Not part of the episode: changing it redraws, it never restarts. In the URL only what
+/// differs from the default is written: `highlight=0` and `view=1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ViewOptions {
+    /// Lighten the cells the agent sees (the reference's default picture).
+    pub highlight: bool,
+    /// Also show the agent's-eye view (its 7×7 cells) beside the whole grid.
+    pub agent_view: bool,
+}
+
+impl Default for ViewOptions {
+    fn default() -> Self {
+        Self {
+            highlight: true,
+            agent_view: false,
+        }
+    }
+}
+
+impl ViewOptions {
+    /// Reads the decoded `highlight=` and `view=` values. A missing or unreadable value
+    /// keeps its default (these only change the picture, so a typo is not an error).
+    pub fn parse(highlight: Option<&str>, view: Option<&str>) -> Self {
+        let d = Self::default();
+        Self {
+            highlight: highlight.and_then(parse_flag).unwrap_or(d.highlight),
+            agent_view: view.and_then(parse_flag).unwrap_or(d.agent_view),
+        }
+    }
+
+    /// The query parameters that differ from the default, each as `&key=value`
+    /// (empty for the default view).
+    pub fn query_suffix(&self) -> String {
+        let d = Self::default();
+        let mut q = String::new();
+        if self.highlight != d.highlight {
+            q.push_str(if self.highlight {
+                "&highlight=1"
+            } else {
+                "&highlight=0"
+            });
+        }
+        if self.agent_view != d.agent_view {
+            q.push_str(if self.agent_view {
+                "&view=1"
+            } else {
+                "&view=0"
+            });
+        }
+        q
+    }
+
+    pub fn with_highlight(self, highlight: bool) -> Self {
+        Self { highlight, ..self }
+    }
+
+    pub fn with_agent_view(self, agent_view: bool) -> Self {
+        Self { agent_view, ..self }
+    }
+}
+
+/// An on/off query value: `1`/`true`/`on`/`yes` or `0`/`false`/`off`/`no` (any case,
+/// surrounding spaces allowed); anything else is `None`.
+pub fn parse_flag(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "on" | "yes" => Some(true),
+        "0" | "false" | "off" | "no" => Some(false),
+        _ => None,
     }
 }
 
@@ -164,6 +238,19 @@ pub fn parse_search(search: &str) -> Result<PlayRequest, LoadError> {
             .map(|(_, v)| v.as_str())
     };
     parse_play_query(get("env"), get("seed"), get("kwargs"))
+}
+
+/// The view options of a raw query string (see [`parse_search`]).
+pub fn parse_search_view(search: &str) -> ViewOptions {
+    let pairs = decode_search(search);
+    let get = |key: &str| {
+        pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    ViewOptions::parse(get("highlight"), get("view"))
 }
 
 /// `application/x-www-form-urlencoded` decoding of a query string into key/value pairs.
@@ -336,6 +423,71 @@ mod tests {
             parse_search(raw).unwrap().kwargs,
             obj(json!({"is_slippery": false}))
         );
+    }
+
+    #[test]
+    fn view_options_default_to_the_reference_picture() {
+        let d = ViewOptions::default();
+        assert!(d.highlight && !d.agent_view);
+        assert_eq!(ViewOptions::parse(None, None), d);
+        assert_eq!(d.query_suffix(), "");
+        assert_eq!(parse_search_view("env=MiniGrid-Empty-5x5-v0&seed=0"), d);
+    }
+
+    #[test]
+    fn view_options_parse_and_format() {
+        let off = ViewOptions::parse(Some("0"), None);
+        assert_eq!(
+            off,
+            ViewOptions {
+                highlight: false,
+                agent_view: false
+            }
+        );
+        assert_eq!(off.query_suffix(), "&highlight=0");
+        let both = ViewOptions::parse(Some("0"), Some("1"));
+        assert_eq!(both.query_suffix(), "&highlight=0&view=1");
+        let eye = ViewOptions::parse(Some("1"), Some("1"));
+        assert_eq!(eye.query_suffix(), "&view=1");
+        // Spelled other ways, or unreadable (which keeps the default).
+        assert_eq!(
+            ViewOptions::parse(Some(" False "), Some("ON")),
+            ViewOptions {
+                highlight: false,
+                agent_view: true
+            }
+        );
+        assert_eq!(
+            ViewOptions::parse(Some("maybe"), Some("")),
+            ViewOptions::default()
+        );
+        assert_eq!(parse_flag("yes"), Some(true));
+        assert_eq!(parse_flag("no"), Some(false));
+        assert_eq!(parse_flag("2"), None);
+        assert_eq!(
+            ViewOptions::default()
+                .with_highlight(false)
+                .with_agent_view(true),
+            both
+        );
+    }
+
+    #[test]
+    fn view_options_round_trip_through_the_query_string() {
+        let r = PlayRequest::new("MiniGrid-DoorKey-5x5-v0", Map::new(), 1);
+        for highlight in [false, true] {
+            for agent_view in [false, true] {
+                let v = ViewOptions {
+                    highlight,
+                    agent_view,
+                };
+                let query = format!("{}{}", r.query(), v.query_suffix());
+                assert_eq!(parse_search(&query).unwrap(), r, "{query}");
+                assert_eq!(parse_search_view(&query), v, "{query}");
+            }
+        }
+        // A repeated key: the last value wins, as in the router's query map.
+        assert!(!parse_search_view("view=1&view=0").agent_view);
     }
 
     #[test]

@@ -23,6 +23,13 @@ const REQUIRED_ENVS = [
 const LAKE_PLAY = '/play?env=FrozenLake-v1&kwargs={"is_slippery":false}&seed=0';
 const LAKE_KEYS = ['ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowRight'];
 
+// MiniGrid DoorKey 5x5, seed 1 (checked against minigrid 3.2.0): the agent at (1, 2)
+// faces down at the yellow key, the locked door is to its right, the goal at (3, 3).
+// Pick up the key, turn left, unlock the door, forward twice, turn right, forward.
+const DOOR_KEY_PLAY = '/play?env=MiniGrid-DoorKey-5x5-v0&seed=1';
+const DOOR_KEY_KEYS = ['p', 'ArrowLeft', 'Space', 'ArrowUp', 'ArrowUp', 'ArrowRight', 'ArrowUp'];
+const DOOR_KEY_MISSION = 'use the key to open the door and then get to the goal';
+
 const TIMEOUT = 60_000;
 let server;
 let browser;
@@ -80,8 +87,47 @@ function query(page) {
 }
 
 /** The canvas pixels as a data URL (to compare frames). */
-const framePixels = (page) =>
-  page.getByTestId('frame').evaluate((canvas) => canvas.toDataURL('image/png'));
+const framePixels = (page, testid = 'frame') =>
+  page.getByTestId(testid).evaluate((canvas) => canvas.toDataURL('image/png'));
+
+/** A canvas's size, and how many of its pixels differ from `other`'s (same size). */
+const canvasInfo = (page, testid) =>
+  page.getByTestId(testid).evaluate((c) => {
+    const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let opaque = 0;
+    for (let i = 3; i < px.length; i += 4) if (px[i] === 255) opaque += 1;
+    return { width: c.width, height: c.height, opaque };
+  });
+
+const pixelsDiffering = (page, a, b) =>
+  page.evaluate(
+    ([a, b]) =>
+      Promise.all(
+        [a, b].map(
+          (url) =>
+            new Promise((resolve, reject) => {
+              const img = new Image();
+              img.onload = () => {
+                const c = document.createElement('canvas');
+                [c.width, c.height] = [img.width, img.height];
+                const ctx = c.getContext('2d');
+                ctx.drawImage(img, 0, 0);
+                resolve(ctx.getImageData(0, 0, c.width, c.height).data);
+              };
+              img.onerror = reject;
+              img.src = url;
+            }),
+        ),
+      ).then(([x, y]) => {
+        if (x.length !== y.length) return -1;
+        let n = 0;
+        for (let i = 0; i < x.length; i += 4) {
+          if (x[i] !== y[i] || x[i + 1] !== y[i + 1] || x[i + 2] !== y[i + 2]) n += 1;
+        }
+        return n;
+      }),
+    [a, b],
+  );
 
 test('FrozenLake (not slippery) is played to the goal by keyboard', { timeout: TIMEOUT }, async () => {
   const page = await open(LAKE_PLAY);
@@ -155,6 +201,108 @@ test('reset writes the seed into the URL, and a reload starts the same episode',
   await page.getByTestId('reset').click();
   await page.locator('#seed-error').getByText('whole number').waitFor();
   assert.equal(query(page).get('seed'), '5');
+});
+
+test('MiniGrid DoorKey is played to the goal by keyboard, with its mission and view toggles', { timeout: TIMEOUT }, async () => {
+  const page = await open(DOOR_KEY_PLAY);
+  await expectText(page, 'env-id', 'MiniGrid-DoorKey-5x5-v0');
+  await expectText(page, 'status', 'running');
+  await expectText(page, 'mission', DOOR_KEY_MISSION);
+
+  // Every MiniGrid action has a button showing its documented key.
+  const labels = await page
+    .locator('ul.actions button')
+    .evaluateAll((bs) =>
+      bs.map((b) => [b.querySelector('.action-name').textContent, b.querySelector('.action-keys').textContent]),
+    );
+  assert.deepEqual(labels, [
+    ['turn left', '←'],
+    ['turn right', '→'],
+    ['move forward', '↑'],
+    ['pickup', 'P'],
+    ['drop', 'D'],
+    ['toggle', 'Space'],
+    ['done', 'Enter'],
+  ]);
+
+  // The defaults: the reference's highlighted picture, no agent's-eye view, a bare URL.
+  const highlight = page.getByTestId('highlight-toggle');
+  const eyeToggle = page.getByTestId('agent-view-toggle');
+  const eye = page.getByTestId('agent-view');
+  assert.equal(await highlight.isChecked(), true);
+  assert.equal(await eyeToggle.isChecked(), false);
+  assert.equal(await eye.count(), 0);
+  assert.equal(query(page).get('highlight'), null);
+  assert.equal(query(page).get('view'), null);
+  const highlighted = await framePixels(page);
+  assert.deepEqual(await canvasInfo(page, 'frame'), { width: 160, height: 160, opaque: 160 * 160 });
+
+  // Highlight off: the same grid drawn without the lightened field of view.
+  await highlight.uncheck();
+  await page.waitForURL((url) => url.searchParams.get('highlight') === '0');
+  const plain = await framePixels(page);
+  assert.notEqual(plain, highlighted, 'toggling highlight did not redraw');
+  assert.ok((await pixelsDiffering(page, plain, highlighted)) > 1000, 'too few pixels changed');
+  await expectText(page, 'step-count', '0');
+
+  // The agent's-eye view: a second canvas of 7×7 tiles of 32 pixels.
+  await eyeToggle.check();
+  await eye.waitFor();
+  await page.waitForURL((url) => url.searchParams.get('view') === '1');
+  assert.deepEqual(await canvasInfo(page, 'agent-view'), { width: 224, height: 224, opaque: 224 * 224 });
+  assert.equal(await framePixels(page), plain, 'the agent view changed the full view');
+  const eyeStart = await framePixels(page, 'agent-view');
+
+  // A reload keeps both toggles (and starts the same episode).
+  await page.reload();
+  await expectText(page, 'mission', DOOR_KEY_MISSION);
+  await eye.waitFor();
+  assert.equal(await highlight.isChecked(), false);
+  assert.equal(await eyeToggle.isChecked(), true);
+  assert.equal(await framePixels(page), plain);
+  assert.equal(await framePixels(page, 'agent-view'), eyeStart);
+
+  // Highlight back on: the reference picture again; the URL keeps only view=1.
+  await highlight.check();
+  await page.waitForURL((url) => !url.searchParams.has('highlight'));
+  assert.equal(query(page).get('view'), '1');
+  assert.equal(query(page).get('seed'), '1');
+  assert.equal(await framePixels(page), highlighted);
+
+  // Play. Right after clicking a toggle (focus on the checkbox), letter and arrow keys
+  // still play; Space would toggle the checkbox, so the rest is played on the frame.
+  await page.keyboard.press(DOOR_KEY_KEYS[0]);
+  await expectText(page, 'step-count', '1');
+  await expectText(page, 'status', 'running — carrying a yellow key');
+  await page.getByTestId('frame').focus();
+  for (const [i, key] of DOOR_KEY_KEYS.entries()) {
+    if (i === 0) continue;
+    await page.keyboard.press(key);
+    await expectText(page, 'step-count', String(i + 1));
+  }
+  await expectText(page, 'status', 'success — reached the goal in 7 steps');
+  await expectText(page, 'reward', '0.975');
+  await expectText(page, 'mission', DOOR_KEY_MISSION);
+  assert.equal(await page.locator('.status').getAttribute('data-outcome'), 'success');
+  assert.notEqual(await framePixels(page), highlighted, 'the full view did not change');
+  assert.notEqual(await framePixels(page, 'agent-view'), eyeStart, 'the agent view did not change');
+  assert.equal(await highlight.isChecked(), true);
+
+  // Switching the agent's-eye view off removes its canvas and its URL parameter.
+  await eyeToggle.uncheck();
+  await page.waitForURL((url) => !url.searchParams.has('view'));
+  assert.equal(await eye.count(), 0);
+  await expectText(page, 'step-count', '7');
+});
+
+test('environments without a grid have no mission or view toggles', { timeout: TIMEOUT }, async () => {
+  const page = await open('/play?env=Taxi-v3&seed=0&view=1&highlight=0');
+  await expectText(page, 'status', 'running');
+  // The view options mean nothing here and are dropped from the URL.
+  await page.waitForURL((url) => !url.searchParams.has('view') && !url.searchParams.has('highlight'));
+  assert.equal(await page.getByTestId('mission').count(), 0);
+  assert.equal(await page.getByTestId('highlight-toggle').count(), 0);
+  assert.equal(await page.getByTestId('agent-view').count(), 0);
 });
 
 test('the home page lists every environment with a drawn thumbnail', { timeout: TIMEOUT }, async () => {

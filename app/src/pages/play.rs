@@ -3,6 +3,8 @@
 //! The URL describes the episode's start; the session (`PlaySession`) is the episode.
 //! A URL change (back/forward, an edited link) starts what it describes, and a reset
 //! writes its seed back into the URL, so a reload or a shared link starts the same way.
+//! MiniGrid levels also keep their view options there (`&highlight=0`, `&view=1`): a
+//! toggle changes the session's view, which is written into the URL the same way.
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -15,7 +17,7 @@ use crate::components::error_box::ErrorBox;
 use crate::components::frame_canvas::{draw_frame, report};
 use crate::pages::home::set_title;
 use crate::play_state::{display_scale, format_reward, PlaySession};
-use crate::url::{self, LoadError};
+use crate::url::{self, LoadError, PlayRequest, ViewOptions};
 
 /// The largest size (CSS pixels) a frame is enlarged to.
 const MAX_DISPLAY: u32 = 560;
@@ -30,25 +32,32 @@ pub fn Play() -> impl IntoView {
             url::parse_play_query(q.get_str("env"), q.get_str("seed"), q.get_str("kwargs"))
         })
     });
-    let session: Session = RwSignal::new_local(request.get_untracked().and_then(PlaySession::new));
+    let shown = Memo::new(move |_| {
+        query.with(|q| ViewOptions::parse(q.get_str("highlight"), q.get_str("view")))
+    });
+    let session: Session =
+        RwSignal::new_local(start(request.get_untracked(), shown.get_untracked()));
 
-    // The URL changed: start the episode it describes (unless it is the one running).
+    // The URL changed: start the episode it describes (unless it is the one running),
+    // shown the way it says.
     Effect::new(move |_| {
         let wanted = request.get();
+        let view = shown.get();
         let running = session.with_untracked(|s| match (s, &wanted) {
             (Ok(s), Ok(w)) => s.request() == w,
             _ => false,
         });
-        if !running {
-            session.set(wanted.and_then(PlaySession::new));
+        if running {
+            session.maybe_update(|s| s.as_mut().is_ok_and(|s| s.set_view(view)));
+        } else {
+            session.set(start(wanted, view));
         }
     });
 
     // The episode's start changed (a reset, a defaulted seed): write it into the URL.
     let navigate = use_navigate();
     let location = use_location();
-    let canonical =
-        Memo::new(move |_| session.with(|s| s.as_ref().ok().map(|s| s.request().query())));
+    let canonical = Memo::new(move |_| session.with(|s| s.as_ref().ok().map(PlaySession::query)));
     Effect::new(move |_| {
         if let Some(q) = canonical.get() {
             let current = location.search.get_untracked();
@@ -71,6 +80,16 @@ pub fn Play() -> impl IntoView {
         }
         None => view! { <Board session=session /> }.into_any(),
     }
+}
+
+/// A session for a parsed URL.
+fn start(
+    request: Result<PlayRequest, LoadError>,
+    view: ViewOptions,
+) -> Result<PlaySession, LoadError> {
+    request
+        .and_then(PlaySession::new)
+        .map(|s| s.with_view(view))
 }
 
 /// Reads something from the running session (a default while there is none).
@@ -120,6 +139,68 @@ fn Board(session: Session) -> impl IntoView {
         }
     });
 
+    // MiniGrid: the mission, the view toggles and the agent's-eye view.
+    let has_views = Memo::new(move |_| read(session, PlaySession::has_views, false));
+    let mission = Memo::new(move |_| read(session, |s| s.mission().map(str::to_string), None));
+    let shown = Memo::new(move |_| read(session, PlaySession::view, ViewOptions::default()));
+    let eye_size = Memo::new(move |_| {
+        read(
+            session,
+            |s| s.agent_frame().map(|f| (f.width(), f.height())),
+            None,
+        )
+    });
+    let eye_canvas = NodeRef::<leptos::html::Canvas>::new();
+    Effect::new(move |_| {
+        if let Some(canvas) = eye_canvas.get() {
+            session.with(|s| {
+                if let Some(frame) = s.as_ref().ok().and_then(PlaySession::agent_frame) {
+                    report(draw_frame(&canvas, frame));
+                }
+            });
+        }
+    });
+    let mission_banner = move || {
+        mission.get().map(|m| {
+            view! {
+                <p class="mission">
+                    <span class="mission-label">"Mission"</span>
+                    <span class="mission-text" data-testid="mission">{m}</span>
+                </p>
+            }
+        })
+    };
+    let eye_view = move || {
+        eye_size.get().map(|(w, h)| {
+            view! {
+                <div class="view view-eye">
+                    <canvas
+                        node_ref=eye_canvas
+                        class="frame pixelated"
+                        width=w
+                        height=h
+                        style:width=format!("{w}px")
+                        role="img"
+                        data-testid="agent-view"
+                        aria-label="What the agent sees: the 7×7 cells in front of it, itself at the bottom middle"
+                    ></canvas>
+                    <p class="view-caption">"What the agent sees"</p>
+                </div>
+            }
+        })
+    };
+    let full_caption = move || {
+        eye_size
+            .get()
+            .is_some()
+            .then(|| view! { <p class="view-caption">"The whole grid"</p> })
+    };
+    let toggles = move || {
+        has_views
+            .get()
+            .then(|| view! { <ViewToggles session=session shown=shown /> })
+    };
+
     let text = move || read(session, PlaySession::render_text, String::new());
     let size =
         Memo::new(move |_| read(session, |s| (s.frame().width(), s.frame().height()), (0, 0)));
@@ -168,19 +249,27 @@ fn Board(session: Session) -> impl IntoView {
             <h1 data-testid="env-id">{move || env_id.get()}</h1>
             <p class="summary">{summary}</p>
             {kwargs}
+            {mission_banner}
             <div class="play-grid">
                 <figure class="stage">
-                    <canvas
-                        node_ref=canvas
-                        class=frame_class
-                        width=size.get_untracked().0
-                        height=size.get_untracked().1
-                        style:width=move || format!("{}px", size.get().0 * scale())
-                        tabindex="0"
-                        role="img"
-                        data-testid="frame"
-                        aria-label=text
-                    ></canvas>
+                    <div class="views">
+                        <div class="view view-full">
+                            <canvas
+                                node_ref=canvas
+                                class=frame_class
+                                width=size.get_untracked().0
+                                height=size.get_untracked().1
+                                style:width=move || format!("{}px", size.get().0 * scale())
+                                tabindex="0"
+                                role="img"
+                                data-testid="frame"
+                                aria-label=text
+                            ></canvas>
+                            {full_caption}
+                        </div>
+                        {eye_view}
+                    </div>
+                    {toggles}
                     <details class="text-render">
                         <summary>"Text rendering"</summary>
                         <pre data-testid="text-render">{text}</pre>
@@ -247,6 +336,40 @@ fn StatusPanel(session: Session) -> impl IntoView {
     }
 }
 
+/// MiniGrid's two view switches: highlight what the agent sees, show its own view.
+#[component]
+fn ViewToggles(session: Session, shown: Memo<ViewOptions>) -> impl IntoView {
+    let set_view = move |v: ViewOptions| {
+        session.maybe_update(|s| s.as_mut().is_ok_and(|s| s.set_view(v)));
+    };
+    view! {
+        <div class="view-options" role="group" aria-label="View options">
+            <label class="toggle">
+                <input
+                    type="checkbox"
+                    data-testid="highlight-toggle"
+                    prop:checked=move || shown.get().highlight
+                    on:change=move |ev| {
+                        set_view(shown.get_untracked().with_highlight(event_target_checked(&ev)))
+                    }
+                />
+                "Highlight the agent's view"
+            </label>
+            <label class="toggle">
+                <input
+                    type="checkbox"
+                    data-testid="agent-view-toggle"
+                    prop:checked=move || shown.get().agent_view
+                    on:change=move |ev| {
+                        set_view(shown.get_untracked().with_agent_view(event_target_checked(&ev)))
+                    }
+                />
+                "Show the agent's-eye view"
+            </label>
+        </div>
+    }
+}
+
 /// The seed field, Reset (same or typed seed) and New seed (a random one).
 #[component]
 fn SeedForm(session: Session) -> impl IntoView {
@@ -297,7 +420,9 @@ fn SeedForm(session: Session) -> impl IntoView {
 }
 
 /// Whether a key belongs to the focused element rather than to the game: any key in a
-/// text field (typing), and Enter or Space on a button, link or toggle (activating it).
+/// text field (typing), and Enter or Space on a button, link, disclosure or checkbox
+/// (activating it). Other keys on a checkbox still play, so the arrows work right after
+/// clicking a view toggle.
 fn left_to_focused_element(ev: &web_sys::KeyboardEvent) -> bool {
     let Some(el) = ev
         .target()
@@ -305,11 +430,16 @@ fn left_to_focused_element(ev: &web_sys::KeyboardEvent) -> bool {
     else {
         return false;
     };
+    let activates = matches!(ev.key().as_str(), "Enter" | " ");
+    if let Some(input) = el.dyn_ref::<web_sys::HtmlInputElement>() {
+        if input.type_() == "checkbox" {
+            return activates;
+        }
+    }
     let tag = el.tag_name();
     if matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT") || el.is_content_editable() {
         return true;
     }
-    let activates = matches!(ev.key().as_str(), "Enter" | " ");
     activates && matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY")
 }
 

@@ -273,6 +273,10 @@ impl Env for Acrobot {
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
     }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 #[cfg(test)]

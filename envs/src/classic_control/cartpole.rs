@@ -200,6 +200,10 @@ impl Env for CartPole {
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
     }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 #[cfg(test)]

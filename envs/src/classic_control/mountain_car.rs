@@ -177,6 +177,10 @@ impl Env for MountainCar {
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
     }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 /// The track and the flag, which never move: drawn once.

@@ -270,6 +270,10 @@ impl Env for Pendulum {
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
     }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 /// Our stand-in for the reference's `clockwise.png`: a black circular arrow of side

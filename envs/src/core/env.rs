@@ -153,6 +153,14 @@ pub trait Env {
     fn render_text(&self) -> String;
 
     fn clone_box(&self) -> Box<dyn Env>;
+
+    /// The concrete environment, for solvers and scorers that read its true state.
+    fn as_any(&self) -> &dyn std::any::Any;
+
+    /// MiniGrid's world (grid, agent, carried object, mission), for planners.
+    fn grid_world(&self) -> Option<&crate::minigrid::world::World> {
+        None
+    }
 }
 
 impl Clone for Box<dyn Env> {

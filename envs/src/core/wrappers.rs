@@ -81,4 +81,10 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
     }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self.inner.as_any()
+    }
+    fn grid_world(&self) -> Option<&crate::minigrid::world::World> {
+        self.inner.grid_world()
+    }
 }

@@ -274,4 +274,12 @@ impl<L: Level> Env for MiniGrid<L> {
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
     }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn grid_world(&self) -> Option<&World> {
+        Some(&self.world)
+    }
 }

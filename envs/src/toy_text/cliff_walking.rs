@@ -151,6 +151,10 @@ impl Env for CliffWalking {
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
     }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 #[cfg(test)]

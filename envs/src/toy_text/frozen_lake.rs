@@ -69,6 +69,14 @@ impl FrozenLake {
         self.map
     }
 
+    pub fn is_slippery(&self) -> bool {
+        self.slippery
+    }
+
+    pub fn state(&self) -> usize {
+        self.state
+    }
+
     /// Where a move in direction `a` (0 left, 1 down, 2 right, 3 up) leads from `s`.
     fn moved(&self, s: usize, a: usize) -> usize {
         let n = self.map.size();
@@ -201,6 +209,10 @@ impl Env for FrozenLake {
 
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 
