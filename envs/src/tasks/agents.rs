@@ -1,0 +1,95 @@
+//! The built-in agents: a seeded random policy and the oracle.
+
+use super::episode::{Agent, EpisodeRunner, FailureMode, Reply};
+use crate::rng::NpRandom;
+use crate::solvers::{solver_for, Control, Solver};
+
+/// Uniformly random over the task's actions, from a seeded numpy generator: the same
+/// seed gives the same episode everywhere.
+pub struct RandomAgent {
+    seed: u64,
+    rng: NpRandom,
+}
+
+impl RandomAgent {
+    pub fn new(seed: u64) -> Self {
+        Self {
+            seed,
+            rng: NpRandom::seeded(u128::from(seed)),
+        }
+    }
+}
+
+impl Agent for RandomAgent {
+    fn name(&self) -> String {
+        format!("random (seed {})", self.seed)
+    }
+
+    fn decide(&mut self, runner: &EpisodeRunner) -> Reply {
+        let n = runner.task().actions.len();
+        Reply::Act {
+            action: self.rng.index(n).unwrap_or(0),
+            raw: None,
+            rejected: Vec::new(),
+        }
+    }
+}
+
+/// The oracle solver of the task's environment.
+#[derive(Default)]
+pub struct OracleAgent {
+    solver: Option<Box<dyn Solver>>,
+}
+
+impl OracleAgent {
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// The decision rules of a task, as solvers see them.
+pub fn control_of(runner: &EpisodeRunner) -> Control {
+    let task = runner.task();
+    let env = runner.env();
+    Control {
+        frame_skip: task.frame_skip,
+        action_steps: task.action_steps,
+        noop: task
+            .noop
+            .as_deref()
+            .and_then(|n| crate::tasks::task::Task::env_action(env, n)),
+    }
+}
+
+impl Agent for OracleAgent {
+    fn name(&self) -> String {
+        "oracle".into()
+    }
+
+    fn begin(&mut self, runner: &EpisodeRunner) {
+        self.solver = solver_for(runner.env(), control_of(runner));
+    }
+
+    fn decide(&mut self, runner: &EpisodeRunner) -> Reply {
+        let env = runner.env();
+        let names = env.action_names();
+        let choice = self
+            .solver
+            .as_mut()
+            .and_then(|s| s.act(env))
+            .and_then(|i| names.get(i))
+            .and_then(|name| runner.action_index(name));
+        match choice {
+            Some(action) => Reply::Act {
+                action,
+                raw: None,
+                rejected: Vec::new(),
+            },
+            // No plan (or an action the task does not offer): the oracle gives up.
+            None => Reply::Fail {
+                failure: FailureMode::InvalidAction,
+                rejected: Vec::new(),
+            },
+        }
+    }
+}
