@@ -126,22 +126,6 @@ pub fn draw_text_centered(frame: &mut Frame, cx: i64, cy: i64, text: &str, scale
     draw_text(frame, cx - w / 2, cy - h / 2, text, scale, color);
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn text_is_drawn_where_asked() {
-        let mut f = Frame::new(40, 20);
-        draw_text(&mut f, 1, 1, "T", 2, [255, 255, 255]);
-        // The bar of the T spans the top row.
-        assert_eq!(f.get(1, 1), Some([255, 255, 255]));
-        assert_eq!(f.get(10, 2), Some([255, 255, 255]));
-        assert_eq!(f.get(1, 4), Some([0, 0, 0]));
-        assert_eq!(text_width("AB", 1), 11);
-    }
-}
-
 /// Draws `text` in `color` with a one-font-pixel `outline` around every stroke.
 pub fn draw_text_outlined(
     frame: &mut Frame,
@@ -166,4 +150,20 @@ pub fn draw_text_outlined(
         draw_text(frame, x + dx * s, y + dy * s, text, scale, outline);
     }
     draw_text(frame, x, y, text, scale, color);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_drawn_where_asked() {
+        let mut f = Frame::new(40, 20);
+        draw_text(&mut f, 1, 1, "T", 2, [255, 255, 255]);
+        // The bar of the T spans the top row.
+        assert_eq!(f.get(1, 1), Some([255, 255, 255]));
+        assert_eq!(f.get(10, 2), Some([255, 255, 255]));
+        assert_eq!(f.get(1, 4), Some([0, 0, 0]));
+        assert_eq!(text_width("AB", 1), 11);
+    }
 }

@@ -1,9 +1,98 @@
-//! Placeholder until the minigrid oracle lands.
+//! The MiniGrid oracle: plans over the true state (`Env::grid_world`) and replans at
+//! every decision, so it needs no memory of its own.
+//!
+//! - [`missions`] reads what the level asks for;
+//! - [`strategy`] turns it into the next stage — the goal itself, or what clears the
+//!   way first (a key to fetch, a box to open, a ball to carry off, something to drop);
+//! - [`planner`] finds the shortest way over poses (cell, direction);
+//! - [`dynamic`] plays Dynamic-Obstacles, where the balls move every step.
+//!
+//! MiniGrid tasks play one action per decision; `Control` is not consulted.
 
-pub(super) fn solver(_: &dyn crate::Env, _: super::Control) -> Option<Box<dyn super::Solver>> {
-    None
+mod dynamic;
+mod missions;
+mod planner;
+mod strategy;
+#[cfg(test)]
+mod tests;
+
+use super::{Control, Solver};
+use crate::core::env::Env;
+use crate::minigrid::world::World;
+use missions::Objective;
+use planner::{MoveKind, Pose};
+
+/// More stages than any level needs (blocker, drop, box, key, door, drop, target ...).
+const MAX_STAGES: usize = 32;
+
+struct Oracle {
+    dynamic: bool,
 }
 
-pub(super) fn distance_to_goal(_: &dyn crate::Env) -> Option<u32> {
+fn is_dynamic(env: &dyn Env) -> bool {
+    env.id().contains("Dynamic-Obstacles")
+}
+
+pub(super) fn solver(env: &dyn Env, _control: Control) -> Option<Box<dyn Solver>> {
+    env.grid_world()?;
+    Some(Box::new(Oracle {
+        dynamic: is_dynamic(env),
+    }))
+}
+
+impl Solver for Oracle {
+    fn act(&mut self, env: &dyn Env) -> Option<usize> {
+        let world = env.grid_world()?;
+        if self.dynamic {
+            return dynamic::act(world);
+        }
+        let objective = Objective::parse(world)?;
+        strategy::decide(world, &objective)?.action(world)
+    }
+}
+
+/// The oracle's number of decisions to success from here, for objectives reached by
+/// walking (the goal square, Memory's object, GoToDoor's door). Dynamic-Obstacles: the
+/// shortest way with the (moving) balls ignored.
+pub(super) fn distance_to_goal(env: &dyn Env) -> Option<u32> {
+    let world = env.grid_world()?;
+    if is_dynamic(env) {
+        return dynamic::distance(world);
+    }
+    let objective = Objective::parse(world)?;
+    if !objective.is_navigation() {
+        return None;
+    }
+    rollout(world, &objective)
+}
+
+/// Plays the oracle's plan on a copy of the world, a stage at a time (each stage's field
+/// is made once and followed to its end), and counts the decisions. The levels whose
+/// objective is navigation step exactly as the base world does.
+fn rollout(world: &World, objective: &Objective) -> Option<u32> {
+    let mut w = world.clone();
+    let cap = 4 * (w.grid.width * w.grid.height) as u32 * 4;
+    let mut steps = 0u32;
+    for _ in 0..MAX_STAGES {
+        let stage = strategy::decide(&w, objective)?;
+        loop {
+            let m = stage.field.best(&w, &stage.rules, Pose::of(&w))?;
+            if m.kind == MoveKind::Finish {
+                if let Some(a) = m.action {
+                    w.base_step(a);
+                    steps += 1;
+                }
+                break;
+            }
+            w.base_step(m.action?);
+            steps += 1;
+            if steps > cap {
+                return None;
+            }
+        }
+        if stage.last {
+            return Some(steps);
+        }
+    }
     None
 }

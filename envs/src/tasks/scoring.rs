@@ -14,18 +14,18 @@ use crate::toy_text::taxi::{TaxiState, IN_TAXI};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SuccessRule {
     /// Terminated with a positive reward (goals, deliveries, target pickups).
-    PositiveTerminal,
+    PositiveEnd,
     /// Termination is success (CliffWalking's goal, MountainCar's flag, Acrobot's line).
-    AnyTerminal,
+    AnyEnd,
     /// Termination is failure (CartPole).
-    NoTerminal,
+    EndIsFailure,
 }
 
 fn success_rule(env_id: &str) -> SuccessRule {
     match crate::registry::spec(env_id).map(|s| s.id) {
-        Some("CliffWalking-v1" | "MountainCar-v0" | "Acrobot-v1") => SuccessRule::AnyTerminal,
-        Some("CartPole-v1" | "Pendulum-v1") => SuccessRule::NoTerminal,
-        _ => SuccessRule::PositiveTerminal,
+        Some("CliffWalking-v1" | "MountainCar-v0" | "Acrobot-v1") => SuccessRule::AnyEnd,
+        Some("CartPole-v1" | "Pendulum-v1") => SuccessRule::EndIsFailure,
+        _ => SuccessRule::PositiveEnd,
     }
 }
 
@@ -33,9 +33,9 @@ fn success_rule(env_id: &str) -> SuccessRule {
 pub fn is_success(env_id: &str, step: &Step) -> bool {
     step.terminated
         && match success_rule(env_id) {
-            SuccessRule::PositiveTerminal => step.reward > 0.0,
-            SuccessRule::AnyTerminal => true,
-            SuccessRule::NoTerminal => false,
+            SuccessRule::PositiveEnd => step.reward > 0.0,
+            SuccessRule::AnyEnd => true,
+            SuccessRule::EndIsFailure => false,
         }
 }
 

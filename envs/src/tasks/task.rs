@@ -341,7 +341,7 @@ impl Task {
         match &self.score {
             ScoreRule::CappedRatio {
                 floor, reference, ..
-            } if !(reference > floor) => {
+            } if reference <= floor || reference.is_nan() || floor.is_nan() => {
                 Err(err("score.reference", "must be greater than score.floor"))
             }
             ScoreRule::Navigation { reference_steps }
