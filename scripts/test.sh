@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check and test: formatting, lints, the envs-has-no-web-deps rule, native
-# unit/golden/driver tests, the golden tests as wasm in headless Chromium, the release
-# app build and the Playwright end-to-end tests. Installs missing tools first.
+# unit/golden/driver/CLI tests, the suite regeneration check, the golden and suite tests
+# as wasm in headless Chromium, the release app build and the Playwright end-to-end
+# tests. Installs missing tools first.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/tools.sh
@@ -31,7 +32,10 @@ else
   cargo test --workspace --no-fail-fast
 fi
 
-step "golden tests as wasm in headless Chromium"
+step "the committed suite is exactly what the generator builds"
+cargo run --release -q --bin playbench -- suite --check
+
+step "golden, suite and RNG tests as wasm in headless Chromium"
 cargo test --target wasm32-unknown-unknown -p playbench-tests --tests
 
 step "release build of the app"

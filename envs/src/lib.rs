@@ -8,6 +8,7 @@
 pub mod classic_control;
 pub mod core;
 pub mod minigrid;
+pub mod protocol;
 pub mod registry;
 pub mod render;
 pub mod rng;
