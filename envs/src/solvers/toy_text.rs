@@ -14,7 +14,7 @@ use super::classic_control::decision_actions;
 use super::{Control, Solver};
 use crate::core::env::{Action, Env, Observation, Step};
 use crate::toy_text::cliff_walking::{self, CliffWalking};
-use crate::toy_text::frozen_lake::{FrozenLake, LakeMap};
+use crate::toy_text::frozen_lake::{FrozenLake, LakeMap, FAIL, SUCCESS};
 use crate::toy_text::taxi::{self, TaxiState};
 
 pub(super) fn solver(env: &dyn Env, control: Control) -> Option<Box<dyn Solver>> {
@@ -164,25 +164,8 @@ impl Solver for Planner {
 // ---------------------------------------------------------------------------------
 // FrozenLake
 
-/// The reference's slip probabilities (gymnasium ≥ 1.2), as `frozen_lake.rs` has them.
-const SUCCESS: f64 = 1.0 / 3.0;
-const FAIL: f64 = (1.0 - SUCCESS) / 2.0;
-
 fn is_terminal(map: LakeMap, s: usize) -> bool {
     matches!(map.tile(s), b'G' | b'H')
-}
-
-/// Where a move in direction `a` (0 left, 1 down, 2 right, 3 up) leads from `s`.
-fn moved(map: LakeMap, s: usize, a: usize) -> usize {
-    let n = map.size();
-    let (mut row, mut col) = (s / n, s % n);
-    match a {
-        0 => col = col.saturating_sub(1),
-        1 => row = (row + 1).min(n - 1),
-        2 => col = (col + 1).min(n - 1),
-        _ => row = row.saturating_sub(1),
-    }
-    row * n + col
 }
 
 /// One step's outcomes `(probability, next state)`; terminal states stay put.
@@ -191,12 +174,12 @@ fn lake_step(map: LakeMap, slippery: bool, s: usize, a: usize) -> Vec<(f64, usiz
         vec![(1.0, s)]
     } else if slippery {
         vec![
-            (FAIL, moved(map, s, (a + 3) % 4)),
-            (SUCCESS, moved(map, s, a)),
-            (FAIL, moved(map, s, (a + 1) % 4)),
+            (FAIL, map.moved(s, (a + 3) % 4)),
+            (SUCCESS, map.moved(s, a)),
+            (FAIL, map.moved(s, (a + 1) % 4)),
         ]
     } else {
-        vec![(1.0, moved(map, s, a))]
+        vec![(1.0, map.moved(s, a))]
     }
 }
 
@@ -344,7 +327,7 @@ fn lake_distance(map: LakeMap, s: usize) -> Option<u32> {
             _ => {}
         }
         for a in 0..4 {
-            let v = moved(map, u, a);
+            let v = map.moved(u, a);
             if dist[v].is_none() {
                 dist[v] = Some(d + 1);
                 queue.push_back(v);

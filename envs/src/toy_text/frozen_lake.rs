@@ -15,8 +15,8 @@ const MAP_8X8: [&str; 8] = [
 ];
 pub const ACTION_NAMES: [&str; 4] = ["Left", "Down", "Right", "Up"];
 /// gymnasium ≥ 1.2: the intended move and the two slips are not all exactly 1/3.
-const SUCCESS: f64 = 1.0 / 3.0;
-const FAIL: f64 = (1.0 - SUCCESS) / 2.0;
+pub const SUCCESS: f64 = 1.0 / 3.0;
+pub const FAIL: f64 = (1.0 - SUCCESS) / 2.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LakeMap {
@@ -34,6 +34,19 @@ impl LakeMap {
 
     pub fn size(self) -> usize {
         self.rows().len()
+    }
+
+    /// Where a move in direction `a` (0 left, 1 down, 2 right, 3 up) leads from `s`.
+    pub fn moved(self, s: usize, a: usize) -> usize {
+        let n = self.size();
+        let (mut row, mut col) = (s / n, s % n);
+        match a {
+            0 => col = col.saturating_sub(1),
+            1 => row = (row + 1).min(n - 1),
+            2 => col = (col + 1).min(n - 1),
+            _ => row = row.saturating_sub(1),
+        }
+        row * n + col
     }
 
     /// The map letter (S, F, H, G) of a state.
@@ -77,19 +90,6 @@ impl FrozenLake {
         self.state
     }
 
-    /// Where a move in direction `a` (0 left, 1 down, 2 right, 3 up) leads from `s`.
-    fn moved(&self, s: usize, a: usize) -> usize {
-        let n = self.map.size();
-        let (mut row, mut col) = (s / n, s % n);
-        match a {
-            0 => col = col.saturating_sub(1),
-            1 => row = (row + 1).min(n - 1),
-            2 => col = (col + 1).min(n - 1),
-            _ => row = row.saturating_sub(1),
-        }
-        row * n + col
-    }
-
     /// The reference's transition list for action `a`:
     /// (probability, next state, reward, terminated).
     fn transitions(&self, s: usize, a: usize) -> Vec<(f64, usize, f64, bool)> {
@@ -98,7 +98,7 @@ impl FrozenLake {
             return vec![(1.0, s, 0.0, true)];
         }
         let outcome = |prob: f64, dir: usize| {
-            let next = self.moved(s, dir);
+            let next = self.map.moved(s, dir);
             let tile = self.map.tile(next);
             let reward = if tile == b'G' { 1.0 } else { 0.0 };
             (prob, next, reward, matches!(tile, b'G' | b'H'))
