@@ -1,12 +1,16 @@
-//! The app shell: header, router and the two pages.
+//! The app shell: header with the site navigation, router and the pages.
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
+use leptos_router::hooks::use_location;
 use leptos_router::path;
 
 use crate::components::error_box::ErrorBox;
 use crate::pages::home::Home;
 use crate::pages::play::Play;
+use crate::pages::suite::SuitePage;
+use crate::pages::task::TaskPage;
+use crate::pages::task_play::TaskPlay;
 
 /// Installs the panic hook and mounts the app on `<body>`.
 pub fn start() {
@@ -22,14 +26,45 @@ pub fn App() -> impl IntoView {
             <header class="site-header">
                 <a class="brand" href="/">"Playbench"</a>
                 <span class="tagline">"Gymnasium reference environments, played in your browser"</span>
+                <SiteNav />
             </header>
             <main id="main">
                 <Routes fallback=NotFound>
                     <Route path=path!("/") view=Home />
                     <Route path=path!("/play") view=Play />
+                    <Route path=path!("/suite") view=SuitePage />
+                    <Route path=path!("/task") view=TaskPage />
+                    <Route path=path!("/task/play") view=TaskPlay />
                 </Routes>
             </main>
         </Router>
+    }
+}
+
+/// The main links; the current section is marked for assistive technology.
+#[component]
+fn SiteNav() -> impl IntoView {
+    let location = use_location();
+    let section = Memo::new(move |_| {
+        let path = location.pathname.get();
+        if path == "/suite" || path.starts_with("/task") {
+            "suite"
+        } else if path == "/" || path == "/play" {
+            "envs"
+        } else {
+            ""
+        }
+    });
+    let current = move |name: &'static str| (section.get() == name).then_some("page");
+    view! {
+        <nav class="site-nav" aria-label="Main">
+            <a href="/" aria-current=move || current("envs") data-testid="nav-envs">
+                "Environments"
+            </a>
+            <a href="/suite" aria-current=move || current("suite") data-testid="nav-suite">
+                "Benchmark suite"
+            </a>
+        </nav>
     }
 }
 

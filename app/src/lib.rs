@@ -1,12 +1,20 @@
 //! Playbench in the browser: the environments of `envs`, played client-side.
 //!
 //! The logic lives in plain types that native `cargo test -p playbench-app` reaches:
-//! [`url`] (the play page's query), [`play_state`] (an episode being played) and
-//! [`catalog`] (what the home page lists). The Leptos views, compiled for wasm32 only,
-//! draw them and forward clicks and key presses.
+//! [`url`] (the pages' queries), [`play_state`] (an episode being played) and
+//! [`catalog`] (what the home page lists); for the benchmark, [`bench`] (the built-in
+//! suite and its baselines), [`suite_filter`] (the suite page's filters and groups),
+//! [`task_text`] (a task's rules in plain words), [`demo_player`] (demonstration
+//! playback) and [`task_session`] (a person playing a task as an agent would). The
+//! Leptos views, compiled for wasm32 only, draw them and forward clicks and key presses.
 
+pub mod bench;
 pub mod catalog;
+pub mod demo_player;
 pub mod play_state;
+pub mod suite_filter;
+pub mod task_session;
+pub mod task_text;
 pub mod url;
 
 #[cfg(target_arch = "wasm32")]

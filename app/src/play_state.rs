@@ -230,20 +230,7 @@ impl PlaySession {
 
     /// The action preset a key plays, if any.
     pub fn action_for_key(&self, key: &str) -> Option<usize> {
-        let exact = self
-            .controls
-            .iter()
-            .find(|c| c.keys.iter().any(|k| k == key));
-        let folded = || {
-            let single = key.chars().count() == 1;
-            self.controls.iter().find(|c| {
-                single
-                    && c.keys
-                        .iter()
-                        .any(|k| k.chars().count() == 1 && k.eq_ignore_ascii_case(key))
-            })
-        };
-        exact.or_else(folded).map(|c| c.index)
+        control_for_key(&self.controls, key)
     }
 
     /// The same session shown with `view` (see [`Self::set_view`]).
@@ -439,6 +426,22 @@ impl PlaySession {
         }
         q
     }
+}
+
+/// The index of the control a `KeyboardEvent.key` value plays, if any. A single letter
+/// matches its binding whatever its case (Caps Lock, Shift).
+pub fn control_for_key(controls: &[Control], key: &str) -> Option<usize> {
+    let exact = controls.iter().find(|c| c.keys.iter().any(|k| k == key));
+    let folded = || {
+        let single = key.chars().count() == 1;
+        controls.iter().find(|c| {
+            single
+                && c.keys
+                    .iter()
+                    .any(|k| k.chars().count() == 1 && k.eq_ignore_ascii_case(key))
+        })
+    };
+    exact.or_else(folded).map(|c| c.index)
 }
 
 /// The env's action presets with the keys bound to each.

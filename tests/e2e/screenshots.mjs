@@ -1,6 +1,7 @@
 // Screenshots of the built app for a person to look at (not a test):
 //   node tests/e2e/screenshots.mjs [OUTDIR]
-// OUTDIR defaults to a fresh temporary directory; the PNG paths are printed.
+// OUTDIR defaults to a fresh temporary directory; the PNG paths are printed. SHOTS=REGEX
+// takes only the shots whose name matches.
 
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -20,6 +21,7 @@ const keys = (...names) => async (page) => {
   for (const key of names) await page.keyboard.press(key);
 };
 const narrow = { width: 390, height: 844 };
+const LAKE_WIN = ['ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowRight'];
 
 // [file name, path, what to do before the shot, viewport]
 const shots = [
@@ -49,16 +51,43 @@ const shots = [
   ['minigrid-8x8-eye', '/play?env=MiniGrid-DoorKey-8x8-v0&seed=0&view=1'],
   ['minigrid-mid-width', `${DOOR_KEY}&view=1`, undefined, { width: 700, height: 900 }],
   ['unknown-env', '/play?env=NoSuchEnv-v0'],
+  ['suite', '/suite'],
+  ['suite-narrow', '/suite', undefined, narrow],
+  ['suite-dynamic', '/suite?dynamics=dynamic'],
+  ['suite-bad-filter', '/suite?dynamics=fast&family=Chess'],
+  ['suite-baselines', '/suite', (page) => page.locator('#baselines').scrollIntoViewIfNeeded()],
+  ['task', '/task?id=frozenlake-4x4-det-s0'],
+  ['task-narrow', '/task?id=frozenlake-4x4-det-s0', undefined, narrow],
+  ['task-playing', '/task?id=frozenlake-4x4-det-s0', async (page) => {
+    await page.getByTestId('demo-speed').first().selectOption('4');
+    await page.getByTestId('demo-play').first().click();
+    await page.waitForTimeout(600);
+  }],
+  ['task-play', '/task/play?id=frozenlake-4x4-det-s0', keys('ArrowDown')],
+  ['task-play-passed', '/task/play?id=frozenlake-4x4-det-s0', keys(...LAKE_WIN)],
+  ['task-play-failed', '/task/play?id=frozenlake-4x4-det-s0', keys('ArrowRight', 'ArrowDown')],
+  ['task-play-record', '/task/play?id=frozenlake-4x4-det-s0&record=1', keys('ArrowDown', 'ArrowDown', 'ArrowRight')],
+  ['task-play-narrow', '/task/play?id=frozenlake-4x4-det-s0&record=1', keys(...LAKE_WIN), narrow],
+  ['unknown-task', '/task?id=frozenlake-4x4-det-s9'],
+  ['no-task', '/task/play'],
+  ['task-doorkey', '/task?id=doorkey-5x5-s1'],
+  ['task-play-doorkey', '/task/play?id=doorkey-5x5-s1', keys('p', 'ArrowLeft')],
+  ['task-mountaincar', '/task?id=mountaincar-s1'],
+  ['task-play-cartpole-narrow', '/task/play?id=cartpole-s1', keys('ArrowLeft'), narrow],
   ['bad-kwargs', '/play?env=FrozenLake-v1&kwargs={"map_name":"5x5"}'],
 ];
 
 const problems = [];
 try {
-  for (const [name, url, act, viewport] of shots) {
+  const only = process.env.SHOTS ? new RegExp(process.env.SHOTS) : null;
+  for (const [name, url, act, viewport] of shots.filter(([n]) => !only || only.test(n))) {
     const { page, problems: p } = await openPage(browser.context);
     if (viewport) await page.setViewportSize(viewport);
     await page.goto(server.url + url);
-    await page.locator('[data-testid="status"], [role="alert"], [data-testid="env-card"]').first().waitFor();
+    await page
+      .locator('[data-testid="status"], [role="alert"], [data-testid="env-card"], [data-testid="task-count"], [data-testid="demo"], [data-testid="decision"]')
+      .first()
+      .waitFor();
     await act?.(page);
     await page.waitForTimeout(200);
     const file = path.join(outDir, `${name}.png`);

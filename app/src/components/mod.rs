@@ -3,3 +3,4 @@
 pub mod action_buttons;
 pub mod error_box;
 pub mod frame_canvas;
+pub mod keys;

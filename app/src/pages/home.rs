@@ -35,8 +35,31 @@ pub fn Home() -> impl IntoView {
                 "Pick one to play it with the keyboard or the action buttons; "
                 "the link keeps the environment, its arguments and the seed."
             </p>
+            <BenchBanner />
             {groups}
         </div>
+    }
+}
+
+/// The way into the benchmark: the suite's size and a link to it.
+#[component]
+fn BenchBanner() -> impl IntoView {
+    let count = crate::bench::suite().map_or(0, |s| s.tasks.len());
+    let size = match count {
+        0 => "Its tasks are being prepared.".to_string(),
+        n => format!("{n} tasks, each with demonstrations, a decision budget and a 0-100 score."),
+    };
+    view! {
+        <aside class="bench-banner" aria-labelledby="bench-banner-title">
+            <div>
+                <h2 id="bench-banner-title">"The benchmark"</h2>
+                <p>
+                    "The built-in suite plays these environments as tasks for agents that learn from watching. "
+                    {size}
+                </p>
+            </div>
+            <a class="button-link" href="/suite" data-testid="suite-link">"Browse the suite"</a>
+        </aside>
     }
 }
 

@@ -2,3 +2,6 @@
 
 pub mod home;
 pub mod play;
+pub mod suite;
+pub mod task;
+pub mod task_play;

@@ -10,11 +10,11 @@ use leptos::ev;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
-use wasm_bindgen::JsCast;
 
 use crate::components::action_buttons::ActionButtons;
 use crate::components::error_box::ErrorBox;
 use crate::components::frame_canvas::{draw_frame, report};
+use crate::components::keys::left_to_focused_element;
 use crate::pages::home::set_title;
 use crate::play_state::{display_scale, format_reward, PlaySession};
 use crate::url::{self, LoadError, PlayRequest, ViewOptions};
@@ -417,30 +417,6 @@ fn SeedForm(session: Session) -> impl IntoView {
         </form>
         <p id="seed-error" class="field-error" role="alert">{move || seed_error.get()}</p>
     }
-}
-
-/// Whether a key belongs to the focused element rather than to the game: any key in a
-/// text field (typing), and Enter or Space on a button, link, disclosure or checkbox
-/// (activating it). Other keys on a checkbox still play, so the arrows work right after
-/// clicking a view toggle.
-fn left_to_focused_element(ev: &web_sys::KeyboardEvent) -> bool {
-    let Some(el) = ev
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
-    else {
-        return false;
-    };
-    let activates = matches!(ev.key().as_str(), "Enter" | " ");
-    if let Some(input) = el.dyn_ref::<web_sys::HtmlInputElement>() {
-        if input.type_() == "checkbox" {
-            return activates;
-        }
-    }
-    let tag = el.tag_name();
-    if matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT") || el.is_content_editable() {
-        return true;
-    }
-    activates && matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY")
 }
 
 /// A random seed below 2^32 (what people can retype easily).

@@ -187,12 +187,16 @@ fn rules_text(r: &Recipe, task: &Task) -> Result<String, TaskError> {
     if !r.rules.is_empty() {
         parts.push(r.rules.to_string());
     }
-    let goal = match &task.pass {
-        PassCondition::ReachGoal => "You pass by reaching the goal",
-        PassCondition::Survive => "You pass by lasting all",
-        PassCondition::ScoreAtLeast { .. } => "You are scored over",
-    };
-    parts.push(format!("{goal} within {} decisions.", task.max_steps));
+    parts.push(match &task.pass {
+        PassCondition::ReachGoal => format!(
+            "You pass by reaching the goal within {} decisions.",
+            task.max_steps
+        ),
+        PassCondition::Survive => format!("You pass by lasting all {} decisions.", task.max_steps),
+        PassCondition::ScoreAtLeast { .. } => {
+            format!("You are scored over {} decisions.", task.max_steps)
+        }
+    });
     if task.frame_skip > 1 {
         parts.push(format!(
             "Each decision lasts {} physics steps.",

@@ -1,0 +1,395 @@
+//! `/task/play?id=ID[&record=1]`: a person plays a task under exactly the agent's
+//! conditions (`TaskSession` over `EpisodeRunner`), sees the pass, score and failure mode
+//! computed as for an agent, and can download the episode or, in record mode, the play
+//! as a demonstration clip.
+
+use envs::tasks::Task;
+use leptos::ev;
+use leptos::prelude::*;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
+
+use crate::bench::{self, TaskLoadError};
+use crate::components::action_buttons::ActionButtons;
+use crate::components::frame_canvas::{draw_frame, report};
+use crate::components::keys::{left_to_focused_element, plain_press};
+use crate::pages::home::set_title;
+use crate::pages::task::{TagChips, TaskFacts, TaskLoadErrorBox};
+use crate::play_state::{display_scale, format_reward};
+use crate::task_session::{
+    failure_key, failure_text, json_data_url, score_text, TaskKey, TaskSession,
+};
+use crate::task_text;
+use crate::url::{parse_flag, task_href, task_play_href};
+
+/// The largest size (CSS pixels) a frame is enlarged to.
+const MAX_DISPLAY: u32 = 560;
+
+type Session = RwSignal<Result<TaskSession, TaskLoadError>, LocalStorage>;
+
+fn start(task: &'static Task) -> Result<TaskSession, TaskLoadError> {
+    TaskSession::new(task).map_err(|why| TaskLoadError::CannotStart {
+        id: task.id.clone(),
+        why,
+    })
+}
+
+#[component]
+pub fn TaskPlay() -> impl IntoView {
+    let query = use_query_map();
+    let id = Memo::new(move |_| query.with(|q| q.get_str("id").unwrap_or_default().to_string()));
+    let record = Memo::new(move |_| {
+        query.with(|q| q.get_str("record").and_then(parse_flag).unwrap_or(false))
+    });
+    move || {
+        let id = id.get();
+        match bench::find_task(&id).and_then(|t| start(t).map(|s| (t, s))) {
+            Ok((task, session)) => {
+                let session: Session = RwSignal::new_local(Ok(session));
+                view! { <PlayTask task=task session=session record=record /> }.into_any()
+            }
+            Err(e) => {
+                set_title("Cannot play · Playbench");
+                view! { <TaskLoadErrorBox error=e /> }.into_any()
+            }
+        }
+    }
+}
+
+fn read<T>(session: Session, f: impl FnOnce(&TaskSession) -> T, default: T) -> T {
+    session.with(|s| s.as_ref().map_or(default, f))
+}
+
+#[component]
+fn PlayTask(task: &'static Task, session: Session, record: Memo<bool>) -> impl IntoView {
+    let title = task_text::title(task).to_string();
+    set_title(&format!("Play {title} · Playbench"));
+
+    let keys = window_event_listener(ev::keydown, move |ev| {
+        if !plain_press(&ev) || left_to_focused_element(&ev) {
+            return;
+        }
+        let key = ev.key();
+        let mut handled = false;
+        session.maybe_update(|s| {
+            if let Ok(s) = s {
+                let r = s.press_key(&key);
+                handled = r.handled();
+                return matches!(r, TaskKey::Played(_) | TaskKey::Refused(_));
+            }
+            false
+        });
+        if handled {
+            ev.prevent_default();
+        }
+    });
+    on_cleanup(move || keys.remove());
+
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    Effect::new(move |_| {
+        if let Some(canvas) = canvas.get() {
+            session.with(|s| {
+                if let Ok(s) = s {
+                    report(draw_frame(&canvas, s.frame()));
+                }
+            });
+        }
+    });
+    let size =
+        Memo::new(move |_| read(session, |s| (s.frame().width(), s.frame().height()), (0, 0)));
+    let scale = move || {
+        let (w, h) = size.get();
+        display_scale(w, h, MAX_DISPLAY)
+    };
+    let frame_class = move || {
+        if scale() > 1 {
+            "frame pixelated"
+        } else {
+            "frame"
+        }
+    };
+    let aria = format!("{title}: the current frame, as the agent sees it");
+    let controls = read(session, |s| s.controls().to_vec(), Vec::new());
+    let on_action = Callback::new(move |index: usize| {
+        session.update(|s| {
+            if let Ok(s) = s {
+                // A refusal is kept in the session and shown below the buttons.
+                let _ = s.act(index);
+            }
+        });
+    });
+    let done = Memo::new(move |_| read(session, TaskSession::is_done, false));
+    let rules = if task.rules.trim().is_empty() {
+        "No rules beyond what the demonstrations show.".to_string()
+    } else {
+        task.rules.clone()
+    };
+    let rules = view! { <p class="rules" data-testid="task-rules">{rules}</p> };
+
+    view! {
+        <div class="play task-play">
+            <nav class="crumbs" aria-label="Breadcrumb">
+                <a href=task_href(&task.id)>{format!("{title}: rules and demos")}</a>
+            </nav>
+            <div class="task-title">
+                <h1 data-testid="task-title">{title.clone()}</h1>
+                <code class="task-id">{task.id.clone()}</code>
+            </div>
+            <TagChips task=task />
+            <section class="brief" aria-label="What the agent is told">
+                <p class="brief-label">"What the agent is told"</p>
+                {rules}
+                <p class="brief-actions">
+                    "Actions: " {task.actions.join(", ")}
+                </p>
+                <details>
+                    <summary>"Budget, pass condition and score rule"</summary>
+                    <TaskFacts task=task />
+                </details>
+            </section>
+            <div class="play-grid">
+                <figure class="stage">
+                    <canvas
+                        node_ref=canvas
+                        class=frame_class
+                        width=size.get_untracked().0
+                        height=size.get_untracked().1
+                        style:width=move || format!("{}px", size.get().0 * scale())
+                        tabindex="0"
+                        role="img"
+                        data-testid="frame"
+                        aria-label=aria
+                    ></canvas>
+                </figure>
+                <div class="panel">
+                    {move || done.get().then(|| view! { <ResultCard session=session /> })}
+                    <DecisionPanel session=session task=task />
+                    <h2 class="panel-title">"Actions"</h2>
+                    <ActionButtons controls=controls on_action=on_action />
+                    <p class="hint">"Keys work anywhere on the page: one press, one decision."</p>
+                    {move || {
+                        read(session, |s| s.last_error().map(str::to_string), None)
+                            .map(|e| view! { <p class="field-error" role="alert">{e}</p> })
+                    }}
+                    <RecordToggle task=task record=record />
+                </div>
+            </div>
+            {move || record.get().then(|| view! { <Recorder session=session /> })}
+        </div>
+    }
+}
+
+/// "Decision k of N" and the reward (or that it is hidden).
+#[component]
+fn DecisionPanel(session: Session, task: &'static Task) -> impl IntoView {
+    let number = move || read(session, |s| s.decision_number().to_string(), String::new());
+    let used = move || read(session, |s| s.decisions_used().to_string(), String::new());
+    let done = Memo::new(move |_| read(session, TaskSession::is_done, false));
+    let reward = move || {
+        read(session, TaskSession::visible_reward, None)
+            .map(format_reward)
+            .unwrap_or_else(|| "hidden".to_string())
+    };
+    let running_notes = move || {
+        (!done.get()).then(|| {
+            view! {
+                <p class="sr-only" role="status" aria-live="polite">
+                    <span data-testid="decision-text">
+                        {move || read(session, TaskSession::decision_text, String::new())}
+                    </span>
+                </p>
+                {task
+                    .hide_reward
+                    .then(|| view! { <p class="hint">"The reward stays hidden while you play, as it does for agents."</p> })}
+            }
+        })
+    };
+    view! {
+        <dl class="stats stats-two">
+            <div>
+                <dt>{move || if done.get() { "Decisions used" } else { "Decision" }}</dt>
+                <dd>
+                    <span data-testid="decision">{number}</span>
+                    <span class="muted">{format!(" of {}", task.max_steps)}</span>
+                </dd>
+            </div>
+            <div>
+                <dt>"Reward"</dt>
+                <dd data-testid="task-reward">{reward}</dd>
+            </div>
+        </dl>
+        <span class="sr-only" data-testid="decisions-used">{used}</span>
+        {running_notes}
+    }
+}
+
+/// Pass or fail, the score, the failure mode and the decisions used, with Play again
+/// and the episode download.
+#[component]
+fn ResultCard(session: Session) -> impl IntoView {
+    let Some((record, json, filename)) = read(
+        session,
+        |s| {
+            s.record()
+                .cloned()
+                .map(|r| (r, s.record_json().unwrap_or_default(), s.episode_filename()))
+        },
+        None,
+    ) else {
+        return ().into_any();
+    };
+    let verdict = if record.passed { "passed" } else { "failed" };
+    let max = read(session, TaskSession::max_steps, 0);
+    let reward: f64 = record.decisions.iter().map(|d| d.reward).sum();
+    let again = move |_| {
+        session.update(|s| {
+            if let Ok(s) = s {
+                let _ = s.restart();
+            }
+        });
+    };
+    view! {
+        <section
+            class="result"
+            class:passed=record.passed
+            data-testid="result"
+            data-passed=record.passed.to_string()
+            data-failure=failure_key(record.failure)
+            role="status"
+            aria-labelledby="result-title"
+        >
+            <h2 id="result-title">
+                "Episode over: "
+                <span data-testid="verdict">{verdict}</span>
+            </h2>
+            <dl class="result-facts">
+                <div>
+                    <dt>"Score"</dt>
+                    <dd><span data-testid="score">{score_text(record.score)}</span><span class="muted">" / 100"</span></dd>
+                </div>
+                <div>
+                    <dt>"Decisions used"</dt>
+                    <dd data-testid="result-decisions">{format!("{} of {max}", record.decisions.len())}</dd>
+                </div>
+                <div class="wide">
+                    <dt>"Failure mode"</dt>
+                    <dd data-testid="failure">{failure_text(record.failure)}</dd>
+                </div>
+                <div class="wide">
+                    <dt>"Total reward"</dt>
+                    <dd>{format_reward(reward)}</dd>
+                </div>
+            </dl>
+            <p class="result-buttons">
+                <button type="button" data-testid="play-again" on:click=again>"Play again"</button>
+                <a
+                    class="button-link secondary"
+                    data-testid="download-episode"
+                    download=filename
+                    href=json_data_url(&json)
+                >
+                    "Download episode (JSON)"
+                </a>
+            </p>
+        </section>
+    }
+    .into_any()
+}
+
+/// Record-a-demo mode, kept in the URL (`&record=1`).
+#[component]
+fn RecordToggle(task: &'static Task, record: Memo<bool>) -> impl IntoView {
+    let navigate = use_navigate();
+    let on_change = move |ev| {
+        let on = event_target_checked(&ev);
+        let options = NavigateOptions {
+            replace: true,
+            scroll: false,
+            ..Default::default()
+        };
+        navigate(&task_play_href(&task.id, on), options);
+    };
+    view! {
+        <label class="toggle record-toggle">
+            <input
+                type="checkbox"
+                data-testid="record-toggle"
+                prop:checked=move || record.get()
+                on:change=on_change
+            />
+            "Record a demo: turn this play into a demonstration clip"
+        </label>
+    }
+}
+
+/// The play so far as a demonstration clip: label, JSON and download.
+#[component]
+fn Recorder(session: Session) -> impl IntoView {
+    let edited = RwSignal::new(None::<String>);
+    let label = move || {
+        edited
+            .get()
+            .unwrap_or_else(|| read(session, TaskSession::default_demo_label, String::new()))
+    };
+    let json = move || read(session, |s| s.demo_json(&label()), None);
+    let filename = move || read(session, TaskSession::demo_filename, String::new());
+    let start = read(
+        session,
+        |s| {
+            let t = s.task();
+            if t.prefix.is_empty() {
+                format!("from the task's start (seed {})", t.seed)
+            } else {
+                format!(
+                    "from the task's start (seed {}, after its {} recorded moves)",
+                    t.seed,
+                    t.prefix.len()
+                )
+            }
+        },
+        String::new(),
+    );
+    view! {
+        <section class="recorder" data-testid="recorder" aria-labelledby="recorder-title">
+            <h2 id="recorder-title">"Recorded demo"</h2>
+            <p class="muted">
+                {format!(
+                    "Every action you play is added to a clip {start}, replayed under the task's rules. \
+                     Add it to a task's \"demos\" list."
+                )}
+            </p>
+            <label class="label-field">
+                <span>"Label"</span>
+                <input
+                    type="text"
+                    data-testid="demo-label"
+                    prop:value=label
+                    on:input=move |ev| edited.set(Some(event_target_value(&ev)))
+                />
+            </label>
+            {move || match json() {
+                None => view! {
+                    <p class="notice" data-testid="demo-empty">"Play at least one action to record a clip."</p>
+                }
+                .into_any(),
+                Some(json) => {
+                    let href = json_data_url(&json);
+                    view! {
+                        <pre class="json" data-testid="demo-json">{json}</pre>
+                        <p>
+                            <a
+                                class="button-link"
+                                data-testid="download-demo"
+                                download=filename()
+                                href=href
+                            >
+                                "Download demo (JSON)"
+                            </a>
+                        </p>
+                    }
+                    .into_any()
+                }
+            }}
+        </section>
+    }
+}

@@ -1,0 +1,459 @@
+//! A person playing a benchmark task under exactly the agent's conditions: the episode
+//! runs through `EpisodeRunner` (seed, init skip, prefix, frame skip, budget), the reward
+//! stays hidden while the task hides it, and the end is scored by `finish()` as for any
+//! agent. The played actions can be exported as a demonstration clip.
+
+use envs::tasks::{Decision, DemoClip, EpisodeRecord, EpisodeRunner, FailureMode, Task};
+use envs::{Env, Frame};
+
+use crate::play_state::{control_for_key, Control};
+use crate::url::encode_component;
+
+/// The agent name episodes played here are recorded under.
+pub const HUMAN_AGENT: &str = "human";
+
+/// What a key press did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TaskKey {
+    /// The key plays none of the task's actions (the browser should handle it).
+    Unbound,
+    /// The key plays an action, but the episode is over.
+    Over,
+    /// One decision was played: the task's action index.
+    Played(usize),
+    /// The episode refused the action (its message).
+    Refused(String),
+}
+
+impl TaskKey {
+    pub fn handled(&self) -> bool {
+        !matches!(self, Self::Unbound)
+    }
+}
+
+/// The task's actions, in the task's order, each with the keys the environment's keymap
+/// binds to the action of that name.
+pub fn task_controls(task: &Task, env: &dyn Env) -> Vec<Control> {
+    let names = env.action_names();
+    let keymap = env.keymap();
+    task.actions
+        .iter()
+        .enumerate()
+        .map(|(index, name)| {
+            let env_index = names.iter().position(|n| n == name);
+            Control {
+                index,
+                name: name.clone(),
+                keys: keymap
+                    .iter()
+                    .filter(|b| Some(b.action) == env_index)
+                    .map(|b| b.key.to_string())
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// One episode of a task played by a person.
+pub struct TaskSession {
+    task: Task,
+    /// The running episode; taken by `finish()` when it ends.
+    runner: Option<EpisodeRunner>,
+    record: Option<EpisodeRecord>,
+    controls: Vec<Control>,
+    frame: Frame,
+    last_error: Option<String>,
+}
+
+impl TaskSession {
+    /// Starts the task as an agent would get it (`EpisodeRunner::start`).
+    pub fn new(task: &Task) -> Result<Self, String> {
+        let runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
+        let mut frame = Frame::default();
+        runner.env().render(&mut frame);
+        let controls = task_controls(task, runner.env());
+        Ok(Self {
+            task: task.clone(),
+            runner: Some(runner),
+            record: None,
+            controls,
+            frame,
+            last_error: None,
+        })
+    }
+
+    /// Starts the same task over ("Play again").
+    pub fn restart(&mut self) -> Result<(), String> {
+        *self = Self::new(&self.task)?;
+        Ok(())
+    }
+
+    pub fn task(&self) -> &Task {
+        &self.task
+    }
+
+    pub fn controls(&self) -> &[Control] {
+        &self.controls
+    }
+
+    /// What the player sees: the frame after the last decision.
+    pub fn frame(&self) -> &Frame {
+        &self.frame
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.record.is_some()
+    }
+
+    /// The scored episode, once it is over.
+    pub fn record(&self) -> Option<&EpisodeRecord> {
+        self.record.as_ref()
+    }
+
+    pub fn last_error(&self) -> Option<&str> {
+        self.last_error.as_deref()
+    }
+
+    pub fn decisions(&self) -> &[Decision] {
+        match (&self.runner, &self.record) {
+            (Some(r), _) => r.decisions(),
+            (None, Some(rec)) => &rec.decisions,
+            (None, None) => &[],
+        }
+    }
+
+    pub fn decisions_used(&self) -> u32 {
+        self.decisions().len() as u32
+    }
+
+    pub fn max_steps(&self) -> u32 {
+        self.task.max_steps
+    }
+
+    /// The decision about to be made (1-based; the last one once the episode is over).
+    pub fn decision_number(&self) -> u32 {
+        if self.is_done() {
+            self.decisions_used()
+        } else {
+            (self.decisions_used() + 1).min(self.max_steps())
+        }
+    }
+
+    /// "Decision 3 of 16", then "6 of 16 decisions used".
+    pub fn decision_text(&self) -> String {
+        if self.is_done() {
+            format!(
+                "{} of {} decisions used",
+                self.decisions_used(),
+                self.max_steps()
+            )
+        } else {
+            format!(
+                "Decision {} of {}",
+                self.decision_number(),
+                self.max_steps()
+            )
+        }
+    }
+
+    /// The reward collected so far, `None` while the task hides it (it is revealed once
+    /// the episode is over).
+    pub fn visible_reward(&self) -> Option<f64> {
+        (!self.task.hide_reward || self.is_done())
+            .then(|| self.decisions().iter().map(|d| d.reward).sum())
+    }
+
+    /// Plays the task's action `index` for one decision; `Ok(false)` once the episode is
+    /// over. The episode is scored as soon as it ends.
+    pub fn act(&mut self, index: usize) -> Result<bool, String> {
+        let Some(runner) = self.runner.as_mut() else {
+            return Ok(false);
+        };
+        if let Err(e) = runner.apply(index, None, Vec::new()) {
+            let msg = e.to_string();
+            self.last_error = Some(msg.clone());
+            return Err(msg);
+        }
+        self.last_error = None;
+        runner.env().render(&mut self.frame);
+        if runner.is_done() {
+            if let Some(runner) = self.runner.take() {
+                self.record = Some(runner.finish(HUMAN_AGENT));
+            }
+        }
+        Ok(true)
+    }
+
+    /// Plays the action bound to a `KeyboardEvent.key` value.
+    pub fn press_key(&mut self, key: &str) -> TaskKey {
+        let Some(index) = control_for_key(&self.controls, key) else {
+            return TaskKey::Unbound;
+        };
+        match self.act(index) {
+            Ok(true) => TaskKey::Played(index),
+            Ok(false) => TaskKey::Over,
+            Err(e) => TaskKey::Refused(e),
+        }
+    }
+
+    /// The names of the actions played so far.
+    pub fn played_actions(&self) -> Vec<String> {
+        self.decisions().iter().map(|d| d.action.clone()).collect()
+    }
+
+    /// A label for a clip of this play: what happened.
+    pub fn default_demo_label(&self) -> String {
+        match &self.record {
+            None => "a person playing".into(),
+            Some(r) if r.passed => "a person succeeding".into(),
+            Some(r) => match r.failure {
+                Some(FailureMode::EarlyTermination) => "a person failing".into(),
+                Some(FailureMode::Timeout) => "a person running out of time".into(),
+                _ => "a person playing".into(),
+            },
+        }
+    }
+
+    /// The play so far as a demonstration clip from the task's start (its seed and
+    /// prefix); `None` before the first action.
+    pub fn demo_clip(&self, label: &str) -> Option<DemoClip> {
+        let actions = self.played_actions();
+        (!actions.is_empty()).then(|| DemoClip {
+            label: label.trim().to_string(),
+            seed: self.task.seed,
+            prefix: self.task.prefix.clone(),
+            actions,
+        })
+    }
+
+    pub fn demo_json(&self, label: &str) -> Option<String> {
+        self.demo_clip(label)
+            .and_then(|c| serde_json::to_string_pretty(&c).ok())
+    }
+
+    /// The scored episode as JSON (once over).
+    pub fn record_json(&self) -> Option<String> {
+        self.record
+            .as_ref()
+            .and_then(|r| serde_json::to_string_pretty(r).ok())
+    }
+
+    pub fn episode_filename(&self) -> String {
+        format!("{}-episode.json", self.task.id)
+    }
+
+    pub fn demo_filename(&self) -> String {
+        format!("{}-demo.json", self.task.id)
+    }
+}
+
+/// A failure mode in words.
+pub fn failure_text(mode: Option<FailureMode>) -> &'static str {
+    match mode {
+        None => "none",
+        Some(FailureMode::Timeout) => "time out: the decision budget ran out",
+        Some(FailureMode::EarlyTermination) => "early termination: the episode ended before a pass",
+        Some(FailureMode::InvalidAction) => "invalid action",
+        Some(FailureMode::TokenOverflow) => "context overflow",
+        Some(FailureMode::ApiError) => "API error",
+    }
+}
+
+/// The failure mode as it is serialized (`timeout`, `early_termination`, …; `none`).
+pub fn failure_key(mode: Option<FailureMode>) -> String {
+    mode.and_then(|m| serde_json::to_value(m).ok())
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| "none".into())
+}
+
+/// A 0-100 score as shown: whole numbers plainly, else one decimal.
+pub fn score_text(score: f64) -> String {
+    crate::task_text::number(score)
+}
+
+/// A `data:` URL holding JSON, for a download link.
+pub fn json_data_url(json: &str) -> String {
+    format!(
+        "data:application/json;charset=utf-8,{}",
+        encode_component(json)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::task_text::tests::{cart_task, lake_task};
+    use crate::url::decode_component;
+    use envs::tasks::demo::play_clip;
+
+    const WIN: [&str; 6] = [
+        "ArrowDown",
+        "ArrowDown",
+        "ArrowRight",
+        "ArrowRight",
+        "ArrowDown",
+        "ArrowRight",
+    ];
+
+    #[test]
+    fn every_builtin_task_starts_with_a_key_for_each_action_and_its_demos_replay() {
+        let suite = crate::bench::suite().expect("the built-in suite parses");
+        for task in &suite.tasks {
+            let s = TaskSession::new(task).unwrap_or_else(|e| panic!("{}: {e}", task.id));
+            assert!(s.frame().width() > 0, "{}", task.id);
+            assert_eq!(
+                s.decision_text(),
+                format!("Decision 1 of {}", task.max_steps)
+            );
+            for c in s.controls() {
+                assert!(!c.keys.is_empty(), "{}: no key plays {:?}", task.id, c.name);
+            }
+            for clip in &task.demos {
+                let frames = crate::demo_player::ClipFrames::new(task, clip)
+                    .unwrap_or_else(|e| panic!("{} {:?}: {e}", task.id, clip.label));
+                assert_eq!(frames.caption(0), Some("Start State"), "{}", task.id);
+                assert!(frames.len() >= 3, "{}", task.id);
+            }
+        }
+    }
+
+    #[test]
+    fn controls_carry_the_env_keys_by_name() {
+        let s = TaskSession::new(&lake_task()).unwrap();
+        let shown: Vec<(String, String)> = s
+            .controls()
+            .iter()
+            .map(|c| (c.name.clone(), c.keys_label()))
+            .collect();
+        assert_eq!(
+            shown,
+            [("Left", "←"), ("Down", "↓"), ("Right", "→"), ("Up", "↑")]
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+        );
+        // A task offering a subset, in another order: indices are the task's.
+        let mut t = lake_task();
+        t.actions = vec!["Right".into(), "Down".into()];
+        t.demos[1].actions = vec!["Right".into()];
+        let s = TaskSession::new(&t).unwrap();
+        assert_eq!(s.controls()[0].keys, ["ArrowRight"]);
+        assert_eq!(s.controls()[1].index, 1);
+        assert_eq!(control_for_key(s.controls(), "ArrowLeft"), None);
+    }
+
+    #[test]
+    fn a_person_passes_with_the_agents_score() {
+        let task = lake_task();
+        let mut s = TaskSession::new(&task).unwrap();
+        assert_eq!(s.decision_text(), "Decision 1 of 16");
+        assert_eq!(s.visible_reward(), None, "the task hides the reward");
+        assert!(s.demo_clip("x").is_none());
+        for (i, key) in WIN.iter().enumerate() {
+            assert_eq!(s.visible_reward(), None);
+            assert!(matches!(s.press_key(key), TaskKey::Played(_)), "{key}");
+            assert_eq!(s.decisions_used(), i as u32 + 1);
+        }
+        assert!(s.is_done());
+        assert_eq!(s.decision_text(), "6 of 16 decisions used");
+        let r = s.record().unwrap();
+        assert!(r.passed);
+        assert_eq!(r.score, 100.0);
+        assert_eq!(r.failure, None);
+        assert_eq!(r.agent, HUMAN_AGENT);
+        assert_eq!(s.visible_reward(), Some(1.0), "revealed at the end");
+        assert_eq!(failure_key(r.failure), "none");
+        assert_eq!(s.press_key("ArrowLeft"), TaskKey::Over);
+        assert_eq!(s.press_key("F5"), TaskKey::Unbound);
+        assert!(!TaskKey::Unbound.handled());
+
+        // The same actions through the runner as an agent give the same record.
+        let mut runner = EpisodeRunner::start(&task).unwrap();
+        for a in [1, 1, 2, 2, 1, 2] {
+            runner.apply(a, None, Vec::new()).unwrap();
+        }
+        assert_eq!(s.record(), Some(&runner.finish(HUMAN_AGENT)));
+        let json = s.record_json().unwrap();
+        assert_eq!(
+            serde_json::from_str::<EpisodeRecord>(&json).unwrap(),
+            *s.record().unwrap()
+        );
+        assert_eq!(s.episode_filename(), "frozenlake-4x4-det-s0-episode.json");
+        assert_eq!(s.default_demo_label(), "a person succeeding");
+    }
+
+    #[test]
+    fn a_hole_is_an_early_termination_and_play_again_starts_over() {
+        let mut s = TaskSession::new(&lake_task()).unwrap();
+        let start = s.frame().clone();
+        s.act(2).unwrap();
+        assert_ne!(s.frame(), &start);
+        s.act(1).unwrap();
+        let r = s.record().unwrap();
+        assert!(!r.passed);
+        assert_eq!(r.failure, Some(FailureMode::EarlyTermination));
+        assert_eq!(failure_key(r.failure), "early_termination");
+        assert!(failure_text(r.failure).starts_with("early termination"));
+        assert_eq!(s.default_demo_label(), "a person failing");
+        assert_eq!(s.act(0), Ok(false));
+        s.restart().unwrap();
+        assert!(!s.is_done());
+        assert_eq!(s.decisions_used(), 0);
+        assert_eq!(s.frame(), &start);
+    }
+
+    #[test]
+    fn the_budget_times_out() {
+        let mut task = lake_task();
+        task.max_steps = 3;
+        let mut s = TaskSession::new(&task).unwrap();
+        for _ in 0..3 {
+            assert_eq!(s.decision_text().split(' ').nth(3), Some("3"));
+            s.act(0).unwrap(); // Left into the wall: nothing happens.
+        }
+        let r = s.record().unwrap();
+        assert_eq!(r.failure, Some(FailureMode::Timeout));
+        assert_eq!(s.default_demo_label(), "a person running out of time");
+        assert_eq!(s.decision_number(), 3);
+    }
+
+    #[test]
+    fn a_visible_reward_is_shown_while_playing() {
+        let mut task = cart_task();
+        task.hide_reward = false;
+        let mut s = TaskSession::new(&task).unwrap();
+        assert_eq!(s.visible_reward(), Some(0.0));
+        s.act(0).unwrap();
+        assert_eq!(s.visible_reward(), Some(1.0));
+        assert!(s.act(7).is_err());
+        assert!(s.last_error().is_some_and(|e| e.contains('7')));
+    }
+
+    #[test]
+    fn a_recorded_demo_replays_the_play() {
+        let mut task = lake_task();
+        task.prefix = vec!["Down".into()];
+        let mut s = TaskSession::new(&task).unwrap();
+        for key in &WIN[1..3] {
+            s.press_key(key);
+        }
+        let clip = s.demo_clip("  my try ").unwrap();
+        assert_eq!(clip.label, "my try");
+        assert_eq!(clip.seed, 0);
+        assert_eq!(clip.prefix, ["Down"]);
+        assert_eq!(clip.actions, ["Down", "Right"]);
+        let play = play_clip(&task, &clip).unwrap();
+        assert_eq!(
+            play.frames[2],
+            *s.frame(),
+            "the clip ends where the play is"
+        );
+        let json = s.demo_json("my try").unwrap();
+        assert_eq!(serde_json::from_str::<DemoClip>(&json).unwrap(), clip);
+        let url = json_data_url(&json);
+        let body = url
+            .strip_prefix("data:application/json;charset=utf-8,")
+            .unwrap();
+        assert_eq!(decode_component(body), json);
+        assert_eq!(s.demo_filename(), "frozenlake-4x4-det-s0-demo.json");
+        assert_eq!(score_text(85.26), "85.3");
+    }
+}
