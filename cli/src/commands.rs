@@ -16,20 +16,20 @@ impl Args {
         Self { items }
     }
 
-    fn command(&self) -> Option<&str> {
+    pub(crate) fn command(&self) -> Option<&str> {
         self.items.first().map(String::as_str)
     }
 
-    fn value(&self, flag: &str) -> Option<&str> {
+    pub(crate) fn value(&self, flag: &str) -> Option<&str> {
         let i = self.items.iter().position(|a| a == flag)?;
         self.items.get(i + 1).map(String::as_str)
     }
 
-    fn has(&self, flag: &str) -> bool {
+    pub(crate) fn has(&self, flag: &str) -> bool {
         self.items.iter().any(|a| a == flag)
     }
 
-    fn number(&self, flag: &str, default: u64) -> Result<u64, String> {
+    pub(crate) fn number(&self, flag: &str, default: u64) -> Result<u64, String> {
         match self.value(flag) {
             None => Ok(default),
             Some(v) => v
@@ -42,6 +42,11 @@ impl Args {
 const USAGE: &str = "usage:
   playbench tasks
   playbench run --task ID --agent random|oracle [--seed S]
+  playbench run --task ID --agent endpoint --provider openai|anthropic|gemini --base-url URL
+      --model NAME [--api-key-env VAR] [--history K] [--temperature T] [--max-tokens N]
+      [--timeout S] [--strictness exact|lenient] [--header 'Name: value']
+      (run prints an episode file; --link prints its share-link fragment instead)
+  playbench verify FILE_OR_LINK
   playbench baseline --agent random|oracle [--seed S] [--episodes N] [--json]
   playbench suite [--check]";
 
@@ -58,10 +63,11 @@ fn agent(args: &Args, episode: u64) -> Result<Box<dyn Agent>, String> {
             seed.wrapping_mul(1_000_003).wrapping_add(episode),
         ))),
         Some("oracle") => Ok(Box::new(OracleAgent::new())),
+        Some("endpoint") => crate::endpoint::agent(args),
         Some(other) => Err(format!(
-            "unknown agent {other:?}: expected random or oracle (endpoints come later)"
+            "unknown agent {other:?}: expected random, oracle or endpoint"
         )),
-        None => Err("--agent is required (random or oracle)".into()),
+        None => Err("--agent is required (random, oracle or endpoint)".into()),
     }
 }
 
@@ -94,7 +100,37 @@ pub fn dispatch(args: &Args) -> Result<String, String> {
                 .ok_or_else(|| format!("no task {id:?} in {} (see `playbench tasks`)", suite.id))?;
             let mut a = agent(args, 0)?;
             let record = run_episode(task, a.as_mut()).map_err(|e| e.to_string())?;
-            Ok(json(&record))
+            // The run's settings (never headers; the file strips key-like names).
+            let mut settings = serde_json::Map::new();
+            for flag in [
+                "--agent",
+                "--seed",
+                "--provider",
+                "--base-url",
+                "--model",
+                "--history",
+                "--temperature",
+                "--max-tokens",
+                "--timeout",
+                "--strictness",
+            ] {
+                if let Some(v) = args.value(flag) {
+                    let name = flag.trim_start_matches('-').replace('-', "_");
+                    settings.insert(name, v.into());
+                }
+            }
+            let file = envs::tasks::share::EpisodeFile::from_record(
+                envs::tasks::share::TaskRef::builtin(id),
+                record,
+                Some(settings),
+            );
+            if args.has("--link") {
+                return file
+                    .to_link_fragment()
+                    .map(|link| format!("{link}\n"))
+                    .map_err(|e| e.to_string());
+            }
+            Ok(format!("{}\n", file.to_json()))
         }
         Some("baseline") => {
             let suite = suite()?;
@@ -129,6 +165,7 @@ pub fn dispatch(args: &Args) -> Result<String, String> {
             }
             Ok(text)
         }
+        Some("verify") => crate::verify::command(args),
         _ => Err(USAGE.into()),
     }
 }

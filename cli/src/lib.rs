@@ -3,4 +3,6 @@
 
 pub mod commands;
 pub mod driver;
+pub mod endpoint;
 pub mod png_out;
+pub mod verify;

@@ -40,7 +40,13 @@ fn run_prints_an_episode_record() {
         "oracle",
     ]);
     assert_eq!(code, 0);
-    let rec: Value = serde_json::from_str(&out).unwrap();
+    let file: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(file["format"], "playbench-episode-file/1");
+    assert_eq!(
+        file["task"],
+        serde_json::json!({"suite": "playbench-core", "suite_version": 1, "task": "frozenlake-4x4-det-s0"})
+    );
+    let rec = &file["record"];
     assert_eq!(
         (rec["passed"].as_bool(), rec["score"].as_f64()),
         (Some(true), Some(100.0))
@@ -83,4 +89,79 @@ fn baseline_json_matches_the_committed_table() {
         table.contains("overall") && table.contains("100.0"),
         "{table}"
     );
+}
+
+/// A temporary file for one test.
+fn temp(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("playbench-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn verify_checks_files_and_links() {
+    let args = [
+        "run",
+        "--task",
+        "frozenlake-4x4-det-s0",
+        "--agent",
+        "oracle",
+    ];
+    let (_, out, _) = playbench(&args);
+    let honest = temp("honest.json", &out);
+    let (code, out, err) = playbench(&["verify", honest.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "verified: passed=true, score=100\n");
+
+    let mut file: Value = serde_json::from_str(&std::fs::read_to_string(&honest).unwrap()).unwrap();
+    file["record"]["decisions"][2]["action"] = "Up".into();
+    let tampered = temp("tampered.json", &file.to_string());
+    let (code, out, _) = playbench(&["verify", tampered.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("diverged at step 3: frame_hash expected"),
+        "{out}"
+    );
+    file["record"]["decisions"][2]["action"] = "Right".into();
+    file["record"]["score"] = 100.5.into();
+    std::fs::write(&tampered, file.to_string()).unwrap();
+    let (code, out, _) = playbench(&["verify", tampered.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("diverged at the end: score expected 100.5, got 100.0"),
+        "{out}"
+    );
+
+    let (code, link, _) = playbench(&[&args[..], &["--link"]].concat());
+    assert_eq!(code, 0);
+    assert!(link.starts_with("e=pb1."), "{link}");
+    let url = format!("http://127.0.0.1:8080/episode#{}", link.trim());
+    for input in [link.trim(), url.as_str()] {
+        let (code, out, err) = playbench(&["verify", input]);
+        assert_eq!(
+            (code, out.as_str()),
+            (0, "verified: passed=true, score=100\n"),
+            "{err}"
+        );
+    }
+    let saved = temp("link.txt", &link);
+    assert_eq!(playbench(&["verify", saved.to_str().unwrap()]).0, 0);
+
+    let cut = &link.trim()[..link.trim().len() - 8];
+    let (code, _, err) = playbench(&["verify", cut]);
+    assert_eq!(code, 2);
+    assert!(err.contains("link"), "{err}");
+    let (code, _, err) = playbench(&["verify", "no-such-file.json"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("neither a file nor"), "{err}");
+    let garbage = temp("garbage.json", "{\"format\": 3}");
+    let (code, _, err) = playbench(&["verify", garbage.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("format"), "{err}");
+    let (code, _, err) = playbench(&["verify"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("usage"), "{err}");
+    for p in [honest, tampered, saved, garbage] {
+        std::fs::remove_file(p).unwrap();
+    }
 }

@@ -1,5 +1,9 @@
-//! The agent protocol's pure parts (protocol.md §3-4): the V-ICAL conversation text and
-//! the reply parser. The browser and the command line only add the HTTP layer.
+//! The agent protocol's pure parts (protocol.md §3-4, §6): the V-ICAL conversation
+//! text, the reply parser, the provider request/response shapes, retry timing and the
+//! session state machine. The browser and the command line only add the HTTP layer.
 
 pub mod parse;
 pub mod prompt;
+pub mod providers;
+pub mod retry;
+pub mod session;

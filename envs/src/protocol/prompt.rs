@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::tasks::Task;
 
 /// Where an image in a message comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ImageRef {
     /// Frame `frame` (captioned) of demonstration `clip`, both 0-based.
@@ -58,13 +58,14 @@ impl Message {
     }
 }
 
-/// How demonstrations are sent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// How demonstrations are sent (images by default: every provider takes them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DemoMode {
     /// One video per clip.
     Video,
     /// The clip's frames as ordered images, with the frames sentence.
+    #[default]
     Images,
 }
 

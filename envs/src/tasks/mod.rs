@@ -7,6 +7,7 @@ pub mod demo;
 pub mod episode;
 pub mod report;
 pub mod scoring;
+pub mod share;
 pub mod task;
 
 pub use episode::{run_episode, Agent, Decision, EpisodeRecord, EpisodeRunner, FailureMode, Reply};

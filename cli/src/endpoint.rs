@@ -1,0 +1,497 @@
+//! `--agent endpoint`: a model behind an HTTP API (OpenAI-compatible, Anthropic,
+//! Gemini), driven by the pure session of `envs::protocol`. This file adds only the
+//! IO: a minimal HTTP/1.1 client (plain `http://`; put a local proxy in front of a TLS
+//! endpoint), PNG encoding of the frames and the sleeping between retries.
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use envs::protocol::parse::Strictness;
+use envs::protocol::prompt::{ImageRef, Message};
+use envs::protocol::providers::{
+    classify_error, extract_reply, request_body, ApiError, EncodedImage, ErrorKind, Provider,
+    Sampling,
+};
+use envs::protocol::retry::parse_retry_after;
+use envs::protocol::session::{HistoryWindow, ModelSession, Next, SessionConfig};
+use envs::tasks::demo::render_clip;
+use envs::tasks::{Agent, EpisodeRunner, FailureMode, Reply};
+use envs::Frame;
+
+use crate::commands::Args;
+use crate::png_out::encode_png;
+
+/// Everything needed to talk to one model.
+#[derive(Clone)]
+pub struct EndpointConfig {
+    pub provider: Provider,
+    pub base_url: String,
+    pub sampling: Sampling,
+    /// Never printed and never recorded.
+    pub api_key: Option<String>,
+    pub headers: Vec<(String, String)>,
+    pub timeout: Duration,
+    pub session: SessionConfig,
+}
+
+impl EndpointConfig {
+    /// From `--provider --base-url --model [--api-key-env VAR] [--history K]
+    /// [--temperature T] [--max-tokens N] [--timeout S] [--strictness exact|lenient]
+    /// [--header 'Name: value']`.
+    pub fn from_args(args: &Args) -> Result<Self, String> {
+        let provider = args
+            .value("--provider")
+            .ok_or("--provider openai|anthropic|gemini is required with --agent endpoint")?;
+        let provider = Provider::parse(provider).ok_or_else(|| {
+            format!("unknown provider {provider:?}: expected openai, anthropic or gemini")
+        })?;
+        let base_url = args
+            .value("--base-url")
+            .ok_or("--base-url URL is required with --agent endpoint")?
+            .to_string();
+        let model = args
+            .value("--model")
+            .ok_or("--model NAME is required with --agent endpoint")?
+            .to_string();
+        let api_key = match args.value("--api-key-env") {
+            Some(var) => Some(std::env::var(var).map_err(|_| {
+                format!("--api-key-env: the environment variable {var} is not set")
+            })?),
+            None => None,
+        };
+        let temperature = match args.value("--temperature") {
+            Some(t) => Some(
+                t.parse::<f64>()
+                    .map_err(|_| format!("--temperature wants a number, got {t:?}"))?,
+            ),
+            None => None,
+        };
+        let max_output_tokens = match args.value("--max-tokens") {
+            Some(_) => Some(
+                u32::try_from(args.number("--max-tokens", 0)?)
+                    .map_err(|_| "--max-tokens is too large".to_string())?,
+            ),
+            None => None,
+        };
+        let history = match args.value("--history") {
+            None | Some("full") => HistoryWindow::Full,
+            Some(_) => match u32::try_from(args.number("--history", 0)?) {
+                Ok(k) if k >= 1 => HistoryWindow::Last(k),
+                _ => return Err("--history wants full or a number of turns >= 1".into()),
+            },
+        };
+        let strictness = match args.value("--strictness") {
+            None | Some("exact") => Strictness::Exact,
+            Some("lenient") => Strictness::Lenient,
+            Some(s) => return Err(format!("--strictness wants exact or lenient, got {s:?}")),
+        };
+        let headers = match args.value("--header") {
+            Some(h) => {
+                let (name, value) = h
+                    .split_once(':')
+                    .ok_or_else(|| format!("--header wants 'Name: value', got {h:?}"))?;
+                vec![(name.trim().to_string(), value.trim().to_string())]
+            }
+            None => Vec::new(),
+        };
+        Ok(Self {
+            provider,
+            base_url,
+            sampling: Sampling {
+                model,
+                temperature,
+                max_output_tokens,
+            },
+            api_key,
+            headers,
+            timeout: Duration::from_secs(args.number("--timeout", 120)?.max(1)),
+            session: SessionConfig {
+                strictness,
+                history,
+                ..SessionConfig::default()
+            },
+        })
+    }
+
+    /// `text` with the key blotted out (server messages may echo it).
+    fn redact(&self, text: &str) -> String {
+        match &self.api_key {
+            Some(k) if !k.is_empty() => text.replace(k.as_str(), "***"),
+            _ => text.to_string(),
+        }
+    }
+}
+
+/// The agent for `playbench run --agent endpoint ...`.
+pub fn agent(args: &Args) -> Result<Box<dyn Agent>, String> {
+    Ok(Box::new(EndpointAgent::new(EndpointConfig::from_args(
+        args,
+    )?)))
+}
+
+pub struct EndpointAgent {
+    config: EndpointConfig,
+    session: Result<ModelSession, String>,
+    /// Captioned demonstration frames, by clip.
+    demos: Vec<Vec<Frame>>,
+    images: HashMap<ImageRef, EncodedImage>,
+}
+
+impl EndpointAgent {
+    pub fn new(config: EndpointConfig) -> Self {
+        Self {
+            config,
+            session: Err("the episode has not begun".into()),
+            demos: Vec::new(),
+            images: HashMap::new(),
+        }
+    }
+
+    fn image(&mut self, r: &ImageRef) -> Result<EncodedImage, String> {
+        if let Some(img) = self.images.get(r) {
+            return Ok(img.clone());
+        }
+        let frame = match *r {
+            ImageRef::DemoFrame { clip, frame } => self
+                .demos
+                .get(clip)
+                .and_then(|c| c.get(frame))
+                .ok_or_else(|| format!("no frame {frame} in demonstration {clip}"))?,
+            _ => return Err(format!("image {r:?} is not available")),
+        };
+        let img = EncodedImage {
+            mime: "image/png".into(),
+            bytes: encode_png(frame)?,
+        };
+        self.images.insert(*r, img.clone());
+        Ok(img)
+    }
+
+    /// One request: the reply text, or the classified error.
+    fn send(&mut self, messages: &[Message]) -> Result<String, ApiError> {
+        let c = self.config.clone();
+        let body = request_body(c.provider, &c.sampling, messages, |r| self.image(r))
+            .map_err(|e| ApiError::new(ErrorKind::BadResponse, e))?;
+        let mut headers = c.provider.auth_headers(c.api_key.as_deref());
+        headers.extend(c.headers.iter().cloned());
+        let url = c.provider.url(&c.base_url, &c.sampling.model);
+        let resp = http_post(&url, &headers, &body.to_string(), c.timeout)
+            .map_err(|e| ApiError::new(ErrorKind::Transport, e))?;
+        let text = String::from_utf8_lossy(&resp.body).into_owned();
+        if (200..300).contains(&resp.status) {
+            extract_reply(c.provider, &text)
+        } else {
+            let now = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            let retry_after = resp
+                .header("retry-after")
+                .and_then(|v| parse_retry_after(v, now));
+            Err(classify_error(c.provider, resp.status, &text, retry_after))
+        }
+    }
+}
+
+impl Agent for EndpointAgent {
+    fn name(&self) -> String {
+        format!(
+            "endpoint:{}:{}",
+            self.config.provider.name(),
+            self.config.sampling.model
+        )
+    }
+
+    fn begin(&mut self, runner: &EpisodeRunner) {
+        let task = runner.task();
+        self.images.clear();
+        self.demos = match task
+            .demos
+            .iter()
+            .map(|c| render_clip(task, c))
+            .collect::<Result<Vec<_>, _>>()
+        {
+            Ok(d) => d,
+            Err(e) => {
+                self.session = Err(e.to_string());
+                return;
+            }
+        };
+        self.session = ModelSession::new(task, self.config.session).map_err(|e| e.to_string());
+    }
+
+    fn decide(&mut self, runner: &EpisodeRunner) -> Reply {
+        let fail = Reply::Fail {
+            failure: FailureMode::ApiError,
+            rejected: Vec::new(),
+        };
+        let current = ImageRef::Current {
+            step: runner.step_count(),
+        };
+        let mut frame = Frame::default();
+        runner.env().render(&mut frame);
+        match encode_png(&frame) {
+            Ok(bytes) => {
+                let mime = "image/png".to_string();
+                self.images.insert(current, EncodedImage { mime, bytes });
+            }
+            Err(e) => {
+                eprintln!("playbench: endpoint: encoding the frame: {e}");
+                return fail;
+            }
+        }
+        loop {
+            let plan = match self.session.as_mut() {
+                Ok(s) => s.next_request(runner),
+                Err(e) => {
+                    eprintln!("playbench: endpoint: {e}");
+                    return fail;
+                }
+            };
+            let Some(plan) = plan else { return fail };
+            std::thread::sleep(Duration::from_millis(plan.wait_before_ms));
+            let answer = self.send(&plan.messages);
+            let Ok(session) = self.session.as_mut() else {
+                return fail;
+            };
+            let next = match answer {
+                Ok(text) => session.on_reply(&text),
+                Err(e) => {
+                    let msg = self.config.redact(&e.message);
+                    let next = session.on_error(e);
+                    match &next {
+                        Next::Ask => eprintln!(
+                            "playbench: endpoint: {msg} (retry {} of 3)",
+                            session.transport_retries()
+                        ),
+                        Next::Decide(_) => eprintln!("playbench: endpoint: {msg}"),
+                    }
+                    next
+                }
+            };
+            if let Next::Decide(reply) = next {
+                return reply;
+            }
+        }
+    }
+}
+
+/// An HTTP answer.
+pub struct HttpResponse {
+    pub status: u16,
+    /// Header names in lower case.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl HttpResponse {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// POSTs a JSON body over plain HTTP/1.1; network failures and `timeout` (the whole
+/// exchange) are errors.
+pub fn http_post(
+    url: &str,
+    headers: &[(String, String)],
+    body: &str,
+    timeout: Duration,
+) -> Result<HttpResponse, String> {
+    let rest = url.strip_prefix("http://").ok_or_else(|| {
+        format!("only http:// URLs are supported by the command line (put a local proxy in front of TLS endpoints): {url}")
+    })?;
+    let (host, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, "/"),
+    };
+    let addr_text = if host.contains(':') && !host.ends_with(']') {
+        host.to_string()
+    } else {
+        format!("{host}:80")
+    };
+    let addr = addr_text
+        .to_socket_addrs()
+        .map_err(|e| format!("resolving {host}: {e}"))?
+        .next()
+        .ok_or_else(|| format!("resolving {host}: no address"))?;
+    let deadline = Instant::now() + timeout;
+    let mut stream = TcpStream::connect_timeout(&addr, timeout)
+        .map_err(|e| format!("connecting to {host}: {e}"))?;
+    stream
+        .set_write_timeout(Some(timeout))
+        .map_err(|e| e.to_string())?;
+    let mut head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: playbench\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    for (n, v) in headers {
+        head.push_str(&format!("{n}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream
+        .write_all(head.as_bytes())
+        .and_then(|()| stream.write_all(body.as_bytes()))
+        .map_err(|e| format!("sending to {host}: {e}"))?;
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 16 * 1024];
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(format!(
+                "no answer from {host} within {}s",
+                timeout.as_secs()
+            ));
+        }
+        stream
+            .set_read_timeout(Some(left))
+            .map_err(|e| e.to_string())?;
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return Err(format!(
+                    "no answer from {host} within {}s",
+                    timeout.as_secs()
+                ))
+            }
+            Err(e) => return Err(format!("reading from {host}: {e}")),
+        }
+    }
+    parse_response(&raw)
+}
+
+fn parse_response(raw: &[u8]) -> Result<HttpResponse, String> {
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or("the connection closed before the headers ended")?;
+    let head = String::from_utf8_lossy(&raw[..end]);
+    let mut lines = head.split("\r\n");
+    let status_line = lines.next().unwrap_or_default();
+    let status = status_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("bad status line {status_line:?}"))?;
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_lowercase(), v.trim().to_string()))
+        .collect();
+    let mut body = raw[end + 4..].to_vec();
+    let chunked = headers
+        .iter()
+        .any(|(n, v)| n == "transfer-encoding" && v.to_lowercase().contains("chunked"));
+    if chunked {
+        body = dechunk(&body)?;
+    } else if let Some(len) = headers
+        .iter()
+        .find(|(n, _)| n == "content-length")
+        .and_then(|(_, v)| v.parse::<usize>().ok())
+    {
+        body.truncate(len);
+    }
+    Ok(HttpResponse {
+        status,
+        headers,
+        body,
+    })
+}
+
+fn dechunk(mut data: &[u8]) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    loop {
+        let eol = data
+            .windows(2)
+            .position(|w| w == b"\r\n")
+            .ok_or("truncated chunked body")?;
+        let size_text = String::from_utf8_lossy(&data[..eol]);
+        let size_hex = size_text.split(';').next().unwrap_or_default().trim();
+        let size = usize::from_str_radix(size_hex, 16)
+            .map_err(|_| format!("bad chunk size {size_hex:?}"))?;
+        data = &data[eol + 2..];
+        if size == 0 {
+            return Ok(out);
+        }
+        let chunk = data.get(..size).ok_or("truncated chunk")?;
+        out.extend_from_slice(chunk);
+        data = data.get(size + 2..).ok_or("truncated chunk")?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn responses_are_parsed_plain_and_chunked() {
+        let r = parse_response(
+            b"HTTP/1.1 429 Too Many\r\nRetry-After: 1\r\nContent-Length: 2\r\n\r\n{}xx",
+        )
+        .unwrap();
+        assert_eq!(
+            (r.status, r.header("retry-after"), r.body.as_slice()),
+            (429, Some("1"), &b"{}"[..])
+        );
+        let r = parse_response(
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n",
+        )
+        .unwrap();
+        assert_eq!(r.body, b"abcde");
+        assert!(parse_response(b"HTTP/1.1 200 OK\r\n").is_err());
+    }
+
+    #[test]
+    fn only_plain_http_is_spoken() {
+        let e = http_post("https://x/v1", &[], "{}", Duration::from_secs(1)).err();
+        assert!(e.unwrap().contains("only http://"));
+    }
+
+    #[test]
+    fn the_key_comes_from_the_environment_and_is_redacted() {
+        let args = |v: &[&str]| Args::new(v.iter().map(|s| s.to_string()).collect());
+        let base = [
+            "--provider",
+            "gemini",
+            "--base-url",
+            "http://h/v1beta",
+            "--model",
+            "g",
+        ];
+        let mut a = base.to_vec();
+        a.extend(["--api-key-env", "PLAYBENCH_TEST_SURELY_UNSET_VAR"]);
+        assert!(EndpointConfig::from_args(&args(&a))
+            .err()
+            .unwrap()
+            .contains("is not set"));
+        let mut a = base.to_vec();
+        a.extend([
+            "--history",
+            "3",
+            "--strictness",
+            "lenient",
+            "--header",
+            "X-A: b",
+        ]);
+        let c = EndpointConfig::from_args(&args(&a)).unwrap();
+        assert_eq!(c.session.history, HistoryWindow::Last(3));
+        assert_eq!(c.headers, vec![("X-A".to_string(), "b".to_string())]);
+        let c = EndpointConfig {
+            api_key: Some("sk-secret".into()),
+            ..c
+        };
+        assert_eq!(c.redact("bad key sk-secret!"), "bad key ***!");
+        let mut a = base.to_vec();
+        a.extend(["--history", "0"]);
+        assert!(EndpointConfig::from_args(&args(&a)).is_err());
+    }
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// A scripted model endpoint for tests: OpenAI-compatible Chat Completions, plus the
+// Anthropic Messages and Gemini generateContent shapes. No dependencies.
+//
+//   node tests/servers/scripted-openai.mjs [PORT]    (0 or none: a free port)
+//
+// Prints `PORT <n>` on its first stdout line. Routes (CORS headers and OPTIONS
+// preflight on all):
+//   POST /v1/chat/completions                    OpenAI
+//   POST /v1/messages                            Anthropic
+//   POST /v1beta/models/<model>:generateContent  Gemini
+//   POST /log                                    the requests seen so far (JSON)
+// The behaviour is the model name, or the `x-playbench-script` header:
+//   valid:<action>                 always `[Action: <action>]`
+//   malformed-then-valid[:<a>]     garbage on the first request, then valid (a: Down)
+//   429[:<a>]                      429 with Retry-After: 1 once, then valid
+//   500[:<a>]                      500 twice, then valid
+//   hang                           never answers
+//   overflow                       the provider's context-overflow error
+//   401                            an auth error that echoes the key (redaction test)
+//   garbage                        always a reply without the marker
+// Every request must carry a base64 PNG image in the provider's format (else 400).
+import http from 'node:http';
+
+const counts = new Map();
+const log = [];
+
+const texts = {
+  openai: {
+    overflow: [400, { error: { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens.", type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } }],
+    ok: (t) => ({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: t }, finish_reason: 'stop' }] }),
+    error: (m, type) => ({ error: { message: m, type, code: null } }),
+  },
+  anthropic: {
+    overflow: [400, { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } }],
+    ok: (t) => ({ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: t }], stop_reason: 'end_turn' }),
+    error: (m, type) => ({ type: 'error', error: { type, message: m } }),
+  },
+  gemini: {
+    overflow: [400, { error: { code: 400, message: 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).', status: 'INVALID_ARGUMENT' } }],
+    ok: (t) => ({ candidates: [{ content: { role: 'model', parts: [{ text: t }] }, finishReason: 'STOP' }] }),
+    error: (m, type) => ({ error: { code: 0, message: m, status: type } }),
+  },
+};
+
+const PNG = 'iVBORw0KGgo'; // base64 of the PNG signature
+
+function images(provider, body) {
+  const found = [];
+  if (provider === 'openai') {
+    for (const m of body.messages ?? []) for (const p of Array.isArray(m.content) ? m.content : []) {
+      if (p.type === 'image_url') found.push(p.image_url?.url ?? '');
+    }
+    return found.filter((u) => u.startsWith(`data:image/png;base64,${PNG}`)).length;
+  }
+  if (provider === 'anthropic') {
+    for (const m of body.messages ?? []) for (const p of m.content ?? []) {
+      if (p.type === 'image' && p.source?.type === 'base64' && p.source.media_type === 'image/png') found.push(p.source.data);
+    }
+  } else {
+    for (const c of body.contents ?? []) for (const p of c.parts ?? []) {
+      if (p.inline_data?.mime_type === 'image/png') found.push(p.inline_data.data);
+    }
+  }
+  return found.filter((d) => d.startsWith(PNG)).length;
+}
+
+function lastRole(provider, body) {
+  const list = provider === 'gemini' ? body.contents : body.messages;
+  return list?.[list.length - 1]?.role;
+}
+
+const server = http.createServer((req, res) => {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+  res.setHeader('Access-Control-Allow-Headers', '*');
+  res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204);
+    res.end();
+    return;
+  }
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const send = (status, obj, headers = {}) => {
+      const text = typeof obj === 'string' ? obj : JSON.stringify(obj);
+      res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
+      res.end(text);
+    };
+    const url = new URL(req.url, 'http://x');
+    if (req.method === 'POST' && url.pathname === '/log') return send(200, log);
+    let provider;
+    let model;
+    const gemini = url.pathname.match(/^\/v1beta\/models\/([^/]+):generateContent$/);
+    let body;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+    } catch {
+      return send(400, { error: { message: 'the body is not JSON' } });
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/chat/completions') [provider, model] = ['openai', body.model];
+    else if (req.method === 'POST' && url.pathname === '/v1/messages') [provider, model] = ['anthropic', body.model];
+    else if (req.method === 'POST' && gemini) [provider, model] = ['gemini', decodeURIComponent(gemini[1])];
+    else return send(404, { error: { message: `no route ${req.method} ${url.pathname}` } });
+    const key = req.headers.authorization?.replace(/^Bearer /, '') ?? req.headers['x-api-key'] ?? req.headers['x-goog-api-key'] ?? null;
+    const script = String(req.headers['x-playbench-script'] ?? model ?? '');
+    // Counted per provider and script, so each variant starts its own script.
+    const n = (counts.get(`${provider} ${script}`) ?? 0) + 1;
+    counts.set(`${provider} ${script}`, n);
+    const nImages = images(provider, body);
+    log.push({ provider, path: url.pathname, script, n, auth: key !== null, images: nImages,
+      messages: (provider === 'gemini' ? body.contents : body.messages)?.length ?? 0 });
+    const p = texts[provider];
+    if (nImages === 0) return send(400, p.error('expected a base64 PNG image', 'invalid_request_error'));
+    if (lastRole(provider, body) !== 'user') return send(400, p.error('the last message must be the user\'s', 'invalid_request_error'));
+    const [kind, arg] = script.includes(':') ? [script.slice(0, script.indexOf(':')), script.slice(script.indexOf(':') + 1)] : [script, 'Down'];
+    const valid = `[Action: ${arg}]\nscripted reply ${n}`;
+    switch (kind) {
+      case 'valid': return send(200, p.ok(valid));
+      case 'malformed-then-valid': return send(200, p.ok(n === 1 ? 'I think I should go down.' : valid));
+      case '429': return n === 1 ? send(429, p.error('Rate limit reached', 'rate_limit_error'), { 'Retry-After': '1' }) : send(200, p.ok(valid));
+      case '500': return n <= 2 ? send(500, p.error('The server had an error', 'server_error')) : send(200, p.ok(valid));
+      case 'hang': return undefined;
+      case 'overflow': return send(...p.overflow);
+      case '401': return send(401, p.error(`Incorrect API key provided: ${key}`, 'authentication_error'));
+      case 'garbage': return send(200, p.ok('no marker here'));
+      default: return send(404, p.error(`The model ${script} does not exist`, 'not_found_error'));
+    }
+  });
+});
+
+server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
+  process.stdout.write(`PORT ${server.address().port}\n`);
+});
