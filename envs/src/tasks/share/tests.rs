@@ -316,5 +316,8 @@ fn long_episodes_are_too_large_for_a_link() {
 fn token_budgets_are_kept_but_tokens_are_not() {
     let mut settings = serde_json::json!({"max_tokens": 512, "max_output_tokens": 64, "session_token": "x", "api_key": "y"});
     strip_secrets(&mut settings);
-    assert_eq!(settings, serde_json::json!({"max_tokens": 512, "max_output_tokens": 64}));
+    assert_eq!(
+        settings,
+        serde_json::json!({"max_tokens": 512, "max_output_tokens": 64})
+    );
 }
