@@ -5,7 +5,7 @@
 
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertBuilt, launchBrowser, openPage, startServer } from './support.mjs';
+import { pageHarness } from './support.mjs';
 
 // Environments the home page must list (families may list more, e.g. MiniGrid's levels).
 const REQUIRED_ENVS = [
@@ -31,34 +31,8 @@ const DOOR_KEY_KEYS = ['p', 'ArrowLeft', 'Space', 'ArrowUp', 'ArrowUp', 'ArrowRi
 const DOOR_KEY_MISSION = 'use the key to open the door and then get to the goal';
 
 const TIMEOUT = 60_000;
-let server;
-let browser;
-let current; // { page, problems } of the running test
-
-before(async () => {
-  await assertBuilt();
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  if (!current) return;
-  const { page, problems } = current;
-  current = undefined;
-  await page.close();
-  assert.deepEqual(problems, [], 'the page logged errors');
-});
-
-async function open(path) {
-  current = await openPage(browser.context);
-  await current.page.goto(server.url + path);
-  return current.page;
-}
+const harness = pageHarness({ before, after, afterEach });
+const open = harness.open;
 
 /** Waits until [data-testid=testid] has exactly `expected` as text (or matches a RegExp). */
 async function expectText(page, testid, expected) {
@@ -348,9 +322,9 @@ test('every listed environment opens from its card and steps by keyboard', { tim
     .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
   assert.ok(hrefs.length >= REQUIRED_ENVS.length);
   for (const href of hrefs) {
-    await page.goto(server.url + href);
+    await page.goto(harness.url() + href);
     await expectText(page, 'step-count', '0');
-    assert.equal(await page.getByTestId('env-id').innerText(), new URL(href, server.url).searchParams.get('env'));
+    assert.equal(await page.getByTestId('env-id').innerText(), new URL(href, harness.url()).searchParams.get('env'));
     // The first action that has a key, pressed the way a person would.
     const key = await page.locator('ul.actions button[data-key]').first().getAttribute('data-key');
     await page.keyboard.press(key === ' ' ? 'Space' : key);
@@ -400,12 +374,12 @@ test('bad kwargs, bad seeds and unknown pages show errors, not a blank page', { 
   const page = await open('/play?env=FrozenLake-v1&kwargs={oops');
   await page.getByRole('alert').filter({ hasText: 'not valid JSON' }).waitFor();
 
-  await page.goto(`${server.url}/play?env=FrozenLake-v1&kwargs={"map_name":"5x5"}`);
+  await page.goto(`${harness.url()}/play?env=FrozenLake-v1&kwargs={"map_name":"5x5"}`);
   await page.getByRole('alert').filter({ hasText: 'map_name' }).waitFor();
 
-  await page.goto(`${server.url}/play?env=Taxi-v3&seed=-3`);
+  await page.goto(`${harness.url()}/play?env=Taxi-v3&seed=-3`);
   await page.getByRole('alert').filter({ hasText: 'Bad seed' }).waitFor();
 
-  await page.goto(`${server.url}/no/such/page`);
+  await page.goto(`${harness.url()}/no/such/page`);
   await page.getByRole('alert').filter({ hasText: 'Page not found' }).waitFor();
 });

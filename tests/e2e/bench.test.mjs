@@ -6,7 +6,7 @@
 
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertBuilt, launchBrowser, openPage, startServer } from './support.mjs';
+import { pageHarness } from './support.mjs';
 
 // FrozenLake 4x4 (SFFF/FHFH/FFFH/HFFG), not slippery, seed 0: Down, Down, Right, Right,
 // Down, Right is a shortest route (the oracle's 6 decisions, so a score of 100).
@@ -14,34 +14,8 @@ const LAKE_TASK = 'frozenlake-4x4-det-s0';
 const LAKE_KEYS = ['ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowRight'];
 
 const TIMEOUT = 60_000;
-let server;
-let browser;
-let current; // { page, problems } of the running test
-
-before(async () => {
-  await assertBuilt();
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  if (!current) return;
-  const { page, problems } = current;
-  current = undefined;
-  await page.close();
-  assert.deepEqual(problems, [], 'the page logged errors');
-});
-
-async function open(path) {
-  current = await openPage(browser.context);
-  await current.page.goto(server.url + path);
-  return current.page;
-}
+const harness = pageHarness({ before, after, afterEach });
+const open = harness.open;
 
 /** Waits until `locator` has `expected` as its trimmed text (or matches a RegExp). */
 async function expectText(locator, expected, timeout = 10_000) {
@@ -333,16 +307,16 @@ test('unknown tasks and broken task links show an alert with a way back', { time
   await page.waitForURL((url) => url.pathname === '/suite');
   await page.getByTestId('task-count').waitFor();
 
-  await page.goto(`${server.url}/task/play?id=frozenlake-4x4-det-s999`);
+  await page.goto(`${harness.url()}/task/play?id=frozenlake-4x4-det-s999`);
   const unknown = page.getByRole('alert').filter({ hasText: 'Unknown task' });
   await unknown.waitFor();
   // A close id is offered.
   await unknown.getByRole('link', { name: LAKE_TASK, exact: true }).waitFor();
 
-  await page.goto(`${server.url}/task`);
+  await page.goto(`${harness.url()}/task`);
   await page.getByRole('alert').filter({ hasText: 'No task chosen' }).waitFor();
-  await page.goto(`${server.url}/task/play?id=`);
+  await page.goto(`${harness.url()}/task/play?id=`);
   await page.getByRole('alert').filter({ hasText: 'No task chosen' }).waitFor();
-  await page.goto(`${server.url}/task/play?id=%E2%9C%97%20%22%3C`);
+  await page.goto(`${harness.url()}/task/play?id=%E2%9C%97%20%22%3C`);
   await page.getByRole('alert').filter({ hasText: 'Unknown task' }).waitFor();
 });

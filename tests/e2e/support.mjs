@@ -10,6 +10,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -133,4 +134,39 @@ export async function openPage(context) {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });
   return { page, problems };
+}
+
+/**
+ * The lifecycle every end-to-end file shares: one server and one browser per file, a
+ * fresh page per test that must log no console error, exception or failed request.
+ * Pass node:test's hooks; returns `open(path)` and the server's `url()`.
+ */
+export function pageHarness({ before, after, afterEach }) {
+  let server;
+  let browser;
+  let current; // { page, problems } of the running test
+  before(async () => {
+    await assertBuilt();
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(async () => {
+    if (!current) return;
+    const { page, problems } = current;
+    current = undefined;
+    await page.close();
+    assert.deepEqual(problems, [], 'the page logged errors');
+  });
+  return {
+    url: () => server.url,
+    async open(pagePath) {
+      current = await openPage(browser.context);
+      await current.page.goto(server.url + pagePath);
+      return current.page;
+    },
+  };
 }
