@@ -356,24 +356,6 @@ mod tests {
     }
 
     #[test]
-    fn invalid_actions_are_rejected() {
-        let mut env = Acrobot::new("Acrobot-v1");
-        assert!(matches!(
-            env.step(Action::Index(1)),
-            Err(EnvError::NotReset)
-        ));
-        env.reset(Some(0));
-        assert!(matches!(
-            env.step(Action::Index(3)),
-            Err(EnvError::InvalidAction(_))
-        ));
-        assert!(matches!(
-            env.step(Action::Value(0.0)),
-            Err(EnvError::InvalidAction(_))
-        ));
-    }
-
-    #[test]
     fn render_draws_the_scene() {
         let mut env = Acrobot::new("Acrobot-v1");
         let mut frame = Frame::new(3, 3);

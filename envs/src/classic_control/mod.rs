@@ -112,3 +112,42 @@ mod tests {
         ));
     }
 }
+
+#[cfg(test)]
+mod invalid_action_tests {
+    use super::acrobot::Acrobot;
+    use super::cartpole::CartPole;
+    use super::mountain_car::MountainCar;
+    use crate::core::env::{Action, Env};
+    use crate::core::error::EnvError;
+
+    #[test]
+    fn discrete_envs_reject_invalid_actions() {
+        let envs: [(Box<dyn Env>, usize); 3] = [
+            (Box::new(CartPole::new("CartPole-v1")), 2),
+            (Box::new(Acrobot::new("Acrobot-v1")), 3),
+            (Box::new(MountainCar::new("MountainCar-v0")), 3),
+        ];
+        for (mut env, n) in envs {
+            assert!(
+                matches!(env.step(Action::Index(0)), Err(EnvError::NotReset)),
+                "{}",
+                env.id()
+            );
+            env.reset(Some(0));
+            assert!(
+                matches!(env.step(Action::Index(n)), Err(EnvError::InvalidAction(_))),
+                "{}",
+                env.id()
+            );
+            assert!(
+                matches!(
+                    env.step(Action::Value(1.0)),
+                    Err(EnvError::InvalidAction(_))
+                ),
+                "{}",
+                env.id()
+            );
+        }
+    }
+}

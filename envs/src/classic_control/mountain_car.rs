@@ -291,24 +291,6 @@ mod tests {
     }
 
     #[test]
-    fn invalid_actions_are_rejected() {
-        let mut env = MountainCar::new("MountainCar-v0");
-        assert!(matches!(
-            env.step(Action::Index(1)),
-            Err(EnvError::NotReset)
-        ));
-        env.reset(Some(0));
-        assert!(matches!(
-            env.step(Action::Index(3)),
-            Err(EnvError::InvalidAction(_))
-        ));
-        assert!(matches!(
-            env.step(Action::Value(1.0)),
-            Err(EnvError::InvalidAction(_))
-        ));
-    }
-
-    #[test]
     fn render_draws_the_scene() {
         let mut env = MountainCar::new("MountainCar-v0");
         let mut frame = Frame::default();

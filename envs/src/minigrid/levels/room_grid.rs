@@ -324,3 +324,15 @@ pub fn pickup_target_step(
     }
     out
 }
+
+/// The UnlockPickup layout: a box of a drawn colour in the right room, and a locked door
+/// of a drawn colour in the left room's right wall (drawn in that order). Returns the
+/// box, the door and the door's position.
+pub fn box_behind_locked_door(
+    rooms: &mut RoomGrid,
+    w: &mut World,
+) -> Result<(Obj, Obj, Pos), GenError> {
+    let (target, _) = rooms.add_object(w, 1, 0, Some(ObjKind::Box(None)), None)?;
+    let (door, pos) = rooms.add_door(w, 0, 0, Some(0), None, Some(true))?;
+    Ok((target, door, pos))
+}

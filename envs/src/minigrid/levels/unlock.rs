@@ -1,7 +1,7 @@
 //! Unlock and BlockedUnlockPickup: two rooms joined by a locked door whose key lies in
 //! the agent's room.
 
-use super::room_grid::{pickup_target_step, RoomGrid};
+use super::room_grid::{box_behind_locked_door, pickup_target_step, RoomGrid};
 use crate::minigrid::env::Level;
 use crate::minigrid::grid::Pos;
 use crate::minigrid::object::{DoorState, ObjKind};
@@ -92,10 +92,7 @@ impl Level for BlockedUnlockPickup {
     }
     fn generate(&mut self, w: &mut World) -> Result<(), GenError> {
         self.rooms.generate(w);
-        let (target, _) = self
-            .rooms
-            .add_object(w, 1, 0, Some(ObjKind::Box(None)), None)?;
-        let (door, pos) = self.rooms.add_door(w, 0, 0, Some(0), None, Some(true))?;
+        let (target, door, pos) = box_behind_locked_door(&mut self.rooms, w)?;
         let color = w.rand_color();
         let ball = w.obj(ObjKind::Ball, color);
         w.put((pos.0 - 1, pos.1), ball);

@@ -1,6 +1,6 @@
 //! UnlockPickup and KeyCorridor: fetch a key, unlock a door, pick up the target.
 
-use super::room_grid::{pickup_target_step, RoomGrid};
+use super::room_grid::{box_behind_locked_door, pickup_target_step, RoomGrid};
 use crate::minigrid::env::Level;
 use crate::minigrid::object::{Color, ObjKind};
 use crate::minigrid::world::{GenError, Outcome, World};
@@ -36,10 +36,7 @@ impl Level for UnlockPickup {
     }
     fn generate(&mut self, w: &mut World) -> Result<(), GenError> {
         self.rooms.generate(w);
-        let (target, _) = self
-            .rooms
-            .add_object(w, 1, 0, Some(ObjKind::Box(None)), None)?;
-        let (door, _) = self.rooms.add_door(w, 0, 0, Some(0), None, Some(true))?;
+        let (target, door, _) = box_behind_locked_door(&mut self.rooms, w)?;
         self.rooms
             .add_object(w, 0, 0, Some(ObjKind::Key), Some(door.color))?;
         self.rooms.place_agent(w, Some(0), Some(0))?;
