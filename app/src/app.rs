@@ -6,9 +6,16 @@ use leptos_router::hooks::use_location;
 use leptos_router::path;
 
 use crate::components::error_box::ErrorBox;
+use crate::pages::compare::ComparePage;
+use crate::pages::episode::EpisodePage;
 use crate::pages::home::Home;
+use crate::pages::models::ModelsPage;
 use crate::pages::play::Play;
+use crate::pages::run::RunPage;
+use crate::pages::study::StudyPage;
+use crate::pages::study_take::StudyTakePage;
 use crate::pages::suite::SuitePage;
+use crate::pages::suite_run::SuiteRunPage;
 use crate::pages::task::TaskPage;
 use crate::pages::task_play::TaskPlay;
 
@@ -35,6 +42,13 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/suite") view=SuitePage />
                     <Route path=path!("/task") view=TaskPage />
                     <Route path=path!("/task/play") view=TaskPlay />
+                    <Route path=path!("/models") view=ModelsPage />
+                    <Route path=path!("/run") view=RunPage />
+                    <Route path=path!("/run/suite") view=SuiteRunPage />
+                    <Route path=path!("/episode") view=EpisodePage />
+                    <Route path=path!("/study") view=StudyPage />
+                    <Route path=path!("/study/take") view=StudyTakePage />
+                    <Route path=path!("/compare") view=ComparePage />
                 </Routes>
             </main>
         </Router>
@@ -51,6 +65,14 @@ fn SiteNav() -> impl IntoView {
             "suite"
         } else if path == "/" || path == "/play" {
             "envs"
+        } else if path == "/models" || path.starts_with("/run") {
+            "run"
+        } else if path == "/episode" {
+            "episode"
+        } else if path.starts_with("/study") {
+            "study"
+        } else if path == "/compare" {
+            "compare"
         } else {
             ""
         }
@@ -63,6 +85,18 @@ fn SiteNav() -> impl IntoView {
             </a>
             <a href="/suite" aria-current=move || current("suite") data-testid="nav-suite">
                 "Benchmark suite"
+            </a>
+            <a href="/run/suite" aria-current=move || current("run") data-testid="nav-run">
+                "Run a model"
+            </a>
+            <a href="/episode" aria-current=move || current("episode") data-testid="nav-episode">
+                "Replay"
+            </a>
+            <a href="/study" aria-current=move || current("study") data-testid="nav-study">
+                "Human study"
+            </a>
+            <a href="/compare" aria-current=move || current("compare") data-testid="nav-compare">
+                "Compare"
             </a>
         </nav>
     }

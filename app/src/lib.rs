@@ -10,8 +10,12 @@
 
 pub mod bench;
 pub mod catalog;
+pub mod compare;
 pub mod demo_player;
 pub mod play_state;
+pub mod replay;
+pub mod runner;
+pub mod study;
 pub mod suite_filter;
 pub mod task_session;
 pub mod task_text;

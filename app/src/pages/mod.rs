@@ -1,7 +1,14 @@
 //! One module per page.
 
+pub mod compare;
+pub mod episode;
 pub mod home;
+pub mod models;
 pub mod play;
+pub mod run;
+pub mod study;
+pub mod study_take;
 pub mod suite;
+pub mod suite_run;
 pub mod task;
 pub mod task_play;

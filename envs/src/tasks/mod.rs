@@ -6,6 +6,7 @@ pub mod core_suite;
 pub mod demo;
 pub mod episode;
 pub mod report;
+pub mod results;
 pub mod scoring;
 pub mod share;
 pub mod task;

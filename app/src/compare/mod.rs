@@ -1,0 +1,1 @@
+//! Comparing results files: groups, confidence intervals, paired differences.

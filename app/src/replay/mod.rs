@@ -1,0 +1,1 @@
+//! Replaying shared episodes: the timeline, verification, comparison and forks.

@@ -1,0 +1,1 @@
+//! Human studies: the study link, a participant's progress and results.
