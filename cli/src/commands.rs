@@ -4,7 +4,11 @@
 use envs::tasks::agents::{OracleAgent, RandomAgent};
 use envs::tasks::core_suite;
 use envs::tasks::report::{format_table, report};
-use envs::tasks::{run_episode, Agent, EpisodeRecord, Suite};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use envs::tasks::results::{ResultEpisode, ResultsFile, ResultsKind};
+use envs::tasks::{run_episode, Agent, EpisodeRecord, Suite, Task};
 
 /// Command-line arguments: positionals and `--flag value` / `--switch` options.
 pub struct Args {
@@ -44,10 +48,15 @@ const USAGE: &str = "usage:
   playbench run --task ID --agent random|oracle [--seed S]
   playbench run --task ID --agent endpoint --provider openai|anthropic|gemini --base-url URL
       --model NAME [--api-key-env VAR] [--history K] [--temperature T] [--max-tokens N]
-      [--timeout S] [--strictness exact|lenient] [--header 'Name: value']
+      [--timeout S] [--strictness exact|lenient] [--observation image|text|both]
+      [--feedback] [--reward task|shown|hidden] [--header 'Name: value']
+      [--price-in USD_PER_M] [--price-out USD_PER_M]
       (run prints an episode file; --link prints its share-link fragment instead)
+  playbench run --suite [--filter TEXT] [--episodes N] [--concurrency N] [--json]
+      [--out FILE] [--progress] --agent ... (as above)
+      (prints the results table, or the results file with --json)
   playbench verify FILE_OR_LINK
-  playbench baseline --agent random|oracle [--seed S] [--episodes N] [--json]
+  playbench baseline --agent random|oracle [--seed S] [--episodes N] [--concurrency N] [--json]
   playbench suite [--check]";
 
 fn suite() -> Result<Suite, String> {
@@ -77,16 +86,129 @@ fn json<T: serde::Serialize>(v: &T) -> String {
     s
 }
 
-/// Runs every task of `suite` `episodes` times with the agent of `args`.
-pub fn run_suite(suite: &Suite, args: &Args, episodes: u64) -> Result<Vec<EpisodeRecord>, String> {
-    let mut out = Vec::new();
-    for task in &suite.tasks {
-        for e in 0..episodes {
-            let mut a = agent(args, e)?;
-            out.push(run_episode(task, a.as_mut()).map_err(|e| format!("task {}: {e}", task.id))?);
+/// Runs each of `tasks` `episodes` times with the agent of `args`, `concurrency`
+/// episodes at a time (threads; each episode has its own agent). The results come
+/// back in task order, then repetition order, whatever finished first.
+pub fn run_tasks(
+    tasks: &[&Task],
+    args: &Args,
+    episodes: u64,
+    concurrency: usize,
+) -> Result<Vec<ResultEpisode>, String> {
+    let jobs: Vec<(&Task, u64)> = tasks
+        .iter()
+        .flat_map(|t| (0..episodes).map(move |e| (*t, e)))
+        .collect();
+    agent(args, 0)?; // a bad agent configuration fails before any thread starts
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<ResultEpisode, String>>>> =
+        Mutex::new(vec![None; jobs.len()]);
+    let progress = args.has("--progress");
+    let done = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..concurrency.clamp(1, jobs.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&(task, repeat)) = jobs.get(i) else {
+                    break;
+                };
+                let outcome = agent(args, repeat).and_then(|mut a| {
+                    let record = run_episode(task, a.as_mut())
+                        .map_err(|e| format!("task {}: {e}", task.id))?;
+                    Ok(ResultEpisode {
+                        record,
+                        repeat: repeat as u32,
+                        usage: a.usage(),
+                    })
+                });
+                if progress {
+                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    eprintln!("playbench: {n}/{} episodes ({})", jobs.len(), task.id);
+                }
+                if let Ok(mut r) = results.lock() {
+                    r[i] = Some(outcome);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .map_err(|_| "a worker thread failed".to_string())?
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err("an episode did not run".into())))
+        .collect()
+}
+
+/// The run's settings for episode and results files (never headers or keys; files
+/// strip key-like names as well).
+fn run_settings(args: &Args) -> serde_json::Map<String, serde_json::Value> {
+    let mut settings = serde_json::Map::new();
+    for flag in [
+        "--agent",
+        "--seed",
+        "--provider",
+        "--base-url",
+        "--model",
+        "--history",
+        "--temperature",
+        "--max-tokens",
+        "--timeout",
+        "--strictness",
+        "--observation",
+        "--reward",
+        "--episodes",
+        "--concurrency",
+    ] {
+        if let Some(v) = args.value(flag) {
+            let name = flag.trim_start_matches('-').replace('-', "_");
+            settings.insert(name, v.into());
         }
     }
-    Ok(out)
+    if args.has("--feedback") {
+        settings.insert("feedback".into(), true.into());
+    }
+    settings
+}
+
+/// `playbench run --suite ...`: every task (or those whose id contains `--filter`),
+/// as a results file (`--json`) or the table.
+fn run_suite_command(suite: &Suite, args: &Args) -> Result<String, String> {
+    let filter = args.value("--filter").unwrap_or("");
+    let tasks: Vec<&Task> = suite
+        .tasks
+        .iter()
+        .filter(|t| t.id.contains(filter))
+        .collect();
+    if tasks.is_empty() {
+        return Err(format!("no task id contains {filter:?}"));
+    }
+    let episodes = args.number("--episodes", 1)?.max(1);
+    let concurrency = args.number("--concurrency", 4)?.max(1) as usize;
+    let results = run_tasks(&tasks, args, episodes, concurrency)?;
+    let name = agent(args, 0)?.name();
+    let kind = match args.value("--agent") {
+        Some("endpoint") => ResultsKind::Model,
+        _ => ResultsKind::Baseline,
+    };
+    let file = ResultsFile::new(&name, kind, &name, suite, Some(run_settings(args)), results);
+    if let Some(path) = args.value("--out") {
+        std::fs::write(path, file.to_json()).map_err(|e| format!("writing {path}: {e}"))?;
+    }
+    Ok(if args.has("--json") {
+        file.to_json()
+    } else {
+        let mut table = format_table(&file.report);
+        if let Some(u) = &file.usage {
+            table.push_str(&format!(
+                "-- usage: {} requests, {} input tokens, {} output tokens{}\n",
+                u.requests,
+                u.input_tokens,
+                u.output_tokens,
+                u.cost_usd.map(|c| format!(", ${c:.4}")).unwrap_or_default()
+            ));
+        }
+        table
+    })
 }
 
 pub fn dispatch(args: &Args) -> Result<String, String> {
@@ -94,35 +216,21 @@ pub fn dispatch(args: &Args) -> Result<String, String> {
         Some("tasks") => Ok(json(&suite()?.tasks)),
         Some("run") => {
             let suite = suite()?;
-            let id = args.value("--task").ok_or("--task ID is required")?;
+            if args.has("--suite") {
+                return run_suite_command(&suite, args);
+            }
+            let id = args
+                .value("--task")
+                .ok_or("--task ID (or --suite) is required")?;
             let task = suite
                 .task(id)
                 .ok_or_else(|| format!("no task {id:?} in {} (see `playbench tasks`)", suite.id))?;
             let mut a = agent(args, 0)?;
             let record = run_episode(task, a.as_mut()).map_err(|e| e.to_string())?;
-            // The run's settings (never headers; the file strips key-like names).
-            let mut settings = serde_json::Map::new();
-            for flag in [
-                "--agent",
-                "--seed",
-                "--provider",
-                "--base-url",
-                "--model",
-                "--history",
-                "--temperature",
-                "--max-tokens",
-                "--timeout",
-                "--strictness",
-            ] {
-                if let Some(v) = args.value(flag) {
-                    let name = flag.trim_start_matches('-').replace('-', "_");
-                    settings.insert(name, v.into());
-                }
-            }
             let file = envs::tasks::share::EpisodeFile::from_record(
                 envs::tasks::share::TaskRef::builtin(id),
                 record,
-                Some(settings),
+                Some(run_settings(args)),
             );
             if args.has("--link") {
                 return file
@@ -135,7 +243,12 @@ pub fn dispatch(args: &Args) -> Result<String, String> {
         Some("baseline") => {
             let suite = suite()?;
             let episodes = args.number("--episodes", 1)?.max(1);
-            let records = run_suite(&suite, args, episodes)?;
+            let tasks: Vec<&Task> = suite.tasks.iter().collect();
+            let concurrency = args.number("--concurrency", 1)?.max(1) as usize;
+            let records: Vec<EpisodeRecord> = run_tasks(&tasks, args, episodes, concurrency)?
+                .into_iter()
+                .map(|e| e.record)
+                .collect();
             let name = agent(args, 0)?.name();
             let r = report(
                 &name,

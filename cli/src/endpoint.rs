@@ -8,15 +8,15 @@ use std::io::{Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use envs::protocol::endpoint::{redact, Endpoint, Prices};
 use envs::protocol::parse::Strictness;
 use envs::protocol::prompt::{ImageRef, Message};
-use envs::protocol::providers::{
-    classify_error, extract_reply, request_body, ApiError, EncodedImage, ErrorKind, Provider,
-    Sampling,
+use envs::protocol::providers::{ApiError, EncodedImage, ErrorKind, Provider, Sampling};
+use envs::protocol::session::{
+    HistoryWindow, ModelSession, Next, ObservationMode, RewardMode, SessionConfig,
 };
-use envs::protocol::retry::parse_retry_after;
-use envs::protocol::session::{HistoryWindow, ModelSession, Next, SessionConfig};
 use envs::tasks::demo::render_clip;
+use envs::tasks::results::Usage;
 use envs::tasks::{Agent, EpisodeRunner, FailureMode, Reply};
 use envs::Frame;
 
@@ -26,20 +26,42 @@ use crate::png_out::encode_png;
 /// Everything needed to talk to one model.
 #[derive(Clone)]
 pub struct EndpointConfig {
-    pub provider: Provider,
-    pub base_url: String,
-    pub sampling: Sampling,
+    pub endpoint: Endpoint,
     /// Never printed and never recorded.
     pub api_key: Option<String>,
-    pub headers: Vec<(String, String)>,
     pub timeout: Duration,
     pub session: SessionConfig,
+    pub prices: Prices,
+}
+
+fn choice<T: Copy>(args: &Args, flag: &str, options: &[(&str, T)]) -> Result<Option<T>, String> {
+    let Some(v) = args.value(flag) else {
+        return Ok(None);
+    };
+    options
+        .iter()
+        .find(|(name, _)| *name == v)
+        .map(|(_, t)| Some(*t))
+        .ok_or_else(|| {
+            let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+            format!("{flag} wants {}, got {v:?}", names.join(" or "))
+        })
+}
+
+fn float(args: &Args, flag: &str) -> Result<Option<f64>, String> {
+    args.value(flag)
+        .map(|t| {
+            t.parse::<f64>()
+                .map_err(|_| format!("{flag} wants a number, got {t:?}"))
+        })
+        .transpose()
 }
 
 impl EndpointConfig {
     /// From `--provider --base-url --model [--api-key-env VAR] [--history K]
     /// [--temperature T] [--max-tokens N] [--timeout S] [--strictness exact|lenient]
-    /// [--header 'Name: value']`.
+    /// [--observation image|text|both] [--feedback] [--reward task|shown|hidden]
+    /// [--header 'Name: value'] [--price-in USD] [--price-out USD]`.
     pub fn from_args(args: &Args) -> Result<Self, String> {
         let provider = args
             .value("--provider")
@@ -61,13 +83,6 @@ impl EndpointConfig {
             })?),
             None => None,
         };
-        let temperature = match args.value("--temperature") {
-            Some(t) => Some(
-                t.parse::<f64>()
-                    .map_err(|_| format!("--temperature wants a number, got {t:?}"))?,
-            ),
-            None => None,
-        };
         let max_output_tokens = match args.value("--max-tokens") {
             Some(_) => Some(
                 u32::try_from(args.number("--max-tokens", 0)?)
@@ -82,11 +97,35 @@ impl EndpointConfig {
                 _ => return Err("--history wants full or a number of turns >= 1".into()),
             },
         };
-        let strictness = match args.value("--strictness") {
-            None | Some("exact") => Strictness::Exact,
-            Some("lenient") => Strictness::Lenient,
-            Some(s) => return Err(format!("--strictness wants exact or lenient, got {s:?}")),
-        };
+        let strictness = choice(
+            args,
+            "--strictness",
+            &[
+                ("exact", Strictness::Exact),
+                ("lenient", Strictness::Lenient),
+            ],
+        )?
+        .unwrap_or_default();
+        let observation = choice(
+            args,
+            "--observation",
+            &[
+                ("image", ObservationMode::Image),
+                ("text", ObservationMode::Text),
+                ("both", ObservationMode::Both),
+            ],
+        )?
+        .unwrap_or_default();
+        let reward = choice(
+            args,
+            "--reward",
+            &[
+                ("task", RewardMode::Task),
+                ("shown", RewardMode::Shown),
+                ("hidden", RewardMode::Hidden),
+            ],
+        )?
+        .unwrap_or_default();
         let headers = match args.value("--header") {
             Some(h) => {
                 let (name, value) = h
@@ -97,30 +136,31 @@ impl EndpointConfig {
             None => Vec::new(),
         };
         Ok(Self {
-            provider,
-            base_url,
-            sampling: Sampling {
-                model,
-                temperature,
-                max_output_tokens,
+            endpoint: Endpoint {
+                provider,
+                base_url,
+                sampling: Sampling {
+                    model,
+                    temperature: float(args, "--temperature")?,
+                    max_output_tokens,
+                },
+                headers,
             },
             api_key,
-            headers,
             timeout: Duration::from_secs(args.number("--timeout", 120)?.max(1)),
             session: SessionConfig {
                 strictness,
                 history,
+                observation,
+                feedback: args.has("--feedback"),
+                reward,
                 ..SessionConfig::default()
             },
+            prices: Prices {
+                input_per_million: float(args, "--price-in")?,
+                output_per_million: float(args, "--price-out")?,
+            },
         })
-    }
-
-    /// `text` with the key blotted out (server messages may echo it).
-    fn redact(&self, text: &str) -> String {
-        match &self.api_key {
-            Some(k) if !k.is_empty() => text.replace(k.as_str(), "***"),
-            _ => text.to_string(),
-        }
     }
 }
 
@@ -137,6 +177,7 @@ pub struct EndpointAgent {
     /// Captioned demonstration frames, by clip.
     demos: Vec<Vec<Frame>>,
     images: HashMap<ImageRef, EncodedImage>,
+    usage: Usage,
 }
 
 impl EndpointAgent {
@@ -146,16 +187,20 @@ impl EndpointAgent {
             session: Err("the episode has not begun".into()),
             demos: Vec::new(),
             images: HashMap::new(),
+            usage: Usage::default(),
         }
     }
 
-    fn image(&mut self, r: &ImageRef) -> Result<EncodedImage, String> {
-        if let Some(img) = self.images.get(r) {
+    fn image(
+        images: &mut HashMap<ImageRef, EncodedImage>,
+        demos: &[Vec<Frame>],
+        r: &ImageRef,
+    ) -> Result<EncodedImage, String> {
+        if let Some(img) = images.get(r) {
             return Ok(img.clone());
         }
         let frame = match *r {
-            ImageRef::DemoFrame { clip, frame } => self
-                .demos
+            ImageRef::DemoFrame { clip, frame } => demos
                 .get(clip)
                 .and_then(|c| c.get(frame))
                 .ok_or_else(|| format!("no frame {frame} in demonstration {clip}"))?,
@@ -165,32 +210,37 @@ impl EndpointAgent {
             mime: "image/png".into(),
             bytes: encode_png(frame)?,
         };
-        self.images.insert(*r, img.clone());
+        images.insert(*r, img.clone());
         Ok(img)
     }
 
     /// One request: the reply text, or the classified error.
     fn send(&mut self, messages: &[Message]) -> Result<String, ApiError> {
-        let c = self.config.clone();
-        let body = request_body(c.provider, &c.sampling, messages, |r| self.image(r))
-            .map_err(|e| ApiError::new(ErrorKind::BadResponse, e))?;
-        let mut headers = c.provider.auth_headers(c.api_key.as_deref());
-        headers.extend(c.headers.iter().cloned());
-        let url = c.provider.url(&c.base_url, &c.sampling.model);
-        let resp = http_post(&url, &headers, &body.to_string(), c.timeout)
-            .map_err(|e| ApiError::new(ErrorKind::Transport, e))?;
+        let (images, demos) = (&mut self.images, &self.demos);
+        let c = &self.config;
+        let req = c.endpoint.request(c.api_key.as_deref(), messages, |r| {
+            Self::image(images, demos, r)
+        })?;
+        let started = Instant::now();
+        let resp = http_post(&req.url, &req.headers, &req.body, c.timeout);
+        self.usage.requests += 1;
+        self.usage.latency_ms += started.elapsed().as_millis() as u64;
+        let resp = resp.map_err(|e| ApiError::new(ErrorKind::Transport, e))?;
         let text = String::from_utf8_lossy(&resp.body).into_owned();
-        if (200..300).contains(&resp.status) {
-            extract_reply(c.provider, &text)
-        } else {
-            let now = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs());
-            let retry_after = resp
-                .header("retry-after")
-                .and_then(|v| parse_retry_after(v, now));
-            Err(classify_error(c.provider, resp.status, &text, retry_after))
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let answer = c
+            .endpoint
+            .response(resp.status, resp.header("retry-after"), now, &text)?;
+        if let Some((i, o)) = answer.usage {
+            self.usage.input_tokens += i;
+            self.usage.output_tokens += o;
+            self.usage.cost_usd = c
+                .prices
+                .cost(self.usage.input_tokens, self.usage.output_tokens);
         }
+        Ok(answer.text)
     }
 }
 
@@ -198,14 +248,15 @@ impl Agent for EndpointAgent {
     fn name(&self) -> String {
         format!(
             "endpoint:{}:{}",
-            self.config.provider.name(),
-            self.config.sampling.model
+            self.config.endpoint.provider.name(),
+            self.config.endpoint.sampling.model
         )
     }
 
     fn begin(&mut self, runner: &EpisodeRunner) {
         let task = runner.task();
         self.images.clear();
+        self.usage = Usage::default();
         self.demos = match task
             .demos
             .iter()
@@ -258,7 +309,7 @@ impl Agent for EndpointAgent {
             let next = match answer {
                 Ok(text) => session.on_reply(&text),
                 Err(e) => {
-                    let msg = self.config.redact(&e.message);
+                    let msg = redact(&e.message, self.config.api_key.as_deref());
                     let next = session.on_error(e);
                     match &next {
                         Next::Ask => eprintln!(
@@ -274,6 +325,10 @@ impl Agent for EndpointAgent {
                 return reply;
             }
         }
+    }
+
+    fn usage(&self) -> Option<Usage> {
+        Some(self.usage.clone())
     }
 }
 
@@ -484,12 +539,20 @@ mod tests {
         ]);
         let c = EndpointConfig::from_args(&args(&a)).unwrap();
         assert_eq!(c.session.history, HistoryWindow::Last(3));
-        assert_eq!(c.headers, vec![("X-A".to_string(), "b".to_string())]);
-        let c = EndpointConfig {
-            api_key: Some("sk-secret".into()),
-            ..c
-        };
-        assert_eq!(c.redact("bad key sk-secret!"), "bad key ***!");
+        assert_eq!(
+            c.endpoint.headers,
+            vec![("X-A".to_string(), "b".to_string())]
+        );
+        let mut a = base.to_vec();
+        a.extend(["--observation", "both", "--feedback", "--reward", "shown"]);
+        let c = EndpointConfig::from_args(&args(&a)).unwrap();
+        assert_eq!(c.session.observation, ObservationMode::Both);
+        assert!(c.session.feedback);
+        assert_eq!(c.session.reward, RewardMode::Shown);
+        let mut a = base.to_vec();
+        a.extend(["--observation", "smell"]);
+        let e = EndpointConfig::from_args(&args(&a)).err().unwrap();
+        assert!(e.contains("image or text or both"), "{e}");
         let mut a = base.to_vec();
         a.extend(["--history", "0"]);
         assert!(EndpointConfig::from_args(&args(&a)).is_err());

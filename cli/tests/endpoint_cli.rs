@@ -238,3 +238,67 @@ fn the_history_window_is_applied() {
         .collect();
     assert_eq!(counts, vec![1, 3, 3]);
 }
+
+#[test]
+fn suite_runs_go_in_parallel_and_print_a_results_file() {
+    let Some(s) = server() else { return };
+    let base = format!("http://127.0.0.1:{}/v1", s.port);
+    let suite_run = |concurrency: &str| {
+        let t0 = Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_playbench"))
+            .args([
+                "run",
+                "--suite",
+                "--filter",
+                "frozenlake-4x4-det",
+                "--agent",
+                "endpoint",
+                "--provider",
+                "openai",
+                "--base-url",
+                &base,
+                "--model",
+                "delay:150:Down",
+                "--concurrency",
+                concurrency,
+                "--json",
+                "--price-in",
+                "1",
+                "--price-out",
+                "2",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let file: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (file, t0.elapsed())
+    };
+    let (one, t1) = suite_run("1");
+    let (four, t4) = suite_run("4");
+    assert_eq!(one["format"], "playbench-results/1");
+    let eps = one["episodes"].as_array().unwrap();
+    assert!(eps.len() >= 2, "{eps:?}");
+    // Same episodes in the same order whatever the concurrency.
+    assert_eq!(
+        one["episodes"].as_array().unwrap().len(),
+        four["episodes"].as_array().unwrap().len()
+    );
+    for (a, b) in eps.iter().zip(four["episodes"].as_array().unwrap()) {
+        assert_eq!(a["record"]["task"], b["record"]["task"]);
+        assert_eq!(
+            a["record"]["decisions"].as_array().unwrap().len(),
+            b["record"]["decisions"].as_array().unwrap().len()
+        );
+    }
+    let usage = &one["usage"];
+    assert!(usage["requests"].as_u64().unwrap() >= eps.len() as u64);
+    assert!(usage["input_tokens"].as_u64().unwrap() > 0);
+    assert!(usage["cost_usd"].as_f64().unwrap() > 0.0);
+    assert_eq!(one["config"]["concurrency"], "1");
+    // Parallel episodes overlap their waits (a loose bound: the machine is shared).
+    assert!(t4 < t1, "concurrency 4 took {t4:?}, concurrency 1 {t1:?}");
+}

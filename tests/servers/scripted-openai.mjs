@@ -5,13 +5,18 @@
 //   node tests/servers/scripted-openai.mjs [PORT]    (0 or none: a free port)
 //
 // Prints `PORT <n>` on its first stdout line. Routes (CORS headers and OPTIONS
-// preflight on all):
-//   POST /v1/chat/completions                    OpenAI
-//   POST /v1/messages                            Anthropic
-//   POST /v1beta/models/<model>:generateContent  Gemini
+// preflight on all, except under /nocors/, which sends none, like a local server that
+// does not allow the app's origin):
+//   POST [/nocors]/v1/chat/completions                    OpenAI
+//   POST [/nocors]/v1/messages                            Anthropic
+//   POST [/nocors]/v1beta/models/<model>:generateContent  Gemini
 //   POST /log                                    the requests seen so far (JSON)
+//   POST /reset                                  forget the counts and the log
 // The behaviour is the model name, or the `x-playbench-script` header:
 //   valid:<action>                 always `[Action: <action>]`
+//   seq:<a1>,<a2>,...              the i-th action at decision i (counted from the
+//                                  assistant turns in the request; full history)
+//   delay:<ms>:<action>            valid after waiting <ms> milliseconds
 //   malformed-then-valid[:<a>]     garbage on the first request, then valid (a: Down)
 //   429[:<a>]                      429 with Retry-After: 1 once, then valid
 //   500[:<a>]                      500 twice, then valid
@@ -19,7 +24,11 @@
 //   overflow                       the provider's context-overflow error
 //   401                            an auth error that echoes the key (redaction test)
 //   garbage                        always a reply without the marker
-// Every request must carry a base64 PNG image in the provider's format (else 400).
+//   notjson                        200 with an HTML body
+//   noimages                       the provider's "model does not support images" error
+// Replies report token usage (input: 100 per image + 1 per 4 characters of text;
+// output: 5). Every request must carry a base64 PNG or JPEG image in the provider's
+// format (else 400).
 import http from 'node:http';
 
 const counts = new Map();
@@ -28,41 +37,60 @@ const log = [];
 const texts = {
   openai: {
     overflow: [400, { error: { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens.", type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } }],
-    ok: (t) => ({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: t }, finish_reason: 'stop' }] }),
+    ok: (t, u) => ({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: t }, finish_reason: 'stop' }], usage: { prompt_tokens: u, completion_tokens: 5, total_tokens: u + 5 } }),
+    noimages: [400, { error: { message: 'Invalid content type. image_url is only supported by certain models.', type: 'invalid_request_error', code: null } }],
     error: (m, type) => ({ error: { message: m, type, code: null } }),
   },
   anthropic: {
     overflow: [400, { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum' } }],
-    ok: (t) => ({ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: t }], stop_reason: 'end_turn' }),
+    ok: (t, u) => ({ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: t }], stop_reason: 'end_turn', usage: { input_tokens: u, output_tokens: 5 } }),
+    noimages: [400, { type: 'error', error: { type: 'invalid_request_error', message: 'This model does not support image input.' } }],
     error: (m, type) => ({ type: 'error', error: { type, message: m } }),
   },
   gemini: {
     overflow: [400, { error: { code: 400, message: 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).', status: 'INVALID_ARGUMENT' } }],
-    ok: (t) => ({ candidates: [{ content: { role: 'model', parts: [{ text: t }] }, finishReason: 'STOP' }] }),
+    ok: (t, u) => ({ candidates: [{ content: { role: 'model', parts: [{ text: t }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: u, candidatesTokenCount: 5 } }),
+    noimages: [400, { error: { code: 400, message: 'Images are not supported by this model.', status: 'INVALID_ARGUMENT' } }],
     error: (m, type) => ({ error: { code: 0, message: m, status: type } }),
   },
 };
 
-const PNG = 'iVBORw0KGgo'; // base64 of the PNG signature
+// base64 of the PNG and JPEG signatures
+const MAGIC = { 'image/png': 'iVBORw0KGgo', 'image/jpeg': '/9j/' };
 
 function images(provider, body) {
-  const found = [];
+  const found = []; // [mime, base64]
   if (provider === 'openai') {
     for (const m of body.messages ?? []) for (const p of Array.isArray(m.content) ? m.content : []) {
-      if (p.type === 'image_url') found.push(p.image_url?.url ?? '');
+      const u = p.type === 'image_url' ? String(p.image_url?.url ?? '') : '';
+      const d = u.match(/^data:(image\/[a-z]+);base64,(.*)$/s);
+      if (d) found.push([d[1], d[2]]);
     }
-    return found.filter((u) => u.startsWith(`data:image/png;base64,${PNG}`)).length;
-  }
-  if (provider === 'anthropic') {
+  } else if (provider === 'anthropic') {
     for (const m of body.messages ?? []) for (const p of m.content ?? []) {
-      if (p.type === 'image' && p.source?.type === 'base64' && p.source.media_type === 'image/png') found.push(p.source.data);
+      if (p.type === 'image' && p.source?.type === 'base64') found.push([p.source.media_type, p.source.data]);
     }
   } else {
     for (const c of body.contents ?? []) for (const p of c.parts ?? []) {
-      if (p.inline_data?.mime_type === 'image/png') found.push(p.inline_data.data);
+      if (p.inline_data) found.push([p.inline_data.mime_type, p.inline_data.data]);
     }
   }
-  return found.filter((d) => d.startsWith(PNG)).length;
+  return found.filter(([mime, data]) => MAGIC[mime] && String(data).startsWith(MAGIC[mime]));
+}
+
+function textLength(provider, body) {
+  const list = provider === 'gemini' ? body.contents : body.messages;
+  let n = 0;
+  for (const m of list ?? []) {
+    const parts = provider === 'gemini' ? m.parts : Array.isArray(m.content) ? m.content : [{ text: m.content }];
+    for (const p of parts ?? []) n += typeof p.text === 'string' ? p.text.length : 0;
+  }
+  return n;
+}
+
+function assistantTurns(provider, body) {
+  const list = provider === 'gemini' ? body.contents : body.messages;
+  return (list ?? []).filter((m) => m.role === 'assistant' || m.role === 'model').length;
 }
 
 function lastRole(provider, body) {
@@ -71,10 +99,13 @@ function lastRole(provider, body) {
 }
 
 const server = http.createServer((req, res) => {
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
-  res.setHeader('Access-Control-Allow-Headers', '*');
-  res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
+  const nocors = req.url.startsWith('/nocors/');
+  if (!nocors) {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', '*');
+    res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
+  }
   if (req.method === 'OPTIONS') {
     res.writeHead(204);
     res.end();
@@ -88,8 +119,13 @@ const server = http.createServer((req, res) => {
       res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
       res.end(text);
     };
-    const url = new URL(req.url, 'http://x');
+    const url = new URL(req.url.replace(/^\/nocors\//, '/'), 'http://x');
     if (req.method === 'POST' && url.pathname === '/log') return send(200, log);
+    if (req.method === 'POST' && url.pathname === '/reset') {
+      counts.clear();
+      log.length = 0;
+      return send(200, {});
+    }
     let provider;
     let model;
     const gemini = url.pathname.match(/^\/v1beta\/models\/([^/]+):generateContent$/);
@@ -108,23 +144,39 @@ const server = http.createServer((req, res) => {
     // Counted per provider and script, so each variant starts its own script.
     const n = (counts.get(`${provider} ${script}`) ?? 0) + 1;
     counts.set(`${provider} ${script}`, n);
-    const nImages = images(provider, body);
-    log.push({ provider, path: url.pathname, script, n, auth: key !== null, images: nImages,
-      messages: (provider === 'gemini' ? body.contents : body.messages)?.length ?? 0 });
+    const found = images(provider, body);
+    const nImages = found.length;
+    log.push({ provider, path: url.pathname, script, n, auth: key !== null, key, images: nImages,
+      mimes: [...new Set(found.map(([m]) => m))],
+      messages: (provider === 'gemini' ? body.contents : body.messages)?.length ?? 0,
+      headers: req.headers, at: Date.now() });
     const p = texts[provider];
-    if (nImages === 0) return send(400, p.error('expected a base64 PNG image', 'invalid_request_error'));
+    if (nImages === 0) return send(400, p.error('expected a base64 PNG or JPEG image', 'invalid_request_error'));
+    const usage = 100 * nImages + Math.ceil(textLength(provider, body) / 4);
     if (lastRole(provider, body) !== 'user') return send(400, p.error('the last message must be the user\'s', 'invalid_request_error'));
     const [kind, arg] = script.includes(':') ? [script.slice(0, script.indexOf(':')), script.slice(script.indexOf(':') + 1)] : [script, 'Down'];
     const valid = `[Action: ${arg}]\nscripted reply ${n}`;
+    const ok = (t) => p.ok(t, usage);
     switch (kind) {
-      case 'valid': return send(200, p.ok(valid));
-      case 'malformed-then-valid': return send(200, p.ok(n === 1 ? 'I think I should go down.' : valid));
-      case '429': return n === 1 ? send(429, p.error('Rate limit reached', 'rate_limit_error'), { 'Retry-After': '1' }) : send(200, p.ok(valid));
-      case '500': return n <= 2 ? send(500, p.error('The server had an error', 'server_error')) : send(200, p.ok(valid));
+      case 'valid': return send(200, ok(valid));
+      case 'seq': {
+        const actions = arg.split(',');
+        const a = actions[Math.min(assistantTurns(provider, body), actions.length - 1)];
+        return send(200, ok(`[Action: ${a}]\nI follow the plan (step ${assistantTurns(provider, body) + 1}).`));
+      }
+      case 'delay': {
+        const [ms, a] = [Number(arg.split(':')[0]), arg.split(':')[1] ?? 'Down'];
+        return setTimeout(() => send(200, ok(`[Action: ${a}]\nafter ${ms} ms`)), ms);
+      }
+      case 'malformed-then-valid': return send(200, ok(n === 1 ? 'I think I should go down.' : valid));
+      case '429': return n === 1 ? send(429, p.error('Rate limit reached', 'rate_limit_error'), { 'Retry-After': '1' }) : send(200, ok(valid));
+      case '500': return n <= 2 ? send(500, p.error('The server had an error', 'server_error')) : send(200, ok(valid));
       case 'hang': return undefined;
       case 'overflow': return send(...p.overflow);
       case '401': return send(401, p.error(`Incorrect API key provided: ${key}`, 'authentication_error'));
-      case 'garbage': return send(200, p.ok('no marker here'));
+      case 'garbage': return send(200, ok('no marker here'));
+      case 'notjson': return send(200, '<html><body>Welcome to nginx!</body></html>');
+      case 'noimages': return send(...p.noimages);
       default: return send(404, p.error(`The model ${script} does not exist`, 'not_found_error'));
     }
   });

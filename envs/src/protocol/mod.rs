@@ -2,6 +2,7 @@
 //! text, the reply parser, the provider request/response shapes, retry timing and the
 //! session state machine. The browser and the command line only add the HTTP layer.
 
+pub mod endpoint;
 pub mod parse;
 pub mod prompt;
 pub mod providers;

@@ -136,8 +136,22 @@ pub fn first_turn(task: &Task, game_name: &str, frames: &[usize], mode: DemoMode
 /// A later user turn after `step` decisions; `reward` is (immediate, cumulative) when
 /// the task shows rewards.
 pub fn later_turn(step: u32, last_action: &str, reward: Option<(f64, f64)>) -> Message {
+    later_turn_with_feedback(step, last_action, reward, None)
+}
+
+/// [`later_turn`] with VisGym's textual environment feedback (protocol.md §6) after the
+/// previous action, e.g. `Feedback: executed; nothing visibly changed`.
+pub fn later_turn_with_feedback(
+    step: u32,
+    last_action: &str,
+    reward: Option<(f64, f64)>,
+    feedback: Option<&str>,
+) -> Message {
     let mut head =
         format!("Step {step} - Result of your last action:\nPrevious action: {last_action}\n");
+    if let Some(f) = feedback {
+        head.push_str(&format!("Feedback: {f}\n"));
+    }
     if let Some((now, total)) = reward {
         head.push_str(&format!("Reward: {now}\nCumulative reward: {total}\n"));
     }

@@ -387,6 +387,22 @@ pub fn extract_reply(provider: Provider, body: &str) -> Result<String, ApiError>
     text.ok_or_else(|| bad("unexpected answer shape"))
 }
 
+/// Input and output tokens a successful answer reports, when it reports them.
+pub fn extract_usage(provider: Provider, body: &str) -> Option<(u64, u64)> {
+    let v: Value = serde_json::from_str(body).ok()?;
+    let (usage, input, output) = match provider {
+        Provider::OpenAi => ("/usage", "prompt_tokens", "completion_tokens"),
+        Provider::Anthropic => ("/usage", "input_tokens", "output_tokens"),
+        Provider::Gemini => ("/usageMetadata", "promptTokenCount", "candidatesTokenCount"),
+    };
+    let u = v.pointer(usage)?;
+    let n = |k: &str| u.get(k).and_then(Value::as_u64);
+    match (n(input), n(output)) {
+        (None, None) => None,
+        (i, o) => Some((i.unwrap_or(0), o.unwrap_or(0))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -662,5 +678,17 @@ mod tests {
                 .is_retryable()
         );
         assert!(!ContextOverflow.is_retryable() && !Auth.is_retryable());
+    }
+
+    #[test]
+    fn usage_is_read_from_each_shape() {
+        let openai = r#"{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":3}}"#;
+        assert_eq!(extract_usage(Provider::OpenAi, openai), Some((12, 3)));
+        let anthropic = r#"{"content":[],"usage":{"input_tokens":7,"output_tokens":2}}"#;
+        assert_eq!(extract_usage(Provider::Anthropic, anthropic), Some((7, 2)));
+        let gemini = r#"{"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":1}}"#;
+        assert_eq!(extract_usage(Provider::Gemini, gemini), Some((5, 1)));
+        assert_eq!(extract_usage(Provider::OpenAi, r#"{"choices":[]}"#), None);
+        assert_eq!(extract_usage(Provider::OpenAi, "not json"), None);
     }
 }

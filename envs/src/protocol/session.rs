@@ -16,7 +16,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::parse::{parse_action, ParseError, Strictness};
-use super::prompt::{first_turn, later_turn, retry_message, DemoMode, Message, Part, Role};
+use super::prompt::{
+    first_turn, later_turn_with_feedback, retry_message, DemoMode, ImageRef, Message, Part, Role,
+};
 use super::providers::{ApiError, ErrorKind};
 use super::retry::{backoff_ms, MAX_FORMAT_RETRIES, MAX_TRANSPORT_RETRIES};
 use crate::tasks::demo::play_clip;
@@ -35,11 +37,51 @@ pub enum HistoryWindow {
     Last(u32),
 }
 
+/// How the current state is shown (VisGym §2): the frame, the environment's text
+/// rendering, or both (the text follows the frame).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObservationMode {
+    #[default]
+    Image,
+    Text,
+    Both,
+}
+
+/// Whether the model sees rewards: as the task says (hidden for every V-ICAL task), or
+/// overridden.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RewardMode {
+    #[default]
+    Task,
+    Shown,
+    Hidden,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SessionConfig {
     pub strictness: Strictness,
     pub history: HistoryWindow,
     pub demo_mode: DemoMode,
+    pub observation: ObservationMode,
+    /// Textual environment feedback after each action (VisGym).
+    pub feedback: bool,
+    pub reward: RewardMode,
+}
+
+/// The feedback line for a decision: what happened, in words every environment shares.
+fn feedback_text(d: &crate::tasks::Decision, previous_hash: Option<&str>) -> &'static str {
+    if d.terminated {
+        "executed; the episode ended"
+    } else if d.truncated {
+        "executed; the step limit was reached"
+    } else if previous_hash == Some(d.frame_hash.as_str()) {
+        "executed; nothing visibly changed (the move may be blocked)"
+    } else {
+        "executed"
+    }
 }
 
 /// The next request to send.
@@ -63,6 +105,9 @@ pub enum Next {
 #[derive(Clone, Debug)]
 struct Exchange {
     prompt: Message,
+    /// The environment's text rendering of the state the prompt shows (text
+    /// observations), captured when the state was current.
+    state_text: Option<String>,
     /// Rejected replies, each followed by the retry message.
     attempts: Vec<Message>,
     /// The accepted reply.
@@ -73,6 +118,7 @@ impl Exchange {
     fn new(prompt: Message) -> Self {
         Self {
             prompt,
+            state_text: None,
             attempts: Vec::new(),
             reply: None,
         }
@@ -113,7 +159,11 @@ impl ModelSession {
         Ok(Self {
             config,
             actions: task.actions.clone(),
-            hide_reward: task.hide_reward,
+            hide_reward: match config.reward {
+                RewardMode::Task => task.hide_reward,
+                RewardMode::Shown => false,
+                RewardMode::Hidden => true,
+            },
             exchanges: vec![Exchange::new(first)],
             rejected: Vec::new(),
             format_retries: 0,
@@ -149,8 +199,24 @@ impl ModelSession {
                 let total: f64 = decisions[..step].iter().map(|d| d.reward).sum();
                 (d.reward, total)
             });
-            self.exchanges
-                .push(Exchange::new(later_turn(step as u32, &d.action, reward)));
+            let feedback = self.config.feedback.then(|| {
+                let previous = step
+                    .checked_sub(2)
+                    .map(|i| decisions[i].frame_hash.as_str());
+                feedback_text(d, previous)
+            });
+            self.exchanges.push(Exchange::new(later_turn_with_feedback(
+                step as u32,
+                &d.action,
+                reward,
+                feedback,
+            )));
+        }
+        if self.config.observation != ObservationMode::Image {
+            if let Some(ex) = self.exchanges.last_mut() {
+                ex.state_text
+                    .get_or_insert_with(|| runner.env().render_text());
+            }
         }
         Some(RequestPlan {
             messages: self.window(),
@@ -168,15 +234,45 @@ impl ModelSession {
         let mut out = Vec::new();
         if from > 0 {
             let first = &self.exchanges[0];
-            out.push(first.prompt.clone());
+            out.push(self.observed(first));
             out.extend(first.reply.clone());
         }
         for ex in &self.exchanges[from..] {
-            out.push(ex.prompt.clone());
+            out.push(self.observed(ex));
             out.extend(ex.attempts.iter().cloned());
             out.extend(ex.reply.clone());
         }
         out
+    }
+
+    /// The exchange's prompt with the current state shown as the observation mode says.
+    fn observed(&self, ex: &Exchange) -> Message {
+        let mode = self.config.observation;
+        if mode == ObservationMode::Image {
+            return ex.prompt.clone();
+        }
+        let text = format!(
+            "\nText rendering of the state:\n{}\n",
+            ex.state_text
+                .as_deref()
+                .unwrap_or("(not available for this state)")
+        );
+        let mut parts = Vec::with_capacity(ex.prompt.parts.len() + 1);
+        for p in &ex.prompt.parts {
+            match p {
+                Part::Image(ImageRef::Current { .. }) => {
+                    if mode == ObservationMode::Both {
+                        parts.push(p.clone());
+                    }
+                    parts.push(Part::Text(text.clone()));
+                }
+                _ => parts.push(p.clone()),
+            }
+        }
+        Message {
+            role: ex.prompt.role,
+            parts,
+        }
     }
 
     fn fail(&mut self, mode: FailureMode) -> Next {
@@ -337,6 +433,85 @@ mod tests {
     fn finish(s: &mut ModelSession, r: EpisodeRunner) -> EpisodeRecord {
         assert!(s.next_request(&r).is_none());
         r.finish("model")
+    }
+
+    fn with(config: SessionConfig, extra: serde_json::Value) -> (ModelSession, EpisodeRunner) {
+        let t = task(extra);
+        (
+            ModelSession::new(&t, config).unwrap(),
+            EpisodeRunner::start(&t).unwrap(),
+        )
+    }
+
+    #[test]
+    fn text_observations_replace_or_follow_the_frame() {
+        for (mode, images) in [(ObservationMode::Text, 4), (ObservationMode::Both, 5)] {
+            let cfg = SessionConfig {
+                observation: mode,
+                ..SessionConfig::default()
+            };
+            let (mut s, mut r) = with(cfg, serde_json::json!({}));
+            let plan = s.next_request(&r).unwrap();
+            assert_eq!(plan.messages[0].images().count(), images, "{mode:?}");
+            let first = plan.messages[0].to_text();
+            assert!(first.contains("Text rendering of the state:\n"), "{first}");
+            // FrozenLake's text rendering marks the agent's cell.
+            assert!(first.contains(&r.env().render_text()), "{first}");
+            assert!(answer(&mut s, &mut r, "[Action: Down]"));
+            let plan = s.next_request(&r).unwrap();
+            let later = plan.messages[2].to_text();
+            assert!(later.contains(&r.env().render_text()), "{later}");
+            // The first turn keeps the state it showed.
+            assert_eq!(plan.messages[0].to_text(), first);
+        }
+    }
+
+    #[test]
+    fn feedback_says_what_the_action_did() {
+        let cfg = SessionConfig {
+            feedback: true,
+            ..SessionConfig::default()
+        };
+        let (mut s, mut r) = with(cfg, serde_json::json!({}));
+        assert!(answer(&mut s, &mut r, "[Action: Down]"));
+        let plan = s.next_request(&r).unwrap();
+        assert!(texts(&plan)[2].contains("Previous action: Down\nFeedback: executed\n"));
+        // Up twice from the second row: the second is blocked by the edge and the
+        // frame (the elf already faces up) does not change.
+        assert!(answer(&mut s, &mut r, "[Action: Up]"));
+        assert!(answer(&mut s, &mut r, "[Action: Up]"));
+        let plan = s.next_request(&r).unwrap();
+        assert!(texts(&plan)[4].contains("Feedback: executed\n"));
+        assert!(
+            texts(&plan)[6].contains("Feedback: executed; nothing visibly changed"),
+            "{}",
+            texts(&plan)[6]
+        );
+        let (mut s, r) = with(SessionConfig::default(), serde_json::json!({}));
+        assert!(!texts(&s.next_request(&r).unwrap())[0].contains("Feedback"));
+    }
+
+    #[test]
+    fn the_reward_setting_overrides_the_task() {
+        let shown = SessionConfig {
+            reward: RewardMode::Shown,
+            ..SessionConfig::default()
+        };
+        let (mut s, mut r) = with(shown, serde_json::json!({"hide_reward": true}));
+        assert!(answer(&mut s, &mut r, "[Action: Down]"));
+        assert!(texts(&s.next_request(&r).unwrap())[2].contains("Cumulative reward: 0"));
+        let hidden = SessionConfig {
+            reward: RewardMode::Hidden,
+            ..SessionConfig::default()
+        };
+        let (mut s, mut r) = with(hidden, serde_json::json!({"hide_reward": false}));
+        assert!(answer(&mut s, &mut r, "[Action: Down]"));
+        assert!(!texts(&s.next_request(&r).unwrap())[2].contains("reward"));
+        // Old configurations without the new fields still read.
+        let old: SessionConfig =
+            serde_json::from_str(r#"{"strictness":"exact","history":"full","demo_mode":"images"}"#)
+                .unwrap();
+        assert_eq!(old, SessionConfig::default());
     }
 
     #[test]

@@ -327,6 +327,10 @@ pub trait Agent {
         let _ = runner;
     }
     fn decide(&mut self, runner: &EpisodeRunner) -> Reply;
+    /// Requests, tokens and cost of the episode so far (models only).
+    fn usage(&self) -> Option<super::results::Usage> {
+        None
+    }
 }
 
 /// Runs `task` to the end with `agent`.
