@@ -1,0 +1,460 @@
+//! One model episode as a plain state machine the page drives: ask it for the next
+//! request, send it however the platform sends things, hand back the answer. It owns
+//! the episode engine and the protocol session (shared with the command line), the
+//! image cache and a log of every request for the live view. No IO, so native tests
+//! run whole episodes against canned answers.
+
+use std::collections::HashMap;
+
+use envs::protocol::endpoint::{redact, Endpoint, HttpRequest, Prices};
+use envs::protocol::prompt::ImageRef;
+use envs::protocol::providers::{ApiError, EncodedImage, ErrorKind};
+use envs::protocol::session::{ModelSession, Next, SessionConfig};
+use envs::tasks::demo::render_clip;
+use envs::tasks::results::Usage;
+use envs::tasks::{EpisodeRecord, EpisodeRunner, FailureMode, Reply, Task};
+use envs::Frame;
+
+/// Turns a frame into image bytes (the browser uses a canvas; tests anything).
+pub trait FrameEncoder {
+    fn encode(&mut self, frame: &Frame) -> Result<EncodedImage, String>;
+}
+
+/// Why a request was sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attempt {
+    /// The decision's first request.
+    First,
+    /// After a malformed reply (with the retry message).
+    FormatRetry(u32),
+    /// After a transport error (network, 429, 5xx, timeout).
+    TransportRetry(u32),
+}
+
+/// One request and what came of it, for the live view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Turn {
+    /// Decisions made before this request (0 = the first turn).
+    pub step: u32,
+    pub attempt: Attempt,
+    pub wait_before_ms: u64,
+    pub request_bytes: usize,
+    pub images: usize,
+    pub image_bytes: usize,
+    /// Time to the answer; `None` while in flight.
+    pub latency_ms: Option<f64>,
+    /// The app's own time (render, encode, build, parse), measured by the caller.
+    pub work_ms: f64,
+    pub reply: Option<String>,
+    /// The parsed action, when the reply was accepted.
+    pub action: Option<String>,
+    /// A rejected reply's reason or the request's error (key redacted).
+    pub problem: Option<String>,
+    pub tokens: Option<(u64, u64)>,
+}
+
+/// What to do next.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// Wait `wait_ms`, then send `request`.
+    Send { request: HttpRequest, wait_ms: u64 },
+    /// The episode is over: [`ModelEpisode::record`] has it.
+    Done,
+}
+
+pub struct ModelEpisode {
+    runner: Option<EpisodeRunner>,
+    session: ModelSession,
+    endpoint: Endpoint,
+    prices: Prices,
+    agent: String,
+    demos: Vec<Vec<Frame>>,
+    images: HashMap<ImageRef, EncodedImage>,
+    frame: Frame,
+    turns: Vec<Turn>,
+    usage: Usage,
+    record: Option<EpisodeRecord>,
+    /// The last error of any request (people see it even after a successful retry).
+    last_error: Option<ApiError>,
+}
+
+/// The agent name records carry: `endpoint:<provider>:<model>`.
+pub fn agent_name(endpoint: &Endpoint) -> String {
+    format!(
+        "endpoint:{}:{}",
+        endpoint.provider.name(),
+        endpoint.sampling.model
+    )
+}
+
+impl ModelEpisode {
+    pub fn new(
+        task: &Task,
+        endpoint: Endpoint,
+        config: SessionConfig,
+        prices: Prices,
+    ) -> Result<Self, String> {
+        let demos = task
+            .demos
+            .iter()
+            .map(|c| render_clip(task, c))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.to_string())?;
+        let runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
+        let session = ModelSession::new(task, config).map_err(|e| e.to_string())?;
+        Ok(Self {
+            runner: Some(runner),
+            session,
+            agent: agent_name(&endpoint),
+            endpoint,
+            prices,
+            demos,
+            images: HashMap::new(),
+            frame: Frame::default(),
+            turns: Vec::new(),
+            usage: Usage::default(),
+            record: None,
+            last_error: None,
+        })
+    }
+
+    pub fn turns(&self) -> &[Turn] {
+        &self.turns
+    }
+
+    pub fn usage(&self) -> &Usage {
+        &self.usage
+    }
+
+    pub fn record(&self) -> Option<&EpisodeRecord> {
+        self.record.as_ref()
+    }
+
+    pub fn runner(&self) -> Option<&EpisodeRunner> {
+        self.runner.as_ref()
+    }
+
+    pub fn last_error(&self) -> Option<&ApiError> {
+        self.last_error.as_ref()
+    }
+
+    /// Decisions made so far.
+    pub fn step(&self) -> u32 {
+        self.runner.as_ref().map_or_else(
+            || self.record.as_ref().map_or(0, |r| r.decisions.len() as u32),
+            EpisodeRunner::step_count,
+        )
+    }
+
+    /// The demonstration frames (captioned), by clip.
+    pub fn demos(&self) -> &[Vec<Frame>] {
+        &self.demos
+    }
+
+    /// The current frame (after the last decision).
+    pub fn frame(&mut self) -> &Frame {
+        if let Some(r) = &self.runner {
+            r.env().render(&mut self.frame);
+        }
+        &self.frame
+    }
+
+    fn finish(&mut self) {
+        if let Some(r) = self.runner.take() {
+            self.record = Some(r.finish(&self.agent));
+        }
+    }
+
+    /// Ends the episode as failed (e.g. the frame could not be encoded).
+    fn fail(&mut self, mode: FailureMode) {
+        if let Some(r) = &mut self.runner {
+            r.fail(mode, Vec::new());
+        }
+        self.finish();
+    }
+
+    fn image(&mut self, r: &ImageRef, enc: &mut dyn FrameEncoder) -> Result<EncodedImage, String> {
+        if let Some(img) = self.images.get(r) {
+            return Ok(img.clone());
+        }
+        let img = match *r {
+            ImageRef::DemoFrame { clip, frame } => {
+                let f = self
+                    .demos
+                    .get(clip)
+                    .and_then(|c| c.get(frame))
+                    .ok_or_else(|| format!("no frame {frame} in demonstration {clip}"))?;
+                enc.encode(f)?
+            }
+            ImageRef::Current { step } if Some(step) == self.runner.as_ref().map(|r| r.step_count()) => {
+                let runner = self.runner.as_ref().ok_or("the episode is over")?;
+                runner.env().render(&mut self.frame);
+                enc.encode(&self.frame)?
+            }
+            _ => return Err(format!("image {r:?} is not available")),
+        };
+        self.images.insert(*r, img.clone());
+        Ok(img)
+    }
+
+    /// The next request, or `Done`.
+    pub fn next(&mut self, enc: &mut dyn FrameEncoder, api_key: Option<&str>) -> Step {
+        let Some(runner) = &self.runner else {
+            return Step::Done;
+        };
+        let Some(plan) = self.session.next_request(runner) else {
+            self.finish();
+            return Step::Done;
+        };
+        let step = runner.step_count();
+        // Encode every image first (the borrow of `self` for the cache ends here).
+        let refs: Vec<ImageRef> = plan.messages.iter().flat_map(|m| m.images().copied()).collect();
+        for r in &refs {
+            if let Err(e) = self.image(r, enc) {
+                self.last_error = Some(ApiError::new(ErrorKind::BadResponse, format!("encoding a frame: {e}")));
+                self.fail(FailureMode::ApiError);
+                return Step::Done;
+            }
+        }
+        let images = &self.images;
+        let request = match self.endpoint.request(api_key, &plan.messages, |r| {
+            images
+                .get(r)
+                .cloned()
+                .ok_or_else(|| format!("image {r:?} is not available"))
+        }) {
+            Ok(req) => req,
+            Err(e) => {
+                self.last_error = Some(e);
+                self.fail(FailureMode::ApiError);
+                return Step::Done;
+            }
+        };
+        let attempt = match self.turns.last() {
+            Some(t) if t.step == step && t.action.is_none() => {
+                if t.reply.is_some() {
+                    let rejected = self
+                        .turns
+                        .iter()
+                        .filter(|t| t.step == step && t.reply.is_some())
+                        .count();
+                    Attempt::FormatRetry(rejected as u32)
+                } else {
+                    Attempt::TransportRetry(self.session.transport_retries())
+                }
+            }
+            _ => Attempt::First,
+        };
+        self.turns.push(Turn {
+            step,
+            attempt,
+            wait_before_ms: plan.wait_before_ms,
+            request_bytes: request.body.len(),
+            images: request.images,
+            image_bytes: request.image_bytes,
+            latency_ms: None,
+            work_ms: 0.0,
+            reply: None,
+            action: None,
+            problem: None,
+            tokens: None,
+        });
+        Step::Send {
+            request,
+            wait_ms: plan.wait_before_ms,
+        }
+    }
+
+    /// Adds the caller's measured work time to the last request.
+    pub fn add_work(&mut self, ms: f64) {
+        if let Some(t) = self.turns.last_mut() {
+            t.work_ms += ms;
+        }
+    }
+
+    fn settle(&mut self, next: Next) {
+        if let Next::Decide(reply) = next {
+            if let (Reply::Act { action, .. }, Some(t), Some(r)) =
+                (&reply, self.turns.last_mut(), self.runner.as_ref())
+            {
+                t.action = r.task().actions.get(*action).cloned();
+            }
+            if let Some(r) = &mut self.runner {
+                if let Err(e) = ModelSession::settle(r, reply) {
+                    self.last_error = Some(ApiError::new(ErrorKind::BadResponse, e.to_string()));
+                    r.fail(FailureMode::ApiError, Vec::new());
+                }
+                if r.is_done() {
+                    self.finish();
+                }
+            }
+        }
+    }
+
+    /// An HTTP answer to the last request.
+    pub fn on_response(
+        &mut self,
+        status: u16,
+        retry_after: Option<&str>,
+        now_unix_s: u64,
+        body: &str,
+        latency_ms: f64,
+        api_key: Option<&str>,
+    ) {
+        self.usage.requests += 1;
+        self.usage.latency_ms += latency_ms.round() as u64;
+        let answer = self.endpoint.response(status, retry_after, now_unix_s, body);
+        let next = match answer {
+            Ok(a) => {
+                if let Some((i, o)) = a.usage {
+                    self.usage.input_tokens += i;
+                    self.usage.output_tokens += o;
+                    self.usage.cost_usd = self
+                        .prices
+                        .cost(self.usage.input_tokens, self.usage.output_tokens);
+                }
+                let next = self.session.on_reply(&a.text);
+                if let Some(t) = self.turns.last_mut() {
+                    t.latency_ms = Some(latency_ms);
+                    t.tokens = a.usage;
+                    t.reply = Some(a.text);
+                    t.problem = self.session.last_parse_error().map(ToString::to_string);
+                }
+                next
+            }
+            Err(e) => self.on_error(e, latency_ms, api_key),
+        };
+        self.settle(next);
+    }
+
+    /// The request failed without an HTTP answer (network, CORS, timeout): `message`
+    /// says which, for people.
+    pub fn on_network_error(&mut self, message: &str, latency_ms: f64, api_key: Option<&str>) {
+        self.usage.requests += 1;
+        self.usage.latency_ms += latency_ms.round() as u64;
+        let next = self.on_error(
+            ApiError::new(ErrorKind::Transport, message.to_string()),
+            latency_ms,
+            api_key,
+        );
+        self.settle(next);
+    }
+
+    fn on_error(&mut self, mut e: ApiError, latency_ms: f64, api_key: Option<&str>) -> Next {
+        e.message = redact(&e.message, api_key);
+        if let Some(t) = self.turns.last_mut() {
+            t.latency_ms = Some(latency_ms);
+            t.problem = Some(e.message.clone());
+        }
+        self.last_error = Some(e.clone());
+        self.session.on_error(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use envs::protocol::providers::{Provider, Sampling};
+
+    struct Fake;
+    impl FrameEncoder for Fake {
+        fn encode(&mut self, f: &Frame) -> Result<EncodedImage, String> {
+            Ok(EncodedImage {
+                mime: "image/png".into(),
+                bytes: vec![0; (f.width() * f.height()) as usize % 97 + 1],
+            })
+        }
+    }
+
+    fn episode() -> ModelEpisode {
+        let task = crate::bench::find_task("frozenlake-4x4-det-s0").unwrap();
+        let endpoint = Endpoint {
+            provider: Provider::OpenAi,
+            base_url: "http://x/v1".into(),
+            sampling: Sampling {
+                model: "m".into(),
+                temperature: None,
+                max_output_tokens: None,
+            },
+            headers: vec![],
+        };
+        let prices = Prices {
+            input_per_million: Some(1.0),
+            output_per_million: None,
+        };
+        ModelEpisode::new(task, endpoint, SessionConfig::default(), prices).unwrap()
+    }
+
+    fn ok(text: &str) -> String {
+        serde_json::json!({"choices": [{"message": {"content": text}}],
+            "usage": {"prompt_tokens": 1000, "completion_tokens": 3}})
+        .to_string()
+    }
+
+    fn send(e: &mut ModelEpisode) -> HttpRequest {
+        match e.next(&mut Fake, Some("sk-k")) {
+            Step::Send { request, .. } => request,
+            Step::Done => panic!("episode over"),
+        }
+    }
+
+    #[test]
+    fn a_whole_episode_to_the_goal() {
+        let mut e = episode();
+        let first = send(&mut e);
+        assert!(first.images > 1, "demo frames and the initial state");
+        assert!(first.headers.contains(&("Authorization".into(), "Bearer sk-k".into())));
+        for (i, a) in ["Right", "Right", "Down", "Down", "Down", "Right"].iter().enumerate() {
+            if e.record().is_none() {
+                let r = if i == 0 { first.clone() } else { send(&mut e) };
+                assert!(r.body.contains("CURRENT"));
+                e.on_response(200, None, 0, &ok(&format!("[Action: {a}]\nbecause")), 12.0, None);
+            }
+        }
+        assert!(matches!(e.next(&mut Fake, None), Step::Done));
+        let rec = e.record().unwrap();
+        assert!(rec.passed, "{rec:?}");
+        assert_eq!(rec.decisions.len(), 6);
+        assert_eq!(rec.decisions[0].raw.as_deref(), Some("[Action: Right]\nbecause"));
+        assert_eq!(e.usage().requests, 6);
+        assert_eq!(e.usage().input_tokens, 6000);
+        assert_eq!(e.usage().cost_usd, Some(0.006));
+        assert_eq!(e.turns()[5].action.as_deref(), Some("Right"));
+        assert_eq!(e.turns()[5].latency_ms, Some(12.0));
+        // Later requests only encode the new frame.
+        assert_eq!(e.turns()[1].images, e.turns()[0].images + 1);
+    }
+
+    #[test]
+    fn retries_are_logged_and_errors_redacted() {
+        let mut e = episode();
+        send(&mut e);
+        e.on_response(200, None, 0, &ok("I would go down"), 5.0, None);
+        assert!(e.turns()[0].problem.as_deref().unwrap().contains("[Action"));
+        send(&mut e);
+        assert_eq!(e.turns()[1].attempt, Attempt::FormatRetry(1));
+        e.on_response(429, Some("2"), 0, r#"{"error":{"message":"slow down sk-k"}}"#, 5.0, Some("sk-k"));
+        let Step::Send { wait_ms, .. } = e.next(&mut Fake, None) else {
+            panic!()
+        };
+        assert_eq!(wait_ms, 2000);
+        assert_eq!(e.turns()[2].attempt, Attempt::TransportRetry(1));
+        assert!(e.turns()[1].problem.as_deref().unwrap().contains("***"));
+        assert!(!e.turns()[1].problem.as_deref().unwrap().contains("sk-k"));
+        e.on_network_error("the endpoint did not answer within 1 s", 1000.0, None);
+        send(&mut e);
+        e.on_response(200, None, 0, &ok("[Action: Down]"), 5.0, None);
+        assert_eq!(e.step(), 1);
+        assert_eq!(e.record(), None);
+    }
+
+    #[test]
+    fn overflow_ends_the_episode_as_token_overflow() {
+        let mut e = episode();
+        send(&mut e);
+        let body = r#"{"error":{"message":"maximum context length","code":"context_length_exceeded"}}"#;
+        e.on_response(400, None, 0, body, 5.0, None);
+        assert!(matches!(e.next(&mut Fake, None), Step::Done));
+        assert_eq!(e.record().unwrap().failure, Some(FailureMode::TokenOverflow));
+    }
+}

@@ -1,0 +1,364 @@
+//! Named endpoint profiles and their keys. Profiles are kept on the device without
+//! their keys; a key lives in memory for the tab's life unless its profile says
+//! "remember on this device", and then it is stored apart from the profiles, so no
+//! export of the profiles (or of anything else) can carry it.
+
+use std::collections::BTreeMap;
+
+use envs::protocol::endpoint::{Endpoint, Prices};
+use envs::protocol::providers::{Provider, Sampling};
+use serde::{Deserialize, Serialize};
+
+/// Where profiles (without keys) are stored.
+pub const PROFILES_STORAGE_KEY: &str = "playbench.endpoint-profiles";
+/// Where remembered keys are stored, by profile name.
+pub const KEYS_STORAGE_KEY: &str = "playbench.endpoint-keys";
+
+/// One named endpoint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Profile {
+    pub name: String,
+    pub provider: Provider,
+    pub base_url: String,
+    pub model: String,
+    pub temperature: Option<f64>,
+    pub max_output_tokens: Option<u32>,
+    /// Extra headers, one `Name: value` per entry.
+    pub headers: Vec<(String, String)>,
+    /// Per request, in seconds.
+    pub timeout_s: u32,
+    pub prices: Prices,
+    /// Keep the key in this browser's storage.
+    pub remember_key: bool,
+}
+
+impl Default for Profile {
+    fn default() -> Self {
+        Self {
+            name: "My model".into(),
+            provider: Provider::OpenAi,
+            base_url: default_base_url(Provider::OpenAi).into(),
+            model: String::new(),
+            temperature: None,
+            max_output_tokens: None,
+            headers: Vec::new(),
+            timeout_s: 120,
+            prices: Prices::default(),
+            remember_key: false,
+        }
+    }
+}
+
+/// The usual base URL of each API.
+pub fn default_base_url(p: Provider) -> &'static str {
+    match p {
+        Provider::OpenAi => "https://api.openai.com/v1",
+        Provider::Anthropic => "https://api.anthropic.com/v1",
+        Provider::Gemini => "https://generativelanguage.googleapis.com/v1beta",
+    }
+}
+
+/// What the provider select shows.
+pub fn provider_label(p: Provider) -> &'static str {
+    match p {
+        Provider::OpenAi => {
+            "OpenAI-compatible Chat Completions (OpenAI, OpenRouter, vLLM, Ollama, LM Studio, llama.cpp, LiteLLM)"
+        }
+        Provider::Anthropic => "Anthropic Messages",
+        Provider::Gemini => "Google Gemini generateContent",
+    }
+}
+
+pub const PROVIDERS: [Provider; 3] = [Provider::OpenAi, Provider::Anthropic, Provider::Gemini];
+
+impl Profile {
+    /// Everything wrong with the profile, in words (empty when it can be used).
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.name.trim().is_empty() {
+            out.push("Give the profile a name.".to_string());
+        }
+        let url = self.base_url.trim();
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            out.push(format!(
+                "The base URL must start with http:// or https:// (got {url:?})."
+            ));
+        }
+        if self.model.trim().is_empty() {
+            out.push("Name the model (e.g. gpt-4o, claude-sonnet-4-5, gemini-2.5-flash, llava).".into());
+        }
+        if self.timeout_s == 0 {
+            out.push("The request timeout must be at least one second.".into());
+        }
+        if let Some(t) = self.temperature {
+            if !(0.0..=2.0).contains(&t) {
+                out.push("The temperature must be between 0 and 2.".into());
+            }
+        }
+        for (n, _) in &self.headers {
+            if n.trim().is_empty() || n.contains([' ', ':']) {
+                out.push(format!("{n:?} is not a header name."));
+            }
+        }
+        out
+    }
+
+    pub fn endpoint(&self) -> Endpoint {
+        Endpoint {
+            provider: self.provider,
+            base_url: self.base_url.trim().to_string(),
+            sampling: Sampling {
+                model: self.model.trim().to_string(),
+                temperature: self.temperature,
+                max_output_tokens: self.max_output_tokens,
+            },
+            headers: self.headers.clone(),
+        }
+    }
+
+    /// The headers as the text area shows them.
+    pub fn headers_text(&self) -> String {
+        self.headers
+            .iter()
+            .map(|(n, v)| format!("{n}: {v}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// Reads `Name: value` lines (blank lines skipped).
+pub fn parse_headers(text: &str) -> Result<Vec<(String, String)>, String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            l.split_once(':')
+                .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+                .filter(|(n, _)| !n.is_empty() && !n.contains(' '))
+                .ok_or_else(|| format!("{l:?} is not a `Name: value` header line."))
+        })
+        .collect()
+}
+
+/// Reads an optional number field ("" is none).
+pub fn parse_optional<T: std::str::FromStr>(text: &str, what: &str) -> Result<Option<T>, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    t.parse()
+        .map(Some)
+        .map_err(|_| format!("{what}: {t:?} is not a valid number."))
+}
+
+/// The saved profiles and which one is in use.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Profiles {
+    pub list: Vec<Profile>,
+    pub selected: usize,
+}
+
+impl Default for Profiles {
+    fn default() -> Self {
+        Self {
+            list: vec![Profile::default()],
+            selected: 0,
+        }
+    }
+}
+
+impl Profiles {
+    /// From storage; anything unreadable gives the default (with the reason).
+    pub fn from_storage(text: Option<&str>) -> (Self, Option<String>) {
+        match text {
+            None => (Self::default(), None),
+            Some(t) => match serde_json::from_str::<Self>(t) {
+                Ok(mut p) if !p.list.is_empty() => {
+                    p.selected = p.selected.min(p.list.len() - 1);
+                    (p, None)
+                }
+                Ok(_) => (Self::default(), None),
+                Err(e) => (
+                    Self::default(),
+                    Some(format!("The saved endpoint profiles could not be read ({e}); starting afresh.")),
+                ),
+            },
+        }
+    }
+
+    /// For storage: the profiles carry no key field at all.
+    pub fn to_storage(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    pub fn current(&self) -> &Profile {
+        &self.list[self.selected.min(self.list.len() - 1)]
+    }
+
+    pub fn by_name(&self, name: &str) -> Option<&Profile> {
+        self.list.iter().find(|p| p.name == name)
+    }
+
+    /// Saves `p` under its name (replacing a profile of that name, else the selected
+    /// one when `rename_from` names it) and selects it.
+    pub fn upsert(&mut self, p: Profile, rename_from: Option<&str>) {
+        let at = self
+            .list
+            .iter()
+            .position(|q| q.name == p.name)
+            .or_else(|| rename_from.and_then(|r| self.list.iter().position(|q| q.name == r)));
+        match at {
+            Some(i) => {
+                self.list[i] = p;
+                self.selected = i;
+            }
+            None => {
+                self.list.push(p);
+                self.selected = self.list.len() - 1;
+            }
+        }
+    }
+
+    /// Removes the selected profile (one always remains).
+    pub fn remove_selected(&mut self) {
+        if self.list.len() > 1 {
+            self.list.remove(self.selected);
+        } else {
+            self.list[0] = Profile::default();
+        }
+        self.selected = self.selected.min(self.list.len() - 1);
+    }
+
+    /// A name not used yet, for "New profile".
+    pub fn fresh_name(&self) -> String {
+        (1..)
+            .map(|i| format!("Profile {i}"))
+            .find(|n| self.by_name(n).is_none())
+            .unwrap_or_default()
+    }
+}
+
+/// Keys by profile name: all in memory, the remembered ones also in storage.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Keys {
+    keys: BTreeMap<String, String>,
+}
+
+impl Keys {
+    /// The remembered keys from storage.
+    pub fn from_storage(text: Option<&str>) -> Self {
+        Self {
+            keys: text
+                .and_then(|t| serde_json::from_str(t).ok())
+                .unwrap_or_default(),
+        }
+    }
+
+    pub fn get(&self, profile: &str) -> Option<&str> {
+        self.keys
+            .get(profile)
+            .map(String::as_str)
+            .filter(|k| !k.is_empty())
+    }
+
+    pub fn set(&mut self, profile: &str, key: &str) {
+        if key.is_empty() {
+            self.keys.remove(profile);
+        } else {
+            self.keys.insert(profile.to_string(), key.to_string());
+        }
+    }
+
+    pub fn rename(&mut self, from: &str, to: &str) {
+        if let Some(k) = self.keys.remove(from) {
+            self.keys.insert(to.to_string(), k);
+        }
+    }
+
+    /// Every key that may be written: secrets.
+    pub fn all(&self) -> impl Iterator<Item = &str> {
+        self.keys.values().map(String::as_str)
+    }
+
+    /// What goes to storage: only the keys of profiles that say "remember".
+    pub fn to_storage(&self, profiles: &Profiles) -> String {
+        let kept: BTreeMap<&str, &str> = self
+            .keys
+            .iter()
+            .filter(|(name, _)| profiles.by_name(name).is_some_and(|p| p.remember_key))
+            .map(|(n, k)| (n.as_str(), k.as_str()))
+            .collect();
+        serde_json::to_string(&kept).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile(name: &str, remember: bool) -> Profile {
+        Profile {
+            name: name.into(),
+            model: "m".into(),
+            remember_key: remember,
+            ..Profile::default()
+        }
+    }
+
+    #[test]
+    fn storage_never_holds_keys_of_profiles_that_do_not_remember() {
+        let mut ps = Profiles::default();
+        ps.upsert(profile("a", false), None);
+        ps.upsert(profile("b", true), None);
+        let mut keys = Keys::default();
+        keys.set("a", "sk-A-secret");
+        keys.set("b", "sk-B-secret");
+        assert!(!ps.to_storage().contains("sk-"));
+        let stored = keys.to_storage(&ps);
+        assert!(!stored.contains("sk-A-secret"));
+        assert!(stored.contains("sk-B-secret"));
+        let back = Keys::from_storage(Some(&stored));
+        assert_eq!(back.get("b"), Some("sk-B-secret"));
+        assert_eq!(back.get("a"), None);
+    }
+
+    #[test]
+    fn profiles_round_trip_and_bad_storage_starts_afresh() {
+        let mut ps = Profiles::default();
+        ps.upsert(profile("x", false), None);
+        assert_eq!(ps.current().name, "x");
+        let (back, err) = Profiles::from_storage(Some(&ps.to_storage()));
+        assert_eq!((back, err), (ps.clone(), None));
+        let (d, err) = Profiles::from_storage(Some("{not json"));
+        assert_eq!(d, Profiles::default());
+        assert!(err.unwrap().contains("could not be read"));
+        // Renaming replaces the profile in place.
+        let mut renamed = profile("y", false);
+        renamed.model = "n".into();
+        ps.upsert(renamed, Some("x"));
+        assert!(ps.by_name("x").is_none());
+        assert_eq!(ps.current().model, "n");
+        ps.remove_selected();
+        assert!(ps.by_name("y").is_none());
+        assert_ne!(ps.fresh_name(), "");
+    }
+
+    #[test]
+    fn problems_are_named() {
+        let mut p = profile("", false);
+        p.base_url = "localhost:11434".into();
+        p.model = " ".into();
+        p.temperature = Some(3.0);
+        let found = p.problems();
+        assert_eq!(found.len(), 4, "{found:?}");
+        assert!(profile("ok", false).problems().is_empty());
+        assert_eq!(
+            parse_headers("A: 1\n\n B : two words ").unwrap(),
+            vec![("A".into(), "1".into()), ("B".into(), "two words".into())]
+        );
+        assert!(parse_headers("no colon").is_err());
+        assert_eq!(parse_optional::<f64>(" ", "t").unwrap(), None);
+        assert!(parse_optional::<u32>("x", "max").is_err());
+    }
+}

@@ -1,0 +1,195 @@
+//! How a model run is conducted, beyond the endpoint: the protocol controls
+//! (strictness, history window, observation, feedback, reward) and how frames are
+//! encoded. Stored with every episode and results file, so a run says how it was made.
+
+use envs::protocol::parse::Strictness;
+use envs::protocol::session::{HistoryWindow, ObservationMode, RewardMode, SessionConfig};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::profiles::Profile;
+
+pub const SETTINGS_STORAGE_KEY: &str = "playbench.run-settings";
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImageFormat {
+    #[default]
+    Png,
+    Jpeg,
+}
+
+impl ImageFormat {
+    pub fn mime(self) -> &'static str {
+        match self {
+            Self::Png => "image/png",
+            Self::Jpeg => "image/jpeg",
+        }
+    }
+}
+
+/// How frames become images in requests.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ImageSettings {
+    pub format: ImageFormat,
+    /// JPEG quality, 0.1-1.
+    pub quality: f64,
+    /// Frames are resized by this factor (nearest neighbour keeps cells crisp).
+    pub scale: f64,
+}
+
+impl Default for ImageSettings {
+    fn default() -> Self {
+        Self {
+            format: ImageFormat::Png,
+            quality: 0.85,
+            scale: 1.0,
+        }
+    }
+}
+
+impl ImageSettings {
+    /// The scaled size of a `w`×`h` frame (at least one pixel).
+    pub fn scaled(&self, w: u32, h: u32) -> (u32, u32) {
+        let s = self.scale.clamp(0.1, 4.0);
+        let f = |v: u32| ((f64::from(v) * s).round() as u32).max(1);
+        (f(w), f(h))
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RunSettings {
+    pub session: SessionConfig,
+    pub image: ImageSettings,
+}
+
+impl RunSettings {
+    pub fn from_storage(text: Option<&str>) -> Self {
+        text.and_then(|t| serde_json::from_str(t).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn to_storage(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Everything wrong, in words.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if !(0.1..=1.0).contains(&self.image.quality) {
+            out.push("JPEG quality must be between 0.1 and 1.".into());
+        }
+        if !(0.1..=4.0).contains(&self.image.scale) {
+            out.push("The image scale must be between 0.1 and 4.".into());
+        }
+        if self.session.history == HistoryWindow::Last(0) {
+            out.push("Keep at least one turn of history.".into());
+        }
+        out
+    }
+
+    /// The settings stored with episodes and results: the endpoint without its key,
+    /// the protocol controls and the image encoding.
+    pub fn record(&self, profile: &Profile) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("provider".into(), profile.provider.name().into());
+        m.insert("base_url".into(), profile.base_url.trim().into());
+        m.insert("model".into(), profile.model.trim().into());
+        m.insert("profile".into(), profile.name.clone().into());
+        if let Some(t) = profile.temperature {
+            m.insert("temperature".into(), t.into());
+        }
+        if let Some(n) = profile.max_output_tokens {
+            m.insert("max_output_tokens".into(), n.into());
+        }
+        m.insert("timeout_s".into(), profile.timeout_s.into());
+        let s = &self.session;
+        m.insert(
+            "strictness".into(),
+            match s.strictness {
+                Strictness::Exact => "exact",
+                Strictness::Lenient => "lenient",
+            }
+            .into(),
+        );
+        m.insert(
+            "history".into(),
+            match s.history {
+                HistoryWindow::Full => "full".to_string(),
+                HistoryWindow::Last(k) => format!("last {k}"),
+            }
+            .into(),
+        );
+        m.insert(
+            "observation".into(),
+            match s.observation {
+                ObservationMode::Image => "image",
+                ObservationMode::Text => "text",
+                ObservationMode::Both => "both",
+            }
+            .into(),
+        );
+        m.insert("feedback".into(), s.feedback.into());
+        m.insert(
+            "reward".into(),
+            match s.reward {
+                RewardMode::Task => "as the task says",
+                RewardMode::Shown => "shown",
+                RewardMode::Hidden => "hidden",
+            }
+            .into(),
+        );
+        // Video demonstrations are not encoded in the browser: clips go as images.
+        m.insert("demos".into(), "images".into());
+        m.insert(
+            "image_format".into(),
+            self.image.format.mime().into(),
+        );
+        if self.image.format == ImageFormat::Jpeg {
+            m.insert("image_quality".into(), self.image.quality.into());
+        }
+        m.insert("image_scale".into(), self.image.scale.into());
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_round_trip_and_record_everything_but_the_key() {
+        let mut s = RunSettings::default();
+        s.session.history = HistoryWindow::Last(4);
+        s.session.observation = ObservationMode::Both;
+        s.image.format = ImageFormat::Jpeg;
+        assert_eq!(RunSettings::from_storage(Some(&s.to_storage())), s);
+        assert_eq!(RunSettings::from_storage(Some("garbage")), RunSettings::default());
+        let p = Profile {
+            model: "m".into(),
+            ..Profile::default()
+        };
+        let r = s.record(&p);
+        assert_eq!(r["history"], "last 4");
+        assert_eq!(r["observation"], "both");
+        assert_eq!(r["image_format"], "image/jpeg");
+        assert_eq!(r["demos"], "images");
+        assert!(!serde_json::to_string(&r).unwrap().contains("key"));
+    }
+
+    #[test]
+    fn bad_values_are_named_and_sizes_scaled() {
+        let mut s = RunSettings::default();
+        s.image.quality = 2.0;
+        s.image.scale = 0.0;
+        assert_eq!(s.problems().len(), 2);
+        let i = ImageSettings {
+            scale: 0.5,
+            ..ImageSettings::default()
+        };
+        assert_eq!(i.scaled(600, 400), (300, 200));
+        assert_eq!(i.scaled(1, 1), (1, 1));
+    }
+}

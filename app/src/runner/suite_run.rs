@@ -1,0 +1,354 @@
+//! A whole-suite model run that survives reloads: the plan (tasks, repetitions,
+//! endpoint without key, settings) and each finished episode are stored the moment
+//! they exist — actions and replies, never frames, which replay deterministically. On
+//! reload the run resumes with the episodes not yet finished; one that was in flight
+//! starts again from its beginning, so none is lost and none is counted twice.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use envs::tasks::results::{ResultEpisode, ResultsFile, ResultsKind};
+use envs::tasks::task::{Dynamics, Memory};
+use envs::tasks::{Suite, Task};
+use serde::{Deserialize, Serialize};
+
+use super::profiles::Profile;
+use super::settings::RunSettings;
+
+/// Where the current run's plan is stored.
+pub const PLAN_STORAGE_KEY: &str = "playbench.suite-run";
+
+/// Where finished episode `job` of run `run_id` is stored.
+pub fn episode_storage_key(run_id: &str, job: usize) -> String {
+    format!("{PLAN_STORAGE_KEY}.{run_id}.{job}")
+}
+
+/// Which tasks of the suite to run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Selection {
+    /// An environment id (`None`: all).
+    pub env: Option<String>,
+    /// A tag as the results table names it, e.g. `memory: multiple` (`None`: all).
+    pub tag: Option<String>,
+    /// Task ids containing this text.
+    pub contains: String,
+}
+
+/// The tags a task has, named as in the results table.
+pub fn task_tags(t: &Task) -> Vec<String> {
+    let memory = match t.tags.memory {
+        Memory::Single => "memory: single",
+        Memory::Multiple => "memory: multiple",
+    };
+    let dynamics = match t.tags.dynamics {
+        Dynamics::Static => "dynamics: static",
+        Dynamics::Dynamic => "dynamics: dynamic",
+    };
+    let mut out = vec![
+        memory.to_string(),
+        dynamics.to_string(),
+        format!("family: {}", t.tags.family),
+    ];
+    out.extend(t.tags.extra.iter().map(|x| format!("tag: {x}")));
+    out
+}
+
+impl Selection {
+    pub fn matches(&self, t: &Task) -> bool {
+        self.env.as_ref().is_none_or(|e| &t.env == e)
+            && self.tag.as_ref().is_none_or(|g| task_tags(t).contains(g))
+            && t.id.contains(self.contains.trim())
+    }
+
+    pub fn tasks<'a>(&self, suite: &'a Suite) -> Vec<&'a Task> {
+        suite.tasks.iter().filter(|t| self.matches(t)).collect()
+    }
+
+    /// The choices the page offers: environments and tags, each sorted.
+    pub fn options(suite: &Suite) -> (Vec<String>, Vec<String>) {
+        let envs: BTreeSet<String> = suite.tasks.iter().map(|t| t.env.clone()).collect();
+        let tags: BTreeSet<String> = suite.tasks.iter().flat_map(task_tags).collect();
+        (envs.into_iter().collect(), tags.into_iter().collect())
+    }
+}
+
+/// Everything that defines a run (stored; never the key).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunPlan {
+    pub id: String,
+    pub profile: Profile,
+    pub settings: RunSettings,
+    pub selection: Selection,
+    pub tasks: Vec<String>,
+    pub episodes_per_task: u32,
+    pub concurrency: u32,
+}
+
+pub const MAX_CONCURRENCY: u32 = 64;
+
+impl RunPlan {
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = self.profile.problems();
+        out.extend(self.settings.problems());
+        if self.tasks.is_empty() {
+            out.push("No task matches the selection.".into());
+        }
+        if self.episodes_per_task == 0 {
+            out.push("Run at least one episode per task.".into());
+        }
+        if !(1..=MAX_CONCURRENCY).contains(&self.concurrency) {
+            out.push(format!(
+                "Concurrency must be between 1 and {MAX_CONCURRENCY}."
+            ));
+        }
+        out
+    }
+}
+
+/// One episode to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    pub task: String,
+    pub repeat: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuiteRun {
+    pub plan: RunPlan,
+    jobs: Vec<Job>,
+    done: BTreeMap<usize, ResultEpisode>,
+    running: BTreeSet<usize>,
+}
+
+impl SuiteRun {
+    pub fn new(plan: RunPlan) -> Self {
+        let jobs = plan
+            .tasks
+            .iter()
+            .flat_map(|t| {
+                (0..plan.episodes_per_task).map(move |repeat| Job {
+                    task: t.clone(),
+                    repeat,
+                })
+            })
+            .collect();
+        Self {
+            plan,
+            jobs,
+            done: BTreeMap::new(),
+            running: BTreeSet::new(),
+        }
+    }
+
+    /// A stored run: its plan and the finished episodes found (entries that do not
+    /// belong to a job, or name another task, are ignored).
+    pub fn restore(plan: RunPlan, finished: impl IntoIterator<Item = (usize, ResultEpisode)>) -> Self {
+        let mut run = Self::new(plan);
+        for (i, ep) in finished {
+            if run.jobs.get(i).is_some_and(|j| j.task == ep.record.task) {
+                run.done.insert(i, ep);
+            }
+        }
+        run
+    }
+
+    pub fn jobs(&self) -> &[Job] {
+        &self.jobs
+    }
+
+    /// The next job neither finished nor running, marked running.
+    pub fn take_job(&mut self) -> Option<(usize, Job)> {
+        let i = (0..self.jobs.len()).find(|i| !self.done.contains_key(i) && !self.running.contains(i))?;
+        self.running.insert(i);
+        Some((i, self.jobs[i].clone()))
+    }
+
+    /// A job given back unfinished (stopped): it will run again.
+    pub fn release(&mut self, job: usize) {
+        self.running.remove(&job);
+    }
+
+    pub fn finish(&mut self, job: usize, episode: ResultEpisode) {
+        self.running.remove(&job);
+        self.done.insert(job, episode);
+    }
+
+    pub fn finished(&self) -> usize {
+        self.done.len()
+    }
+
+    pub fn running(&self) -> usize {
+        self.running.len()
+    }
+
+    pub fn total(&self) -> usize {
+        self.jobs.len()
+    }
+
+    pub fn is_complete(&self) -> bool {
+        self.done.len() == self.jobs.len()
+    }
+
+    pub fn episodes(&self) -> impl Iterator<Item = (usize, &ResultEpisode)> {
+        self.done.iter().map(|(i, e)| (*i, e))
+    }
+
+    /// The results so far (episodes in job order).
+    pub fn results(&self, suite: &Suite) -> ResultsFile {
+        let p = &self.plan;
+        let label = format!("{} ({})", p.profile.model.trim(), p.profile.name);
+        let mut config = p.settings.record(&p.profile);
+        config.insert("run_id".into(), p.id.clone().into());
+        config.insert("episodes_per_task".into(), p.episodes_per_task.into());
+        config.insert("concurrency".into(), p.concurrency.into());
+        config.insert(
+            "selection".into(),
+            serde_json::to_value(&p.selection).unwrap_or_default(),
+        );
+        let agent = super::episode::agent_name(&p.profile.endpoint());
+        ResultsFile::new(
+            &label,
+            ResultsKind::Model,
+            &agent,
+            suite,
+            Some(config),
+            self.done.values().cloned().collect(),
+        )
+    }
+}
+
+/// Milliseconds left, from the pace since the page started running: `finished_here`
+/// episodes in `elapsed_ms`, `remaining` to go. `None` before the first finishes.
+pub fn eta_ms(finished_here: usize, elapsed_ms: f64, remaining: usize) -> Option<f64> {
+    (finished_here > 0).then(|| elapsed_ms / finished_here as f64 * remaining as f64)
+}
+
+/// `1 h 02 min`, `3 min 05 s`, `12 s`.
+pub fn format_duration(ms: f64) -> String {
+    let s = (ms / 1000.0).round().max(0.0) as u64;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min {:02} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, (s % 3600) / 60),
+    }
+}
+
+/// Bars of the per-environment chart: (environment, score 0-100, pass rate 0-1).
+pub fn env_bars(results: &ResultsFile) -> Vec<(String, f64, f64)> {
+    results
+        .report
+        .by_env
+        .iter()
+        .map(|r| (r.name.clone(), r.score, r.pass_rate))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use envs::tasks::agents::RandomAgent;
+    use envs::tasks::run_episode;
+
+    fn plan(suite: &Suite) -> RunPlan {
+        let selection = Selection {
+            env: None,
+            tag: None,
+            contains: "frozenlake-4x4".into(),
+        };
+        RunPlan {
+            id: "r1".into(),
+            profile: Profile {
+                model: "m".into(),
+                ..Profile::default()
+            },
+            settings: RunSettings::default(),
+            tasks: selection.tasks(suite).iter().map(|t| t.id.clone()).collect(),
+            selection,
+            episodes_per_task: 2,
+            concurrency: 4,
+        }
+    }
+
+    fn play(suite: &Suite, job: &Job) -> ResultEpisode {
+        let t = suite.task(&job.task).unwrap();
+        ResultEpisode {
+            record: run_episode(t, &mut RandomAgent::new(u64::from(job.repeat))).unwrap(),
+            repeat: job.repeat,
+            usage: None,
+        }
+    }
+
+    #[test]
+    fn a_run_resumes_without_losing_or_repeating_episodes() {
+        let suite = crate::bench::suite().unwrap();
+        let p = plan(suite);
+        assert!(p.problems().is_empty(), "{:?}", p.problems());
+        let mut run = SuiteRun::new(p.clone());
+        let n = run.total();
+        assert_eq!(n, p.tasks.len() * 2);
+        // Four in flight, two of them finish, then the page reloads.
+        let taken: Vec<_> = (0..4).map(|_| run.take_job().unwrap()).collect();
+        let mut stored = Vec::new();
+        for (i, job) in &taken[..2] {
+            let ep = play(suite, job);
+            run.finish(*i, ep.clone());
+            stored.push((*i, ep));
+        }
+        let mut resumed = SuiteRun::restore(p, stored);
+        assert_eq!(resumed.finished(), 2);
+        let mut seen = BTreeSet::new();
+        while let Some((i, job)) = resumed.take_job() {
+            assert!(seen.insert(i), "job {i} handed out twice");
+            let ep = play(suite, &job);
+            resumed.finish(i, ep);
+        }
+        assert!(resumed.is_complete());
+        assert_eq!(seen.len(), n - 2);
+        // The two in flight at the reload ran again; the finished ones did not.
+        assert!(seen.contains(&taken[2].0) && seen.contains(&taken[3].0));
+        assert!(!seen.contains(&taken[0].0));
+        let results = resumed.results(suite);
+        assert_eq!(results.episodes.len(), n);
+        assert_eq!(results.config.as_ref().unwrap()["run_id"], "r1");
+        assert_eq!(env_bars(&results).len(), results.report.by_env.len());
+    }
+
+    #[test]
+    fn stale_or_foreign_entries_are_ignored() {
+        let suite = crate::bench::suite().unwrap();
+        let p = plan(suite);
+        let mut run = SuiteRun::new(p.clone());
+        let (_, job) = run.take_job().unwrap();
+        let ep = play(suite, &job);
+        let r = SuiteRun::restore(p, vec![(1, ep.clone()), (999, ep)]);
+        // Job 1 is the second repetition of the first task: same task, accepted.
+        assert_eq!(r.finished(), 1);
+        let mut run = SuiteRun::new(plan(suite));
+        let (i, _) = run.take_job().unwrap();
+        run.release(i);
+        assert_eq!(run.take_job().unwrap().0, i);
+    }
+
+    #[test]
+    fn selections_and_times() {
+        let suite = crate::bench::suite().unwrap();
+        let (envs, tags) = Selection::options(suite);
+        assert!(envs.len() >= 60);
+        assert!(tags.contains(&"memory: multiple".to_string()));
+        let s = Selection {
+            env: Some("CliffWalking-v1".into()),
+            ..Selection::default()
+        };
+        assert!(s.tasks(suite).iter().all(|t| t.env == "CliffWalking-v1"));
+        let s = Selection {
+            tag: Some("dynamics: dynamic".into()),
+            ..Selection::default()
+        };
+        assert!(!s.tasks(suite).is_empty());
+        assert_eq!(eta_ms(0, 1000.0, 5), None);
+        assert_eq!(eta_ms(2, 1000.0, 6), Some(3000.0));
+        assert_eq!(format_duration(12_400.0), "12 s");
+        assert_eq!(format_duration(185_000.0), "3 min 05 s");
+        assert_eq!(format_duration(3_720_000.0), "1 h 02 min");
+    }
+}
