@@ -1,8 +1,408 @@
-//! `/run`: one task with a model, live (being built).
+//! `/run?task=ID` (or `/run?fork=N#e=pb1.…`, a shared episode continued from decision
+//! N): one task with a model, watched turn by turn — the current frame, the
+//! demonstrations sent, every request and reply, retries and errors, latency, tokens
+//! and cost — with pause and stop, then the pass, score and failure mode, the episode
+//! file and its share link.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use envs::tasks::results::fork_task;
+use envs::tasks::share::{EpisodeFile, TaskRef};
+use envs::tasks::Task;
 use leptos::prelude::*;
+use leptos_router::hooks::{use_location, use_query_map};
+
+use crate::bench;
+use crate::browser::download::download;
+use crate::browser::drive::{drive, Control, Ended};
+use crate::browser::encode::CanvasEncoder;
+use crate::components::error_box::ErrorBox;
+use crate::components::frame_canvas::{draw_frame, report};
+use crate::components::run_setup::{RunSetup, RunSetupState};
+use crate::components::turn_log::TurnLog;
+use crate::pages::home::set_title;
+use crate::runner::episode::{FrameEncoder, ModelEpisode, Turn};
+use crate::runner::settings::{ImageFormat, ImageSettings};
+use crate::task_session::{failure_text, score_text};
+use crate::task_text;
+use crate::url::task_href;
+
+/// The task to run and, for a fork, the episode it continues.
+fn resolve(task: Option<&str>, fork: Option<&str>, hash: &str) -> Result<(Task, bool), String> {
+    if let Some(step) = fork {
+        let step: usize = step
+            .parse()
+            .map_err(|_| format!("fork={step:?} is not a decision number"))?;
+        let file = EpisodeFile::from_link_fragment(hash).map_err(|e| e.to_string())?;
+        return fork_task(&file, step)
+            .map(|t| (t, true))
+            .map_err(|e| e.to_string());
+    }
+    let id = task.ok_or("Name a task: /run?task=ID (pick one on the suite page).")?;
+    bench::find_task(id)
+        .map(|t| (t.clone(), false))
+        .map_err(|e| e.to_string())
+}
 
 #[component]
 pub fn RunPage() -> impl IntoView {
-    view! { <h1>"One task with a model, live"</h1> }
+    let query = use_query_map();
+    let location = use_location();
+    let target = Memo::new(move |_| {
+        let hash = location.hash.get();
+        query.with(|q| resolve(q.get_str("task"), q.get_str("fork"), &hash))
+    });
+    move || match target.get() {
+        Ok((task, forked)) => view! { <RunTask task=task forked=forked /> }.into_any(),
+        Err(why) => {
+            set_title("Cannot run · Playbench");
+            view! {
+                <ErrorBox
+                    title="This run cannot start".to_string()
+                    message=why
+                    back_href="/suite"
+                    back_label="Back to the suite"
+                />
+            }
+            .into_any()
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Setup,
+    Running,
+    Paused,
+    Finished,
+    Stopped,
+}
+
+type Shared = Rc<RefCell<ModelEpisode>>;
+
+#[component]
+fn RunTask(task: Task, forked: bool) -> impl IntoView {
+    let title = task_text::title(&task).to_string();
+    set_title(&format!("Run {title} with a model · Playbench"));
+    let setup = RunSetupState::load();
+    let episode = StoredValue::new_local(None::<Shared>);
+    let control = StoredValue::new_local(Rc::new(Control::default()));
+    let tick = RwSignal::new(0u64);
+    let phase = RwSignal::new(Phase::Setup);
+    let problems = RwSignal::new(Vec::<String>::new());
+    let demos = RwSignal::new(Vec::<Vec<String>>::new());
+    // The settings the episode was started with (stored with its file).
+    let run_config = StoredValue::new(serde_json::Map::new());
+    let task = Arc::new(task);
+
+    let with_ep = move |f: &dyn Fn(&mut ModelEpisode)| {
+        episode.with_value(|e| {
+            if let Some(e) = e {
+                f(&mut e.borrow_mut());
+            }
+        });
+    };
+    let start = {
+        let task = task.clone();
+        move |_| {
+            let profile = setup.profiles.with_untracked(|p| p.current().clone());
+            let settings = setup.settings.get_untracked();
+            let mut found = profile.problems();
+            found.extend(settings.problems());
+            if !found.is_empty() {
+                problems.set(found);
+                return;
+            }
+            problems.set(Vec::new());
+            run_config.set_value(settings.record(&profile));
+            let made =
+                ModelEpisode::new(&task, profile.endpoint(), settings.session, profile.prices)
+                    .and_then(|ep| Ok((ep, CanvasEncoder::new(settings.image)?)));
+            let (ep, mut encoder) = match made {
+                Ok(x) => x,
+                Err(e) => {
+                    problems.set(vec![format!("The episode could not start: {e}")]);
+                    return;
+                }
+            };
+            demos.set(demo_images(&ep));
+            let shared: Shared = Rc::new(RefCell::new(ep));
+            episode.set_value(Some(shared.clone()));
+            let ctl = Rc::new(Control::default());
+            control.set_value(ctl.clone());
+            phase.set(Phase::Running);
+            let key = Some(setup.key.get_untracked()).filter(|k| !k.is_empty());
+            leptos::task::spawn_local(async move {
+                let ended = drive(
+                    shared,
+                    &mut encoder,
+                    key,
+                    profile.timeout_s,
+                    profile.base_url.clone(),
+                    ctl,
+                    move || tick.update(|t| *t += 1),
+                )
+                .await;
+                phase.set(match ended {
+                    Ended::Finished => Phase::Finished,
+                    Ended::Stopped => Phase::Stopped,
+                });
+            });
+        }
+    };
+    let pause = move |_| {
+        let p = phase.get_untracked();
+        let paused = p == Phase::Running;
+        control.with_value(|c| c.paused.set(paused));
+        phase.set(if paused {
+            Phase::Paused
+        } else {
+            Phase::Running
+        });
+    };
+    let stop = move |_| control.with_value(|c| c.stopped.set(true));
+
+    let turns = Signal::derive(move || {
+        tick.get();
+        episode.with_value(|e| {
+            e.as_ref()
+                .map(|e| e.borrow().turns().to_vec())
+                .unwrap_or_default()
+        })
+    });
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    Effect::new(move |_| {
+        tick.get();
+        if let Some(c) = canvas.get() {
+            with_ep(&|e| report(draw_frame(&c, e.frame())));
+        }
+    });
+    let running = move || matches!(phase.get(), Phase::Running | Phase::Paused);
+    let task_for_view = task.clone();
+    let max_steps = task.max_steps;
+    view! {
+        <div class="run-page">
+            <nav class="crumbs" aria-label="Breadcrumb">
+                <a href=task_href(&task.id.split('~').next().unwrap_or(&task.id).to_string())>{format!("{title}: rules and demos")}</a>
+            </nav>
+            <h1>{format!("Run {title} with a model")}</h1>
+            {forked.then(|| view! {
+                <p class="fork-note" data-testid="fork-note">
+                    {format!("A fork: the shared episode continued from its decision {} ({} decisions left).",
+                        task_for_view.prefix.len(), task_for_view.max_steps)}
+                </p>
+            })}
+            <code class="task-id">{task.id.clone()}</code>
+            <div class="run-columns">
+                <div class="run-form">
+                    <RunSetup state=setup />
+                    <div class="form-actions">
+                        <button type="button" data-testid="run-start" on:click=start disabled=running>
+                            {move || if phase.get() == Phase::Setup { "Start" } else { "Run again" }}
+                        </button>
+                        <button type="button" data-testid="run-pause" on:click=pause disabled=move || !running()>
+                            {move || if phase.get() == Phase::Paused { "Resume" } else { "Pause" }}
+                        </button>
+                        <button type="button" data-testid="run-stop" on:click=stop disabled=move || !running()>"Stop"</button>
+                    </div>
+                    {move || {
+                        let p = problems.get();
+                        (!p.is_empty()).then(|| view! {
+                            <ul class="field-error" role="alert" data-testid="run-problems">
+                                {p.into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
+                            </ul>
+                        })
+                    }}
+                </div>
+                <div class="run-live" aria-live="off">
+                    <p class="run-phase" role="status" data-testid="run-phase">
+                        {move || match phase.get() {
+                            Phase::Setup => "Not started.".to_string(),
+                            Phase::Running => "Running\u{2026}".to_string(),
+                            Phase::Paused => "Paused (the request in flight finishes first).".to_string(),
+                            Phase::Finished => "Finished.".to_string(),
+                            Phase::Stopped => "Stopped before the end: no episode was recorded.".to_string(),
+                        }}
+                    </p>
+                    <figure class="stage">
+                        <canvas node_ref=canvas class="frame pixelated" data-testid="run-frame" role="img"
+                            aria-label="The current frame, as the model sees it"></canvas>
+                    </figure>
+                    <Totals episode=episode tick=tick max_steps=max_steps />
+                    {move || (phase.get() == Phase::Finished).then(|| view! { <Outcome episode=episode task=task.clone() config=run_config.get_value() /> })}
+                    <DemoStrip demos=demos />
+                </div>
+            </div>
+            <h2>"Requests and replies"</h2>
+            <TurnLog turns=turns />
+        </div>
+    }
+}
+
+/// Small PNGs of the demonstration frames (as sent, captions included).
+fn demo_images(ep: &ModelEpisode) -> Vec<Vec<String>> {
+    let Ok(mut enc) = CanvasEncoder::new(ImageSettings {
+        format: ImageFormat::Png,
+        quality: 1.0,
+        scale: 0.5,
+    }) else {
+        return Vec::new();
+    };
+    ep.demos()
+        .iter()
+        .map(|clip| {
+            clip.iter()
+                .filter_map(|f| enc.encode(f).ok())
+                .map(|img| {
+                    format!(
+                        "data:{};base64,{}",
+                        img.mime,
+                        envs::protocol::providers::base64(&img.bytes)
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[component]
+fn DemoStrip(demos: RwSignal<Vec<Vec<String>>>) -> impl IntoView {
+    move || {
+        let clips = demos.get();
+        (!clips.is_empty()).then(|| view! {
+            <details class="demo-strip" data-testid="run-demos">
+                <summary>{format!("The {} demonstration(s) sent in the first turn", clips.len())}</summary>
+                {clips
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, frames)| view! {
+                        <p class="hint">{format!("Video {}: {} frames", i + 1, frames.len())}</p>
+                        <div class="thumbs">
+                            {frames
+                                .into_iter()
+                                .enumerate()
+                                .map(|(j, src)| view! {
+                                    <img src=src alt=format!("Video {} frame {}", i + 1, j + 1) loading="lazy" />
+                                })
+                                .collect_view()}
+                        </div>
+                    })
+                    .collect_view()}
+            </details>
+        })
+    }
+}
+
+fn stats(turns: &[Turn]) -> (f64, f64) {
+    let answered: Vec<f64> = turns.iter().filter_map(|t| t.latency_ms).collect();
+    let mean = |v: &[f64]| {
+        if v.is_empty() {
+            0.0
+        } else {
+            v.iter().sum::<f64>() / v.len() as f64
+        }
+    };
+    let work: Vec<f64> = turns.iter().map(|t| t.work_ms).collect();
+    (mean(&answered), mean(&work))
+}
+
+#[component]
+fn Totals(
+    episode: StoredValue<Option<Shared>, LocalStorage>,
+    tick: RwSignal<u64>,
+    max_steps: u32,
+) -> impl IntoView {
+    let text = move || {
+        tick.get();
+        episode.with_value(|e| {
+            e.as_ref().map(|e| {
+                let e = e.borrow();
+                let u = e.usage();
+                let (latency, work) = stats(e.turns());
+                let cost = u
+                    .cost_usd
+                    .map(|c| format!(" · ${c:.4}"))
+                    .unwrap_or_default();
+                (
+                    format!("Decision {} of {max_steps}", e.step()),
+                    format!(
+                        "{} requests · {} in / {} out tokens{cost} · mean latency {latency:.0} ms",
+                        u.requests, u.input_tokens, u.output_tokens
+                    ),
+                    format!("{work:.2}"),
+                    e.last_error().map(|err| {
+                        format!("{} {}", err.message, crate::runner::diagnose::advice(err))
+                    }),
+                )
+            })
+        })
+    };
+    move || {
+        text().map(|(steps, usage, work, error)| view! {
+            <dl class="run-totals">
+                <dt>"Progress"</dt><dd data-testid="run-steps">{steps}</dd>
+                <dt>"Usage"</dt><dd data-testid="run-usage">{usage}</dd>
+                <dt>"App work per request"</dt><dd><span data-testid="work-mean">{work}</span>" ms (render, encode, build, parse)"</dd>
+            </dl>
+            {error.map(|e| view! { <p class="run-error" data-testid="run-error">"Last error: " {e}</p> })}
+        })
+    }
+}
+
+#[component]
+fn Outcome(
+    episode: StoredValue<Option<Shared>, LocalStorage>,
+    task: Arc<Task>,
+    mut config: serde_json::Map<String, serde_json::Value>,
+) -> impl IntoView {
+    let Some((record, settings)) = episode.with_value(|e| {
+        e.as_ref().and_then(|e| {
+            let e = e.borrow();
+            e.record().cloned().map(|r| (r, e.usage().clone()))
+        })
+    }) else {
+        return ().into_any();
+    };
+    let usage = settings;
+    let task_ref = if task.id.contains('~') {
+        TaskRef::Inline(Box::new((*task).clone()))
+    } else {
+        TaskRef::builtin(&task.id)
+    };
+    if let Ok(u) = serde_json::to_value(&usage) {
+        config.insert("usage".into(), u);
+    }
+    let file = EpisodeFile::from_record(task_ref, record.clone(), Some(config));
+    let json = file.to_json();
+    let link = file.to_link_fragment();
+    let verdict = if record.passed {
+        "Passed"
+    } else {
+        "Not passed"
+    };
+    let failure = record.failure.map(|f| failure_text(Some(f))).unwrap_or("");
+    let name = format!("{}-model.episode.json", task.id);
+    let save = move |_| {
+        let _ = download(&name, "application/json", &json);
+    };
+    view! {
+        <section class="result-card" data-testid="run-result" aria-label="Result">
+            <h2 data-testid="run-verdict">{verdict}</h2>
+            <p>"Score " <strong data-testid="run-score">{score_text(record.score)}</strong>
+                {(!failure.is_empty()).then(|| view! { " · " <span data-testid="run-failure">{failure}</span> })}
+            </p>
+            <button type="button" data-testid="run-download" on:click=save>"Download the episode file"</button>
+            {match link {
+                Ok(fragment) => view! {
+                    <p>
+                        <a href=format!("/episode#{fragment}") data-testid="run-share">"Open the replay (share this link)"</a>
+                    </p>
+                }.into_any(),
+                Err(e) => view! { <p class="hint" data-testid="run-share-file">{e.to_string()}</p> }.into_any(),
+            }}
+        </section>
+    }
+    .into_any()
 }

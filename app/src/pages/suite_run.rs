@@ -1,8 +1,586 @@
-//! `/run/suite`: whole-suite model runs (being built).
+//! `/run/suite`: the suite (or a selection by environment, tag or id) with a model,
+//! several episodes at a time (default 4), a progress bar with ETA, every finished
+//! episode stored at once so a reload resumes where the run stopped, and the results
+//! table with a chart, exportable as JSON and CSV with the configuration embedded.
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use envs::tasks::results::ResultEpisode;
+use envs::tasks::Suite;
 use leptos::prelude::*;
+
+use crate::bench;
+use crate::browser::download::download;
+use crate::browser::drive::{drive, Control, Ended};
+use crate::browser::encode::CanvasEncoder;
+use crate::browser::time::now_ms;
+use crate::browser::{keys, storage};
+use crate::components::error_box::ErrorBox;
+use crate::components::results_view::ResultsTable;
+use crate::components::run_setup::{RunSetup, RunSetupState};
+use crate::pages::home::set_title;
+use crate::runner::episode::ModelEpisode;
+use crate::runner::suite_run::{
+    episode_storage_key, eta_ms, format_duration, parse_episode_entry, run_id, RunPlan, RunState,
+    Selection, StoredRun, SuiteRun, PLAN_STORAGE_KEY,
+};
 
 #[component]
 pub fn SuiteRunPage() -> impl IntoView {
-    view! { <h1>"Whole-suite model runs"</h1> }
+    set_title("Run the suite with a model · Playbench");
+    match bench::suite() {
+        Ok(suite) => view! { <SuiteRunView suite=suite /> }.into_any(),
+        Err(why) => view! {
+            <ErrorBox title="The suite could not be loaded".to_string() message=why />
+        }
+        .into_any(),
+    }
+}
+
+/// The live state of a run on this page.
+struct Live {
+    run: SuiteRun,
+    control: Rc<Control>,
+    /// Episodes in flight, by job.
+    active: BTreeMap<usize, Rc<RefCell<ModelEpisode>>>,
+    key: Option<String>,
+    workers: usize,
+    started_ms: f64,
+    finished_here: usize,
+    /// The app's own work per request, summed, and the number of requests.
+    work_ms: f64,
+    requests: usize,
+    save_error: Option<String>,
+}
+
+type Shared = Rc<RefCell<Option<Live>>>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Idle,
+    Running,
+    Paused,
+    Stopped,
+    Complete,
+}
+
+fn store_state(live: &Live, state: RunState) -> Result<(), String> {
+    let stored = StoredRun {
+        plan: live.run.plan.clone(),
+        state,
+        key_needed: live.key.is_some(),
+    };
+    storage::set(PLAN_STORAGE_KEY, &stored.to_storage())
+}
+
+/// The stored run and its finished episodes, if there is one.
+fn load_stored() -> Option<Result<(StoredRun, SuiteRun), String>> {
+    let text = storage::get(PLAN_STORAGE_KEY)?;
+    Some(StoredRun::from_storage(&text).map(|stored| {
+        let id = stored.plan.id.clone();
+        let prefix = format!("{PLAN_STORAGE_KEY}.{id}.");
+        let entries = storage::keys_with_prefix(&prefix)
+            .into_iter()
+            .filter_map(|k| storage::get(&k).and_then(|v| parse_episode_entry(&id, &k, &v)));
+        let run = SuiteRun::restore(stored.plan.clone(), entries);
+        (stored, run)
+    }))
+}
+
+fn forget_stored() {
+    if let Some(Ok((stored, _))) = load_stored() {
+        for k in storage::keys_with_prefix(&format!("{PLAN_STORAGE_KEY}.{}.", stored.plan.id)) {
+            storage::remove(&k);
+        }
+    }
+    storage::remove(PLAN_STORAGE_KEY);
+}
+
+#[component]
+fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
+    let setup = RunSetupState::load();
+    let (env_options, tag_options) = Selection::options(suite);
+    let selection = RwSignal::new(Selection::default());
+    let episodes_text = RwSignal::new("1".to_string());
+    let concurrency_text = RwSignal::new("4".to_string());
+    let problems = RwSignal::new(Vec::<String>::new());
+    let phase = RwSignal::new(Phase::Idle);
+    let tick = RwSignal::new(0u64);
+    let shared: StoredValue<Shared, LocalStorage> =
+        StoredValue::new_local(Rc::new(RefCell::new(None)));
+    let resume_note = RwSignal::new(None::<String>);
+
+    let bump = move || tick.update(|t| *t += 1);
+
+    // Runs the workers until the run is complete, stopped or paused-and-stopped.
+    let launch = move || {
+        let live = shared.get_value();
+        let workers = live
+            .borrow()
+            .as_ref()
+            .map_or(0, |l| l.run.plan.concurrency as usize);
+        if let Some(l) = live.borrow_mut().as_mut() {
+            l.workers = workers;
+            l.started_ms = now_ms();
+            l.finished_here = 0;
+            if let Err(e) = store_state(l, RunState::Running) {
+                l.save_error = Some(e);
+            }
+        }
+        phase.set(Phase::Running);
+        for _ in 0..workers {
+            let live = live.clone();
+            leptos::task::spawn_local(async move {
+                worker(live.clone(), bump).await;
+                let all_done = {
+                    let mut b = live.borrow_mut();
+                    let Some(l) = b.as_mut() else { return };
+                    l.workers -= 1;
+                    if l.workers > 0 {
+                        return;
+                    }
+                    let complete = l.run.is_complete();
+                    let state = if complete {
+                        RunState::Complete
+                    } else {
+                        RunState::Paused
+                    };
+                    if let Err(e) = store_state(l, state) {
+                        l.save_error = Some(e);
+                    }
+                    complete
+                };
+                phase.set(if all_done {
+                    Phase::Complete
+                } else {
+                    Phase::Stopped
+                });
+                bump();
+            });
+        }
+        bump();
+    };
+
+    // A stored run: resume at once if it was running and its key is at hand.
+    match load_stored() {
+        Some(Ok((stored, run))) => {
+            let key = keys::key(&stored.plan.profile.name);
+            let can_run = !stored.key_needed || key.is_some();
+            let complete = run.is_complete();
+            shared.get_value().replace(Some(Live {
+                run,
+                control: Rc::new(Control::default()),
+                active: BTreeMap::new(),
+                key,
+                workers: 0,
+                started_ms: now_ms(),
+                finished_here: 0,
+                work_ms: 0.0,
+                requests: 0,
+                save_error: None,
+            }));
+            if complete {
+                phase.set(Phase::Complete);
+            } else if stored.state == RunState::Running && can_run {
+                resume_note.set(Some("The run resumed where it stopped.".into()));
+                launch();
+            } else {
+                phase.set(Phase::Stopped);
+                if !can_run {
+                    resume_note.set(Some(format!(
+                        "Enter the API key of profile \u{201c}{}\u{201d} to resume (keys are not kept unless remembered).",
+                        stored.plan.profile.name
+                    )));
+                }
+            }
+        }
+        Some(Err(e)) => resume_note.set(Some(format!("{e}; it was discarded."))),
+        None => {}
+    }
+
+    let start = move |_| {
+        let profile = setup.profiles.with_untracked(|p| p.current().clone());
+        let sel = selection.get_untracked();
+        let tasks: Vec<String> = sel.tasks(suite).iter().map(|t| t.id.clone()).collect();
+        let mut found = Vec::new();
+        let episodes_per_task = episodes_text
+            .get_untracked()
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| {
+                found.push("Episodes per task must be a whole number.".to_string());
+                1
+            });
+        let concurrency = concurrency_text
+            .get_untracked()
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| {
+                found.push("Concurrency must be a whole number.".to_string());
+                4
+            });
+        let plan = RunPlan {
+            id: run_id(js_sys::Date::now()),
+            profile,
+            settings: setup.settings.get_untracked(),
+            selection: sel,
+            tasks,
+            episodes_per_task,
+            concurrency,
+        };
+        found.extend(plan.problems());
+        if !found.is_empty() {
+            problems.set(found);
+            return;
+        }
+        problems.set(Vec::new());
+        forget_stored();
+        let key = Some(setup.key.get_untracked()).filter(|k| !k.is_empty());
+        shared.get_value().replace(Some(Live {
+            run: SuiteRun::new(plan),
+            control: Rc::new(Control::default()),
+            active: BTreeMap::new(),
+            key,
+            workers: 0,
+            started_ms: now_ms(),
+            finished_here: 0,
+            work_ms: 0.0,
+            requests: 0,
+            save_error: None,
+        }));
+        resume_note.set(None);
+        launch();
+    };
+    let resume = move |_| {
+        let live = shared.get_value();
+        if let Some(l) = live.borrow_mut().as_mut() {
+            let key = keys::key(&l.run.plan.profile.name)
+                .or_else(|| Some(setup.key.get_untracked()).filter(|k| !k.is_empty()));
+            l.key = key;
+            l.control = Rc::new(Control::default());
+        }
+        resume_note.set(None);
+        launch();
+    };
+    let pause = move |_| {
+        let paused = phase.get_untracked() == Phase::Running;
+        if let Some(l) = shared.get_value().borrow().as_ref() {
+            l.control.paused.set(paused);
+        }
+        phase.set(if paused {
+            Phase::Paused
+        } else {
+            Phase::Running
+        });
+    };
+    let stop = move |_| {
+        if let Some(l) = shared.get_value().borrow_mut().as_mut() {
+            l.control.stopped.set(true);
+            if let Err(e) = store_state(l, RunState::Paused) {
+                l.save_error = Some(e);
+            }
+        }
+    };
+    let discard = move |_| {
+        forget_stored();
+        shared.get_value().replace(None);
+        phase.set(Phase::Idle);
+        resume_note.set(None);
+        bump();
+    };
+
+    let progress = move || {
+        tick.get();
+        let live = shared.get_value();
+        let b = live.borrow();
+        b.as_ref().map(|l| {
+            let (done, total, running) = (l.run.finished(), l.run.total(), l.run.running());
+            let elapsed = now_ms() - l.started_ms;
+            let eta = eta_ms(l.finished_here, elapsed, total - done)
+                .map(|ms| format!(" · about {} left", format_duration(ms)))
+                .unwrap_or_default();
+            let active: Vec<String> = l
+                .active
+                .iter()
+                .map(|(_, e)| {
+                    let e = e.borrow();
+                    let task = e.runner().map(|r| r.task().id.clone()).unwrap_or_default();
+                    format!("{task} (decision {})", e.step())
+                })
+                .collect();
+            let work = if l.requests > 0 {
+                l.work_ms / l.requests as f64
+            } else {
+                0.0
+            };
+            (
+                done,
+                total,
+                running,
+                eta,
+                active,
+                work,
+                l.save_error.clone(),
+                l.run.plan.clone(),
+            )
+        })
+    };
+    let results = move || {
+        tick.get();
+        let live = shared.get_value();
+        let b = live.borrow();
+        b.as_ref().filter(|l| l.run.finished() > 0).map(|l| {
+            (
+                l.run.results(suite),
+                l.run
+                    .episodes()
+                    .map(|(i, e)| (i, e.clone()))
+                    .collect::<Vec<_>>(),
+            )
+        })
+    };
+    let running = move || matches!(phase.get(), Phase::Running | Phase::Paused);
+
+    let count = move || {
+        let n = selection.with(|s| s.tasks(suite).len());
+        format!("{n} task(s) selected")
+    };
+    view! {
+        <div class="suite-run-page">
+            <h1>"Run the suite with a model"</h1>
+            <p class="lead">"Every episode follows the V-ICAL protocol; finished episodes are saved in this browser as they finish, so closing or reloading the tab loses nothing."</p>
+            {move || resume_note.get().map(|n| view! { <p class="note" role="status" data-testid="resume-note">{n}</p> })}
+            <div class="run-columns">
+                <div class="run-form">
+                    <RunSetup state=setup />
+                    <fieldset class="run-setup">
+                        <legend>"Tasks"</legend>
+                        <div class="form-row">
+                            <label for="sel-env">"Environment"</label>
+                            <select id="sel-env" data-testid="sel-env" on:change=move |ev| {
+                                let v = event_target_value(&ev);
+                                selection.update(|s| s.env = (!v.is_empty()).then_some(v));
+                            }>
+                                <option value="">"all"</option>
+                                {env_options.into_iter().map(|e| view! { <option value=e.clone()>{e.clone()}</option> }).collect_view()}
+                            </select>
+                        </div>
+                        <div class="form-row">
+                            <label for="sel-tag">"Tag"</label>
+                            <select id="sel-tag" data-testid="sel-tag" on:change=move |ev| {
+                                let v = event_target_value(&ev);
+                                selection.update(|s| s.tag = (!v.is_empty()).then_some(v));
+                            }>
+                                <option value="">"all"</option>
+                                {tag_options.into_iter().map(|t| view! { <option value=t.clone()>{t.clone()}</option> }).collect_view()}
+                            </select>
+                        </div>
+                        <div class="form-row">
+                            <label for="sel-contains">"Task id contains"</label>
+                            <input id="sel-contains" data-testid="sel-contains"
+                                prop:value=move || selection.with(|s| s.contains.clone())
+                                on:input=move |ev| { let v = event_target_value(&ev); selection.update(|s| s.contains = v); } />
+                        </div>
+                        <p class="hint" data-testid="sel-count">{count}</p>
+                        <div class="form-row">
+                            <label for="run-episodes">"Episodes per task"</label>
+                            <input id="run-episodes" data-testid="run-episodes" inputmode="numeric"
+                                prop:value=move || episodes_text.get()
+                                on:input=move |ev| episodes_text.set(event_target_value(&ev)) />
+                            <label for="run-concurrency">"Parallel episodes"</label>
+                            <input id="run-concurrency" data-testid="run-concurrency" inputmode="numeric"
+                                prop:value=move || concurrency_text.get()
+                                on:input=move |ev| concurrency_text.set(event_target_value(&ev)) />
+                        </div>
+                    </fieldset>
+                    <div class="form-actions">
+                        <button type="button" data-testid="suite-start" on:click=start disabled=running>"Start a new run"</button>
+                        <button type="button" data-testid="suite-resume" on:click=resume
+                            disabled=move || phase.get() != Phase::Stopped>"Resume"</button>
+                        <button type="button" data-testid="suite-pause" on:click=pause disabled=move || !running()>
+                            {move || if phase.get() == Phase::Paused { "Continue" } else { "Pause" }}
+                        </button>
+                        <button type="button" data-testid="suite-stop" on:click=stop disabled=move || !running()>"Stop"</button>
+                        <button type="button" data-testid="suite-discard" on:click=discard disabled=running>"Discard the saved run"</button>
+                    </div>
+                    {move || {
+                        let p = problems.get();
+                        (!p.is_empty()).then(|| view! {
+                            <ul class="field-error" role="alert" data-testid="suite-problems">
+                                {p.into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
+                            </ul>
+                        })
+                    }}
+                </div>
+                <div class="run-live">
+                    {move || progress().map(|(done, total, running_n, eta, active, work, save_error, plan)| view! {
+                        <section class="suite-progress" aria-label="Progress">
+                            <p class="hint">{format!("Run {} · {} · {} task(s) × {} · {} in parallel",
+                                plan.id, plan.profile.model, plan.tasks.len(), plan.episodes_per_task, plan.concurrency)}</p>
+                            <progress max=total.to_string() value=done.to_string() data-testid="suite-progress"
+                                aria-label="Episodes finished"></progress>
+                            <p role="status" data-testid="suite-status">
+                                <span data-testid="suite-done">{done}</span>" of "<span data-testid="suite-total">{total}</span>
+                                {format!(" episodes finished · {running_n} running{eta}")}
+                            </p>
+                            <p class="hint">"App work per request: " <span data-testid="suite-work">{format!("{work:.2}")}</span> " ms"</p>
+                            {save_error.map(|e| view! { <p class="field-error" role="alert">{e}</p> })}
+                            <ul class="active-episodes" data-testid="suite-active">
+                                {active.into_iter().map(|a| view! { <li>{a}</li> }).collect_view()}
+                            </ul>
+                        </section>
+                    })}
+                    <p class="run-phase" data-testid="suite-phase">
+                        {move || match phase.get() {
+                            Phase::Idle => "",
+                            Phase::Running => "Running",
+                            Phase::Paused => "Paused",
+                            Phase::Stopped => "Stopped: resume to finish the remaining episodes",
+                            Phase::Complete => "Complete",
+                        }}
+                    </p>
+                </div>
+            </div>
+            {move || results().map(|(file, episodes)| {
+                let json = file.to_json();
+                let csv = file.to_csv();
+                let id = file.config.as_ref().and_then(|c| c.get("run_id")).and_then(|v| v.as_str()).unwrap_or("run").to_string();
+                let (jn, cn) = (format!("playbench-results-{id}.json"), format!("playbench-results-{id}.csv"));
+                view! {
+                    <section class="suite-results" aria-label="Results">
+                        <h2>"Results"</h2>
+                        <div class="form-actions">
+                            <button type="button" data-testid="export-json" on:click=move |_| { let _ = download(&jn, "application/json", &json); }>"Export JSON"</button>
+                            <button type="button" data-testid="export-csv" on:click=move |_| { let _ = download(&cn, "text/csv", &csv); }>"Export CSV"</button>
+                        </div>
+                        <ResultsTable results=file.clone() />
+                        <EpisodeList file=file episodes=episodes />
+                    </section>
+                }
+            })}
+        </div>
+    }
+}
+
+/// Finished episodes with their outcome and a replay link.
+#[component]
+fn EpisodeList(
+    file: envs::tasks::results::ResultsFile,
+    episodes: Vec<(usize, ResultEpisode)>,
+) -> impl IntoView {
+    view! {
+        <details class="episode-list">
+            <summary>{format!("{} episode(s)", episodes.len())}</summary>
+            <ol data-testid="suite-episodes">
+                {episodes
+                    .into_iter()
+                    .enumerate()
+                    .map(|(n, (_, e))| {
+                        let href = file
+                            .episode_file(n)
+                            .and_then(|f| f.to_link_fragment().ok())
+                            .map(|frag| format!("/episode#{frag}"));
+                        let outcome = if e.record.passed {
+                            "passed".to_string()
+                        } else {
+                            e.record.failure.map(|f| format!("{f:?}").to_lowercase()).unwrap_or_default()
+                        };
+                        view! {
+                            <li data-task=e.record.task.clone() data-repeat=e.repeat>
+                                <code>{e.record.task.clone()}</code>
+                                {format!(" #{} · score {:.1} · {outcome} · {} decisions ", e.repeat + 1, e.record.score, e.record.decisions.len())}
+                                {href.map(|h| view! { <a href=h>"replay"</a> })}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ol>
+        </details>
+    }
+}
+
+/// Takes jobs until none is left or the run is stopped.
+async fn worker(live: Shared, bump: impl Fn() + Copy + 'static) {
+    loop {
+        let (job, task, settings, profile, control, key) = {
+            let mut b = live.borrow_mut();
+            let Some(l) = b.as_mut() else { return };
+            if l.control.stopped.get() {
+                return;
+            }
+            let Some((job, j)) = l.run.take_job() else {
+                return;
+            };
+            let Ok(task) = bench::find_task(&j.task) else {
+                l.run.release(job);
+                return;
+            };
+            (
+                job,
+                task,
+                l.run.plan.settings,
+                l.run.plan.profile.clone(),
+                l.control.clone(),
+                l.key.clone(),
+            )
+        };
+        let made = ModelEpisode::new(task, profile.endpoint(), settings.session, profile.prices)
+            .and_then(|ep| Ok((ep, CanvasEncoder::new(settings.image)?)));
+        let (ep, mut encoder) = match made {
+            Ok(x) => x,
+            Err(e) => {
+                if let Some(l) = live.borrow_mut().as_mut() {
+                    l.run.release(job);
+                    l.save_error = Some(format!("{}: {e}", task.id));
+                }
+                return;
+            }
+        };
+        let ep = Rc::new(RefCell::new(ep));
+        if let Some(l) = live.borrow_mut().as_mut() {
+            l.active.insert(job, ep.clone());
+        }
+        bump();
+        let ended = drive(
+            ep.clone(),
+            &mut encoder,
+            key,
+            profile.timeout_s,
+            profile.base_url.clone(),
+            control,
+            bump,
+        )
+        .await;
+        let mut b = live.borrow_mut();
+        let Some(l) = b.as_mut() else { return };
+        l.active.remove(&job);
+        let e = ep.borrow();
+        l.work_ms += e.turns().iter().map(|t| t.work_ms).sum::<f64>();
+        l.requests += e.turns().len();
+        match (ended, e.record()) {
+            (Ended::Finished, Some(record)) => {
+                let episode = ResultEpisode {
+                    record: record.clone(),
+                    repeat: l.run.jobs()[job].repeat,
+                    usage: Some(e.usage().clone()),
+                };
+                let saved = serde_json::to_string(&episode)
+                    .map_err(|e| e.to_string())
+                    .and_then(|json| {
+                        storage::set(&episode_storage_key(&l.run.plan.id, job), &json)
+                    });
+                if let Err(err) = saved {
+                    l.save_error = Some(err);
+                }
+                l.run.finish(job, episode);
+                l.finished_here += 1;
+            }
+            _ => l.run.release(job),
+        }
+        drop(e);
+        drop(b);
+        bump();
+    }
 }

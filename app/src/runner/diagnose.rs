@@ -147,7 +147,9 @@ impl ConnectionReport {
     }
 
     pub fn all_passed(&self) -> bool {
-        self.rows().iter().all(|(_, c)| matches!(c, Check::Passed(_)))
+        self.rows()
+            .iter()
+            .all(|(_, c)| matches!(c, Check::Passed(_)))
     }
 }
 
@@ -162,7 +164,14 @@ pub fn interpret(
 ) -> ConnectionReport {
     use Check::{Passed, Skipped};
     let answered = |a: &Answer| {
-        let first = a.text.lines().next().unwrap_or("").chars().take(80).collect::<String>();
+        let first = a
+            .text
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(80)
+            .collect::<String>();
         Passed(format!("answered: {first:?}"))
     };
     match one {
@@ -208,9 +217,18 @@ mod tests {
     #[test]
     fn failures_are_told_apart() {
         let o = "http://127.0.0.1:8080";
-        assert_eq!(classify(true, 5, true, o, "http://x/v1"), NetworkFailure::Timeout { seconds: 5 });
-        assert_eq!(classify(false, 5, true, o, "http://x/v1"), NetworkFailure::Cors);
-        assert_eq!(classify(false, 5, false, o, "http://x/v1"), NetworkFailure::Unreachable);
+        assert_eq!(
+            classify(true, 5, true, o, "http://x/v1"),
+            NetworkFailure::Timeout { seconds: 5 }
+        );
+        assert_eq!(
+            classify(false, 5, true, o, "http://x/v1"),
+            NetworkFailure::Cors
+        );
+        assert_eq!(
+            classify(false, 5, false, o, "http://x/v1"),
+            NetworkFailure::Unreachable
+        );
         let https = "https://playbench.example";
         assert_eq!(
             classify(false, 5, false, https, "http://gpu-box:8000/v1"),
@@ -221,7 +239,13 @@ mod tests {
             NetworkFailure::Cors
         );
         let cors = explain(&NetworkFailure::Cors, o, "http://localhost:11434/v1");
-        for server in ["Ollama", "OLLAMA_ORIGINS=http://127.0.0.1:8080", "vLLM", "LM Studio", "llama.cpp"] {
+        for server in [
+            "Ollama",
+            "OLLAMA_ORIGINS=http://127.0.0.1:8080",
+            "vLLM",
+            "LM Studio",
+            "llama.cpp",
+        ] {
             assert!(cors.contains(server), "{server}: {cors}");
         }
     }
@@ -239,7 +263,9 @@ mod tests {
         assert!(matches!(r.auth, Check::Failed(ref m) if m.contains("API key")));
         assert_eq!(r.image, Check::Skipped);
         let no_img = Err(ApiError::new(ErrorKind::NoImages, "400"));
-        assert!(matches!(interpret(&no_img, None).image, Check::Failed(ref m) if m.contains("vision")));
+        assert!(
+            matches!(interpret(&no_img, None).image, Check::Failed(ref m) if m.contains("vision"))
+        );
         let r = interpret(&ok, Some(&no_img));
         assert!(matches!(r.multi_image, Check::Failed(_)));
         let net = Err(ApiError::new(ErrorKind::Transport, "nothing answered"));

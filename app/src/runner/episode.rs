@@ -186,7 +186,9 @@ impl ModelEpisode {
                     .ok_or_else(|| format!("no frame {frame} in demonstration {clip}"))?;
                 enc.encode(f)?
             }
-            ImageRef::Current { step } if Some(step) == self.runner.as_ref().map(|r| r.step_count()) => {
+            ImageRef::Current { step }
+                if Some(step) == self.runner.as_ref().map(|r| r.step_count()) =>
+            {
                 let runner = self.runner.as_ref().ok_or("the episode is over")?;
                 runner.env().render(&mut self.frame);
                 enc.encode(&self.frame)?
@@ -208,10 +210,17 @@ impl ModelEpisode {
         };
         let step = runner.step_count();
         // Encode every image first (the borrow of `self` for the cache ends here).
-        let refs: Vec<ImageRef> = plan.messages.iter().flat_map(|m| m.images().copied()).collect();
+        let refs: Vec<ImageRef> = plan
+            .messages
+            .iter()
+            .flat_map(|m| m.images().copied())
+            .collect();
         for r in &refs {
             if let Err(e) = self.image(r, enc) {
-                self.last_error = Some(ApiError::new(ErrorKind::BadResponse, format!("encoding a frame: {e}")));
+                self.last_error = Some(ApiError::new(
+                    ErrorKind::BadResponse,
+                    format!("encoding a frame: {e}"),
+                ));
                 self.fail(FailureMode::ApiError);
                 return Step::Done;
             }
@@ -303,7 +312,9 @@ impl ModelEpisode {
     ) {
         self.usage.requests += 1;
         self.usage.latency_ms += latency_ms.round() as u64;
-        let answer = self.endpoint.response(status, retry_after, now_unix_s, body);
+        let answer = self
+            .endpoint
+            .response(status, retry_after, now_unix_s, body);
         let next = match answer {
             Ok(a) => {
                 if let Some((i, o)) = a.usage {
@@ -403,19 +414,34 @@ mod tests {
         let mut e = episode();
         let first = send(&mut e);
         assert!(first.images > 1, "demo frames and the initial state");
-        assert!(first.headers.contains(&("Authorization".into(), "Bearer sk-k".into())));
-        for (i, a) in ["Right", "Right", "Down", "Down", "Down", "Right"].iter().enumerate() {
+        assert!(first
+            .headers
+            .contains(&("Authorization".into(), "Bearer sk-k".into())));
+        for (i, a) in ["Right", "Right", "Down", "Down", "Down", "Right"]
+            .iter()
+            .enumerate()
+        {
             if e.record().is_none() {
                 let r = if i == 0 { first.clone() } else { send(&mut e) };
                 assert!(r.body.contains("CURRENT"));
-                e.on_response(200, None, 0, &ok(&format!("[Action: {a}]\nbecause")), 12.0, None);
+                e.on_response(
+                    200,
+                    None,
+                    0,
+                    &ok(&format!("[Action: {a}]\nbecause")),
+                    12.0,
+                    None,
+                );
             }
         }
         assert!(matches!(e.next(&mut Fake, None), Step::Done));
         let rec = e.record().unwrap();
         assert!(rec.passed, "{rec:?}");
         assert_eq!(rec.decisions.len(), 6);
-        assert_eq!(rec.decisions[0].raw.as_deref(), Some("[Action: Right]\nbecause"));
+        assert_eq!(
+            rec.decisions[0].raw.as_deref(),
+            Some("[Action: Right]\nbecause")
+        );
         assert_eq!(e.usage().requests, 6);
         assert_eq!(e.usage().input_tokens, 6000);
         assert_eq!(e.usage().cost_usd, Some(0.006));
@@ -433,7 +459,14 @@ mod tests {
         assert!(e.turns()[0].problem.as_deref().unwrap().contains("[Action"));
         send(&mut e);
         assert_eq!(e.turns()[1].attempt, Attempt::FormatRetry(1));
-        e.on_response(429, Some("2"), 0, r#"{"error":{"message":"slow down sk-k"}}"#, 5.0, Some("sk-k"));
+        e.on_response(
+            429,
+            Some("2"),
+            0,
+            r#"{"error":{"message":"slow down sk-k"}}"#,
+            5.0,
+            Some("sk-k"),
+        );
         let Step::Send { wait_ms, .. } = e.next(&mut Fake, None) else {
             panic!()
         };
@@ -452,9 +485,13 @@ mod tests {
     fn overflow_ends_the_episode_as_token_overflow() {
         let mut e = episode();
         send(&mut e);
-        let body = r#"{"error":{"message":"maximum context length","code":"context_length_exceeded"}}"#;
+        let body =
+            r#"{"error":{"message":"maximum context length","code":"context_length_exceeded"}}"#;
         e.on_response(400, None, 0, body, 5.0, None);
         assert!(matches!(e.next(&mut Fake, None), Step::Done));
-        assert_eq!(e.record().unwrap().failure, Some(FailureMode::TokenOverflow));
+        assert_eq!(
+            e.record().unwrap().failure,
+            Some(FailureMode::TokenOverflow)
+        );
     }
 }

@@ -86,7 +86,9 @@ impl Profile {
             ));
         }
         if self.model.trim().is_empty() {
-            out.push("Name the model (e.g. gpt-4o, claude-sonnet-4-5, gemini-2.5-flash, llava).".into());
+            out.push(
+                "Name the model (e.g. gpt-4o, claude-sonnet-4-5, gemini-2.5-flash, llava).".into(),
+            );
         }
         if self.timeout_s == 0 {
             out.push("The request timeout must be at least one second.".into());
@@ -181,7 +183,9 @@ impl Profiles {
                 Ok(_) => (Self::default(), None),
                 Err(e) => (
                     Self::default(),
-                    Some(format!("The saved endpoint profiles could not be read ({e}); starting afresh.")),
+                    Some(format!(
+                        "The saved endpoint profiles could not be read ({e}); starting afresh."
+                    )),
                 ),
             },
         }
@@ -293,6 +297,99 @@ impl Keys {
     }
 }
 
+/// The settings form's fields, as typed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ProfileDraft {
+    pub name: String,
+    pub provider: String,
+    pub base_url: String,
+    pub model: String,
+    pub temperature: String,
+    pub max_output_tokens: String,
+    pub headers: String,
+    pub timeout_s: String,
+    pub price_in: String,
+    pub price_out: String,
+    pub remember_key: bool,
+}
+
+fn number_text<T: ToString>(v: Option<T>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
+impl ProfileDraft {
+    pub fn from_profile(p: &Profile) -> Self {
+        Self {
+            name: p.name.clone(),
+            provider: p.provider.name().to_string(),
+            base_url: p.base_url.clone(),
+            model: p.model.clone(),
+            temperature: number_text(p.temperature),
+            max_output_tokens: number_text(p.max_output_tokens),
+            headers: p.headers_text(),
+            timeout_s: p.timeout_s.to_string(),
+            price_in: number_text(p.prices.input_per_million),
+            price_out: number_text(p.prices.output_per_million),
+            remember_key: p.remember_key,
+        }
+    }
+
+    /// The profile, or every problem with the fields.
+    pub fn to_profile(&self) -> Result<Profile, Vec<String>> {
+        let mut errors = Vec::new();
+        fn keep<T>(errors: &mut Vec<String>, r: Result<Option<T>, String>) -> Option<T> {
+            r.map_err(|e| errors.push(e)).ok().flatten()
+        }
+        let provider = Provider::parse(&self.provider);
+        let temperature = keep(
+            &mut errors,
+            parse_optional(&self.temperature, "Temperature"),
+        );
+        let max_output_tokens = keep(
+            &mut errors,
+            parse_optional(&self.max_output_tokens, "Max output tokens"),
+        );
+        let timeout_s = keep(
+            &mut errors,
+            parse_optional(&self.timeout_s, "Request timeout"),
+        );
+        let input: Option<f64> = keep(&mut errors, parse_optional(&self.price_in, "Input price"));
+        let output: Option<f64> =
+            keep(&mut errors, parse_optional(&self.price_out, "Output price"));
+        let headers = parse_headers(&self.headers).unwrap_or_else(|e| {
+            errors.push(e);
+            Vec::new()
+        });
+        if provider.is_none() {
+            errors.push(format!("Unknown provider {:?}.", self.provider));
+        }
+        if [input, output].iter().flatten().any(|p| *p < 0.0) {
+            errors.push("Prices cannot be negative.".into());
+        }
+        let p = Profile {
+            name: self.name.trim().to_string(),
+            provider: provider.unwrap_or(Provider::OpenAi),
+            base_url: self.base_url.trim().to_string(),
+            model: self.model.trim().to_string(),
+            temperature,
+            max_output_tokens,
+            headers,
+            timeout_s: timeout_s.unwrap_or(120),
+            prices: Prices {
+                input_per_million: input,
+                output_per_million: output,
+            },
+            remember_key: self.remember_key,
+        };
+        errors.extend(p.problems());
+        if errors.is_empty() {
+            Ok(p)
+        } else {
+            Err(errors)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -360,5 +457,31 @@ mod tests {
         assert!(parse_headers("no colon").is_err());
         assert_eq!(parse_optional::<f64>(" ", "t").unwrap(), None);
         assert!(parse_optional::<u32>("x", "max").is_err());
+    }
+
+    #[test]
+    fn drafts_round_trip_and_report_every_problem() {
+        let p = Profile {
+            name: "local".into(),
+            model: "llava".into(),
+            base_url: "http://localhost:11434/v1".into(),
+            temperature: Some(0.2),
+            headers: vec![("X-A".into(), "b".into())],
+            prices: Prices {
+                input_per_million: Some(0.5),
+                output_per_million: None,
+            },
+            ..Profile::default()
+        };
+        let d = ProfileDraft::from_profile(&p);
+        assert_eq!(d.to_profile().unwrap(), p);
+        let bad = ProfileDraft {
+            temperature: "hot".into(),
+            price_in: "-1".into(),
+            headers: "oops".into(),
+            ..d
+        };
+        let errors = bad.to_profile().unwrap_err();
+        assert_eq!(errors.len(), 3, "{errors:?}");
     }
 }

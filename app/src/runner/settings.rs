@@ -143,10 +143,7 @@ impl RunSettings {
         );
         // Video demonstrations are not encoded in the browser: clips go as images.
         m.insert("demos".into(), "images".into());
-        m.insert(
-            "image_format".into(),
-            self.image.format.mime().into(),
-        );
+        m.insert("image_format".into(), self.image.format.mime().into());
         if self.image.format == ImageFormat::Jpeg {
             m.insert("image_quality".into(), self.image.quality.into());
         }
@@ -166,7 +163,10 @@ mod tests {
         s.session.observation = ObservationMode::Both;
         s.image.format = ImageFormat::Jpeg;
         assert_eq!(RunSettings::from_storage(Some(&s.to_storage())), s);
-        assert_eq!(RunSettings::from_storage(Some("garbage")), RunSettings::default());
+        assert_eq!(
+            RunSettings::from_storage(Some("garbage")),
+            RunSettings::default()
+        );
         let p = Profile {
             model: "m".into(),
             ..Profile::default()

@@ -105,6 +105,58 @@ impl RunPlan {
     }
 }
 
+/// Whether the stored run should continue by itself after a reload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunState {
+    /// Running when the page went away: resume at once.
+    Running,
+    /// Paused or stopped by the person: resume on request.
+    Paused,
+    Complete,
+}
+
+/// What [`PLAN_STORAGE_KEY`] holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StoredRun {
+    pub plan: RunPlan,
+    pub state: RunState,
+    /// A key was given at the start (so resuming needs it again).
+    pub key_needed: bool,
+}
+
+impl StoredRun {
+    pub fn to_storage(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    pub fn from_storage(text: &str) -> Result<Self, String> {
+        serde_json::from_str(text).map_err(|e| format!("the stored run could not be read ({e})"))
+    }
+}
+
+/// A stored episode entry of run `run_id`: its job index and episode (others: `None`).
+pub fn parse_episode_entry(run_id: &str, key: &str, value: &str) -> Option<(usize, ResultEpisode)> {
+    let rest = key.strip_prefix(&format!("{PLAN_STORAGE_KEY}.{run_id}."))?;
+    let job = rest.parse().ok()?;
+    serde_json::from_str(value).ok().map(|e| (job, e))
+}
+
+/// A run id from the clock (unique enough per device), in base 36.
+pub fn run_id(now_ms: f64) -> String {
+    let mut n = now_ms.max(0.0) as u64;
+    let mut out = Vec::new();
+    loop {
+        let d = (n % 36) as u8;
+        out.push(if d < 10 { b'0' + d } else { b'a' + d - 10 } as char);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    out.iter().rev().collect()
+}
+
 /// One episode to run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
@@ -142,7 +194,10 @@ impl SuiteRun {
 
     /// A stored run: its plan and the finished episodes found (entries that do not
     /// belong to a job, or name another task, are ignored).
-    pub fn restore(plan: RunPlan, finished: impl IntoIterator<Item = (usize, ResultEpisode)>) -> Self {
+    pub fn restore(
+        plan: RunPlan,
+        finished: impl IntoIterator<Item = (usize, ResultEpisode)>,
+    ) -> Self {
         let mut run = Self::new(plan);
         for (i, ep) in finished {
             if run.jobs.get(i).is_some_and(|j| j.task == ep.record.task) {
@@ -158,7 +213,8 @@ impl SuiteRun {
 
     /// The next job neither finished nor running, marked running.
     pub fn take_job(&mut self) -> Option<(usize, Job)> {
-        let i = (0..self.jobs.len()).find(|i| !self.done.contains_key(i) && !self.running.contains(i))?;
+        let i = (0..self.jobs.len())
+            .find(|i| !self.done.contains_key(i) && !self.running.contains(i))?;
         self.running.insert(i);
         Some((i, self.jobs[i].clone()))
     }
@@ -262,7 +318,11 @@ mod tests {
                 ..Profile::default()
             },
             settings: RunSettings::default(),
-            tasks: selection.tasks(suite).iter().map(|t| t.id.clone()).collect(),
+            tasks: selection
+                .tasks(suite)
+                .iter()
+                .map(|t| t.id.clone())
+                .collect(),
             selection,
             episodes_per_task: 2,
             concurrency: 4,
@@ -350,5 +410,30 @@ mod tests {
         assert_eq!(format_duration(12_400.0), "12 s");
         assert_eq!(format_duration(185_000.0), "3 min 05 s");
         assert_eq!(format_duration(3_720_000.0), "1 h 02 min");
+    }
+
+    #[test]
+    fn stored_runs_and_entries_round_trip() {
+        let suite = crate::bench::suite().unwrap();
+        let stored = StoredRun {
+            plan: plan(suite),
+            state: RunState::Running,
+            key_needed: true,
+        };
+        assert_eq!(
+            StoredRun::from_storage(&stored.to_storage()).unwrap(),
+            stored
+        );
+        assert!(StoredRun::from_storage("{").is_err());
+        let mut run = SuiteRun::new(plan(suite));
+        let (i, job) = run.take_job().unwrap();
+        let ep = play(suite, &job);
+        let key = episode_storage_key("r1", i);
+        let value = serde_json::to_string(&ep).unwrap();
+        assert_eq!(parse_episode_entry("r1", &key, &value), Some((i, ep)));
+        assert_eq!(parse_episode_entry("r2", &key, &value), None);
+        assert_eq!(parse_episode_entry("r1", &key, "{"), None);
+        assert_eq!(run_id(0.0), "0");
+        assert_eq!(run_id(36.0 * 36.0 + 35.0), "10z");
     }
 }

@@ -1,0 +1,85 @@
+//! Runs a [`ModelEpisode`] against its endpoint with `fetch`: sleeping between
+//! retries, pausing and stopping on request, measuring latency and the app's own work.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use crate::runner::episode::{FrameEncoder, ModelEpisode, Step};
+
+use super::http::post_json;
+use super::time::{now_ms, sleep, unix_s};
+
+/// Pause and stop, shared with the page's buttons.
+#[derive(Default)]
+pub struct Control {
+    pub paused: Cell<bool>,
+    pub stopped: Cell<bool>,
+}
+
+/// How the drive ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The episode is over (its record is ready).
+    Finished,
+    /// Stopped by the person before the end.
+    Stopped,
+}
+
+/// Plays the episode to its end; `changed` is called after every change.
+pub async fn drive(
+    episode: Rc<RefCell<ModelEpisode>>,
+    encoder: &mut dyn FrameEncoder,
+    api_key: Option<String>,
+    timeout_s: u32,
+    base_url: String,
+    control: Rc<Control>,
+    changed: impl Fn(),
+) -> Ended {
+    loop {
+        while control.paused.get() && !control.stopped.get() {
+            sleep(100).await;
+        }
+        if control.stopped.get() {
+            return Ended::Stopped;
+        }
+        let t0 = now_ms();
+        let step = episode.borrow_mut().next(encoder, api_key.as_deref());
+        episode.borrow_mut().add_work(now_ms() - t0);
+        let Step::Send { request, wait_ms } = step else {
+            changed();
+            return Ended::Finished;
+        };
+        changed();
+        sleep(wait_ms).await;
+        let sent = now_ms();
+        let answer = post_json(
+            &request.url,
+            &request.headers,
+            &request.body,
+            timeout_s,
+            &base_url,
+        )
+        .await;
+        let latency = now_ms() - sent;
+        if control.stopped.get() {
+            return Ended::Stopped;
+        }
+        let t1 = now_ms();
+        {
+            let mut ep = episode.borrow_mut();
+            match answer {
+                Ok(a) => ep.on_response(
+                    a.status,
+                    a.retry_after.as_deref(),
+                    unix_s(),
+                    &a.body,
+                    latency,
+                    api_key.as_deref(),
+                ),
+                Err(message) => ep.on_network_error(&message, latency, api_key.as_deref()),
+            }
+            ep.add_work(now_ms() - t1);
+        }
+        changed();
+    }
+}
