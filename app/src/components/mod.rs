@@ -4,3 +4,7 @@ pub mod action_buttons;
 pub mod error_box;
 pub mod frame_canvas;
 pub mod keys;
+pub mod local_store;
+pub mod post_json;
+pub mod study_demos;
+pub mod study_task;
