@@ -129,6 +129,12 @@ test('a participant completes a study across a reload; results download and are 
   assert.equal(results.report.overall.pass_rate, 1);
   assert.equal(collector.received.length, 1, 'the collector got the results once');
   assert.deepEqual(collector.received[0], results);
+
+  // Reloading the results page does not send them twice; the download stays.
+  await page.reload();
+  await page.locator('[data-testid="study-post"][data-state="sent-earlier"]').waitFor();
+  assert.deepEqual(await download(page), results);
+  assert.equal(collector.received.length, 1);
 });
 
 test('a failing collector is reported and the download still works', { timeout: TIMEOUT }, async () => {

@@ -18,7 +18,7 @@ use crate::components::study_demos::StudyDemos;
 use crate::components::study_task::StudyTask;
 use crate::pages::home::set_title;
 use crate::study::participation::{
-    current_participant_key, parse_code, progress_key, Participation, Stage,
+    current_participant_key, parse_code, progress_key, sent_key, Participation, Stage,
 };
 use crate::task_session::{json_data_url, score_text, TaskSession};
 use crate::task_text;
@@ -279,6 +279,8 @@ fn CodeForm(on_code: Callback<String>) -> impl IntoView {
 #[derive(Clone, Debug, PartialEq)]
 enum Sending {
     Idle,
+    /// Sent before this page was loaded (the results page was reloaded).
+    SentEarlier,
     InFlight,
     Sent(u16),
     Failed(String),
@@ -286,12 +288,13 @@ enum Sending {
 
 #[component]
 fn StudyResults(progress: Progress, suite: &'static Suite) -> impl IntoView {
-    let Some((file, filename, collect_url)) = progress.with_untracked(|p| {
+    let Some((file, filename, collect_url, sent_key)) = progress.with_untracked(|p| {
         p.as_ref().map(|p| {
             (
                 p.results_file(suite),
                 p.results_filename(),
                 p.study().collect_url.clone(),
+                sent_key(&p.study().id, p.participant()),
             )
         })
     }) else {
@@ -310,25 +313,45 @@ fn StudyResults(progress: Progress, suite: &'static Suite) -> impl IntoView {
     let send = {
         let json = json.clone();
         let url = collect_url.clone();
+        let sent_key = sent_key.clone();
         move || {
+            let sent_key = sent_key.clone();
             let (Some(url), json) = (url.clone(), json.clone()) else {
                 return;
             };
             sending.set(Sending::InFlight);
             spawn_local(async move {
                 sending.set(match post_json(&url, &json).await {
-                    Ok(status) => Sending::Sent(status),
+                    Ok(status) => {
+                        // Best effort: without it a reload would only send them again.
+                        let _ = local_store::set(&sent_key, "1");
+                        Sending::Sent(status)
+                    }
                     Err(e) => Sending::Failed(e),
                 });
             });
         }
     };
     if collect_url.is_some() {
-        send();
+        if local_store::get(&sent_key).is_some() {
+            sending.set(Sending::SentEarlier);
+        } else {
+            send();
+        }
     }
     let status = move || {
         match sending.get() {
         Sending::Idle => ().into_any(),
+        Sending::SentEarlier => {
+            let again = send.clone();
+            view! {
+                <div class="notice ok" data-testid="study-post" data-state="sent-earlier" role="status">
+                    <p>"Your results were already sent to the study organiser."</p>
+                    <button type="button" class="secondary" on:click=move |_| again()>"Send them again"</button>
+                </div>
+            }
+            .into_any()
+        }
         Sending::InFlight => view! { <p data-testid="study-post" data-state="sending" role="status">"Sending your results…"</p> }.into_any(),
         Sending::Sent(code) => view! {
             <p class="notice ok" data-testid="study-post" data-state="sent" role="status">

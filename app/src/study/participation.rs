@@ -24,6 +24,12 @@ pub fn progress_key(study_id: &str, participant: &str) -> String {
     )
 }
 
+/// Set once the participant's results reached the collection URL (a reload of the
+/// results page does not send them twice).
+pub fn sent_key(study_id: &str, participant: &str) -> String {
+    format!("{}.sent", progress_key(study_id, participant))
+}
+
 /// Where the code of the participant last active in a study is kept (a reload goes
 /// straight back to their progress).
 pub fn current_participant_key(study_id: &str) -> String {
@@ -459,6 +465,7 @@ mod tests {
             "playbench.study.pilot-1.participant.P%207"
         );
         assert_ne!(progress_key("a.b", "c"), progress_key("a", "b.c"));
+        assert_eq!(sent_key("s", "p"), "playbench.study.s.participant.p.sent");
         assert_eq!(
             current_participant_key("pilot"),
             "playbench.study.pilot.current"
