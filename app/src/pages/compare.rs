@@ -374,7 +374,8 @@ fn chart(c: &Computed) -> impl IntoView + use<> {
     const LABEL: f64 = 220.0;
     const BAR: f64 = 22.0;
     const GAP: f64 = 10.0;
-    let plot = W - LABEL - 20.0;
+    // Room on the right for the value written past the whisker.
+    let plot = W - LABEL - 50.0;
     let x = move |v: f64| LABEL + plot * v.clamp(0.0, 100.0) / 100.0;
     let n = c.entries.len();
     let height = (n as f64) * (BAR + GAP) + 30.0;
