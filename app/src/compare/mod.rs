@@ -1,1 +1,13 @@
-//! Comparing results files: groups, confidence intervals, paired differences.
+//! Comparing results files: the imported files (kept across reloads), the rows shown
+//! (each file, plus the pooled human baseline), per environment and per tag estimates
+//! with bootstrap confidence intervals, paired differences on shared tasks and seeds,
+//! and the links from every number to its episodes' replays.
+
+pub mod bootstrap;
+pub mod entries;
+pub mod episode_links;
+#[cfg(test)]
+mod fixtures;
+pub mod imports;
+pub mod paired;
+pub mod table;

@@ -1,1 +1,6 @@
-//! Human studies: the study link, a participant's progress and results.
+//! Human studies: the organiser's draft (kept across reloads) that becomes a study
+//! link, and a participant's progress through it (saved after every episode, resumed
+//! after a reload) ending in a results file.
+
+pub mod draft;
+pub mod participation;

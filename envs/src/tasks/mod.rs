@@ -9,6 +9,7 @@ pub mod report;
 pub mod results;
 pub mod scoring;
 pub mod share;
+pub mod study;
 pub mod task;
 
 pub use episode::{run_episode, Agent, Decision, EpisodeRecord, EpisodeRunner, FailureMode, Reply};

@@ -1,0 +1,127 @@
+//! Links from a number to the replays of its episodes, in the replay viewer's
+//! contract: `/episode#e=pb1.…` when the episode fits in a link, else the episode
+//! file's JSON stored under `localStorage["playbench.episode." + KEY]` and the link
+//! `/episode?stored=KEY`.
+
+use envs::tasks::results::ResultsFile;
+use envs::tasks::share::{crc32, EpisodeFile, ShareError};
+
+pub const EPISODE_PATH: &str = "/episode";
+/// The localStorage key prefix the replay viewer reads stored episodes from.
+pub const STORED_EPISODE_PREFIX: &str = "playbench.episode.";
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum EpisodeLink {
+    /// Self-contained: the episode is in the fragment.
+    Fragment { href: String },
+    /// Too large for a link: `json` must be written to `storage_key` before `href`
+    /// is followed (same origin).
+    Stored {
+        href: String,
+        storage_key: String,
+        json: String,
+    },
+}
+
+impl EpisodeLink {
+    pub fn href(&self) -> &str {
+        match self {
+            Self::Fragment { href } | Self::Stored { href, .. } => href,
+        }
+    }
+}
+
+/// The link to an episode file; the stored key is derived from the content (the same
+/// episode always gets the same key, different ones practically never share one).
+pub fn link_for(file: &EpisodeFile) -> Result<EpisodeLink, ShareError> {
+    match file.to_link_fragment() {
+        Ok(fragment) => Ok(EpisodeLink::Fragment {
+            href: format!("{EPISODE_PATH}#{fragment}"),
+        }),
+        Err(ShareError::TooLargeForLink { .. }) => {
+            let json = file.to_json();
+            let key = format!("{:08x}-{}", crc32(json.as_bytes()), json.len());
+            Ok(EpisodeLink::Stored {
+                href: format!("{EPISODE_PATH}?stored={key}"),
+                storage_key: format!("{STORED_EPISODE_PREFIX}{key}"),
+                json,
+            })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The link to episode `index` of a results file.
+pub fn episode_link(file: &ResultsFile, index: usize) -> Result<EpisodeLink, String> {
+    let ep = file
+        .episode_file(index)
+        .ok_or_else(|| format!("no episode {index} in {:?}", file.label))?;
+    link_for(&ep).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::table::tests::run_file;
+    use envs::tasks::results::ResultsKind;
+    use envs::tasks::share::LINK_MAX_CHARS;
+
+    #[test]
+    fn short_episodes_link_by_fragment_and_open_again() {
+        let f = run_file(
+            "oracle",
+            ResultsKind::Baseline,
+            &["frozenlake-4x4-det"],
+            true,
+            0,
+        );
+        let link = episode_link(&f, 0).unwrap();
+        let EpisodeLink::Fragment { href } = &link else {
+            panic!("{link:?}");
+        };
+        assert!(href.starts_with("/episode#e=pb1."));
+        let back = EpisodeFile::from_link_fragment(href).unwrap();
+        assert_eq!(back.record, f.episodes[0].record);
+        assert!(episode_link(&f, 99).is_err());
+    }
+
+    #[test]
+    fn long_episodes_are_stored_under_a_content_key() {
+        let f = run_file(
+            "random",
+            ResultsKind::Model,
+            &["frozenlake-4x4-det-s0"],
+            false,
+            1,
+        );
+        let mut ep = f.episode_file(0).unwrap();
+        // An episode far longer than a link allows (distinct frame hashes, as real
+        // episodes have, so it does not compress away).
+        let d = ep.record.decisions[0].clone();
+        ep.record.decisions = (0..4000u32)
+            .map(|i| {
+                let mut d = d.clone();
+                d.frame_hash = format!(
+                    "{:016x}",
+                    u64::from(crc32(&i.to_le_bytes())) << 17 ^ u64::from(i)
+                );
+                d
+            })
+            .collect();
+        let link = link_for(&ep).unwrap();
+        let EpisodeLink::Stored {
+            href,
+            storage_key,
+            json,
+        } = &link
+        else {
+            panic!("expected a stored link");
+        };
+        assert!(href.len() < LINK_MAX_CHARS);
+        let key = href.strip_prefix("/episode?stored=").unwrap();
+        assert_eq!(storage_key, &format!("playbench.episode.{key}"));
+        assert_eq!(EpisodeFile::from_json(json).unwrap(), ep);
+        assert_eq!(link_for(&ep).unwrap(), link, "the same key every time");
+        assert_eq!(link.href(), href);
+    }
+}
