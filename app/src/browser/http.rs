@@ -88,3 +88,21 @@ async fn probe_no_cors(url: &str) -> bool {
         .await
         .is_ok()
 }
+
+/// POSTs a JSON document (e.g. study results to a collection URL): `Ok(status)` for a
+/// 2xx answer, else what went wrong in words (the status and the body's start).
+pub async fn post_document(url: &str, body: &str) -> Result<u16, String> {
+    let headers = [("Content-Type".to_string(), "application/json".to_string())];
+    let a = post_json(url, &headers, body, 60, url)
+        .await
+        .map_err(|e| format!("the results could not be sent: {e}"))?;
+    if (200..300).contains(&a.status) {
+        return Ok(a.status);
+    }
+    let excerpt: String = a.body.trim().chars().take(200).collect();
+    Err(if excerpt.is_empty() {
+        format!("the collection server answered HTTP {}", a.status)
+    } else {
+        format!("the collection server answered HTTP {}: {excerpt}", a.status)
+    })
+}

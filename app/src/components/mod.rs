@@ -4,8 +4,6 @@ pub mod action_buttons;
 pub mod error_box;
 pub mod frame_canvas;
 pub mod keys;
-pub mod local_store;
-pub mod post_json;
 pub mod results_view;
 pub mod run_setup;
 pub mod study_demos;

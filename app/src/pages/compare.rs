@@ -17,7 +17,7 @@ use crate::compare::imports::{Imports, IMPORTS_STORAGE_KEY};
 use crate::compare::paired::{all_pairs, diff_text, Paired};
 use crate::compare::table::{pass_text, score_text, table, StatRow, Table};
 use crate::components::error_box::ErrorBox;
-use crate::components::local_store;
+use crate::browser::storage as local_store;
 use crate::pages::home::set_title;
 use crate::task_session::score_text as plain_score;
 

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 
 use crate::bench;
 use crate::components::error_box::ErrorBox;
-use crate::components::local_store;
+use crate::browser::storage as local_store;
 use crate::pages::home::set_title;
 use crate::study::draft::{take_href, StudyDraft, DRAFT_STORAGE_KEY};
 use crate::suite_filter::{self, Filter};

@@ -12,8 +12,8 @@ use leptos_router::hooks::use_location;
 
 use crate::bench;
 use crate::components::error_box::ErrorBox;
-use crate::components::local_store;
-use crate::components::post_json::post_json;
+use crate::browser::storage as local_store;
+use crate::browser::http::post_document as post_json;
 use crate::components::study_demos::StudyDemos;
 use crate::components::study_task::StudyTask;
 use crate::pages::home::set_title;
