@@ -156,15 +156,24 @@ export function pageHarness({ before, after, afterEach }) {
   });
   afterEach(async () => {
     if (!current) return;
-    const { page, problems } = current;
+    const { page, problems, allowed } = current;
     current = undefined;
     await page.close();
-    assert.deepEqual(problems, [], 'the page logged errors');
+    const unexpected = problems.filter((p) => !allowed.some((re) => re.test(p)));
+    assert.deepEqual(unexpected, [], 'the page logged errors');
   });
   return {
     url: () => server.url,
+    context: () => browser.context,
+    /**
+     * Problems matching `re` are expected in the running test (e.g. the HTTP 429 or the
+     * CORS refusal a test provokes on purpose) and do not fail it.
+     */
+    allow(re) {
+      current?.allowed.push(re);
+    },
     async open(pagePath) {
-      current = await openPage(browser.context);
+      current = { ...(await openPage(browser.context)), allowed: [] };
       await current.page.goto(server.url + pagePath);
       return current.page;
     },

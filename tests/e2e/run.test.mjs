@@ -1,0 +1,287 @@
+// End-to-end checks of model runs from the browser against the scripted endpoint of
+// tests/servers/scripted-openai.mjs, served on another origin (so CORS preflights
+// really happen): endpoint profiles and "test connection", one task watched turn by
+// turn for every scripted behaviour and provider shape, clear errors, the key never
+// leaking, and a suite run with concurrency 4 that survives a reload.
+//   node --test tests/e2e/run.test.mjs   (after the Trunk build; see support.mjs)
+
+import { after, afterEach, before, beforeEach, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import { pageHarness } from './support.mjs';
+import { startScripted } from './scripted.mjs';
+
+const LAKE_TASK = 'frozenlake-4x4-det-s0';
+const LAKE_ROUTE = 'seq:Right,Right,Down,Down,Down,Right';
+const KEY = 'sk-LEAK-canary-5521-do-not-store';
+const TIMEOUT = 90_000;
+
+const harness = pageHarness({ before, after, afterEach });
+const open = harness.open;
+let scripted;
+before(async () => {
+  scripted = await startScripted();
+});
+after(async () => {
+  await scripted?.close();
+});
+beforeEach(async () => {
+  await scripted.reset();
+});
+
+/** Saves the profile `name` on /models and returns the page. */
+async function profile(fields) {
+  const f = { name: 'Scripted', provider: 'openai', timeout: '10', key: '', remember: false, ...fields };
+  const page = await open('/models');
+  await page.getByTestId('profile-name').fill(f.name);
+  await page.getByTestId('profile-provider').selectOption(f.provider);
+  await page.getByTestId('profile-base-url').fill(f.base);
+  await page.getByTestId('profile-model').fill(f.model);
+  await page.getByTestId('profile-timeout').fill(f.timeout);
+  await page.getByTestId('profile-key').fill(f.key);
+  await page.getByTestId('profile-remember').setChecked(f.remember);
+  if (f.priceIn) await page.getByTestId('profile-price-in').fill(f.priceIn);
+  await page.getByTestId('profile-save').click();
+  await page.getByTestId('profile-status').getByText(`Saved “${f.name}”.`).waitFor();
+  return page;
+}
+
+const base = (provider = 'openai') => `${scripted.url}/${provider === 'gemini' ? 'v1beta' : 'v1'}`;
+
+/** Opens /run for `task` with the saved profile and starts it. */
+async function startRun(task = LAKE_TASK, key = '') {
+  const page = await open(`/run?task=${task}`);
+  if (key) await page.getByTestId('run-key').fill(key);
+  await page.getByTestId('run-start').click();
+  return page;
+}
+
+async function finished(page) {
+  await page.getByTestId('run-result').waitFor({ timeout: TIMEOUT });
+  return {
+    verdict: (await page.getByTestId('run-verdict').textContent()).trim(),
+    score: (await page.getByTestId('run-score').textContent()).trim(),
+    failure: (await page.getByTestId('run-failure').textContent().catch(() => '')).trim(),
+  };
+}
+
+async function downloaded(page, testid) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
+  return fs.readFile(await dl.path(), 'utf8');
+}
+
+test('test connection checks reachability, the key, one image and several', { timeout: TIMEOUT }, async () => {
+  const page = await profile({ base: base(), model: 'valid:ok', key: KEY });
+  await page.getByTestId('profile-test').click();
+  const report = page.getByTestId('connection-report');
+  await report.getByText('Connection works').waitFor({ timeout: 20_000 });
+  assert.equal(await report.locator('.check-ok').count(), 4);
+  const log = await scripted.log();
+  assert.deepEqual(log.map((r) => r.images), [1, 2]);
+  assert.ok(log.every((r) => r.key === KEY), 'the key went to the endpoint');
+});
+
+test('connection problems get specific messages', { timeout: TIMEOUT }, async () => {
+  const cases = [
+    [{ base: `${scripted.url}/nocors/v1`, model: 'valid:ok' }, 'Reachable', /CORS.*OLLAMA_ORIGINS=http:\/\/127\.0\.0\.1:\d+ ollama serve.*vLLM.*LM Studio.*llama\.cpp/s],
+    [{ base: 'http://127.0.0.1:9/v1', model: 'valid:ok' }, 'Reachable', /Nothing answered at http:\/\/127\.0\.0\.1:9\/v1/],
+    [{ base: base(), model: '401', key: KEY }, 'Key accepted', /authentication failed.*\*\*\*.*Check the API key/s],
+    [{ base: base(), model: 'no-such-model' }, 'Takes an image', /unknown model.*Check the model name/s],
+    [{ base: base(), model: 'noimages' }, 'Takes an image', /does not accept images.*vision model/s],
+    [{ base: base(), model: 'notjson' }, 'Takes an image', /not JSON.*web page/s],
+  ];
+  for (const [fields, check, message] of cases) {
+    const page = await profile(fields);
+    harness.allow(/./); // the refusals are the point here
+    await page.getByTestId('profile-test').click();
+    const report = page.getByTestId('connection-report');
+    await report.getByText('Connection problems').waitFor({ timeout: 20_000 });
+    const line = report.locator(`[data-check="${check}"]`);
+    assert.equal(await line.getAttribute('class'), 'check-failed', `${fields.model} at ${fields.base}`);
+    const text = await line.textContent();
+    assert.match(text, message);
+    assert.ok(!(await page.content()).includes(KEY), 'the key is shown nowhere');
+    await page.close();
+  }
+});
+
+test('a model plays a task to the goal, every turn shown, and shares it', { timeout: TIMEOUT }, async () => {
+  await profile({ base: base(), model: LAKE_ROUTE, priceIn: '2' });
+  const page = await startRun();
+  const r = await finished(page);
+  assert.deepEqual([r.verdict, r.score], ['Passed', '100']);
+  const turns = page.getByTestId('turn');
+  assert.equal(await turns.count(), 6);
+  assert.match(await turns.nth(0).textContent(), /First turn.*\d+ image\(s\).*ms.*in \/ 5 out tokens/s);
+  assert.match(await page.getByTestId('reply').nth(2).textContent(), /^\[Action: Down\]\nI follow the plan \(step 3\)\./);
+  assert.equal((await page.getByTestId('turn-action').nth(5).textContent()).trim(), 'Action: Right');
+  assert.match(await page.getByTestId('run-usage').textContent(), /^6 requests · \d+ in \/ 30 out tokens · \$0\.\d{4}/);
+  assert.match(await page.getByTestId('run-steps').textContent(), /Decision 6 of \d+/);
+  const work = Number(await page.getByTestId('work-mean').textContent());
+  assert.ok(work > 0, 'the app measured its own work');
+  // Demonstrations as images, in order, and all six requests preflighted from this origin.
+  const log = await scripted.log();
+  assert.equal(log.length, 6);
+  assert.ok(log[0].images > 1 && log[1].images === log[0].images + 1, JSON.stringify(log.map((l) => l.images)));
+  const file = JSON.parse(await downloaded(page, 'run-download'));
+  assert.equal(file.format, 'playbench-episode-file/1');
+  assert.equal(file.record.agent, `endpoint:openai:${LAKE_ROUTE}`);
+  assert.equal(file.settings.history, 'full');
+  assert.equal(file.settings.image_format, 'image/png');
+  assert.equal(file.record.decisions[0].raw, '[Action: Right]\nI follow the plan (step 1).');
+  const share = await page.getByTestId('run-share').getAttribute('href');
+  assert.match(share, /^\/episode#e=pb1\./);
+});
+
+test('malformed replies are retried with the retry message and kept', { timeout: TIMEOUT }, async () => {
+  await profile({ base: base(), model: 'malformed-then-valid:Left' });
+  const page = await startRun();
+  await page.getByTestId('turn-action').first().waitFor({ timeout: TIMEOUT });
+  const first = page.getByTestId('turn').nth(0);
+  assert.equal(await first.getAttribute('data-state'), 'rejected');
+  assert.match(await first.getByTestId('turn-problem').textContent(), /does not start with \[Action: \.\.\.\]/);
+  assert.match(await page.getByTestId('turn').nth(1).textContent(), /First turn|format retry 1 of 3/);
+  await page.getByTestId('run-stop').click();
+  await page.getByTestId('run-phase').getByText('Stopped before the end').waitFor();
+  const log = await scripted.log();
+  // The retry carries the rejected reply and the retry message.
+  assert.ok(log[1].messages === 3, JSON.stringify(log.map((l) => l.messages)));
+});
+
+test('rate limits and server errors are retried after a wait; hangs time out', { timeout: TIMEOUT }, async () => {
+  harness.allow(/HTTP (429|500)|status of (429|500)/);
+  await profile({ base: base(), model: '429:Left' });
+  let page = await startRun();
+  await page.getByText(/transport retry 1 of 3/).waitFor({ timeout: 20_000 });
+  await page.getByTestId('turn-action').first().waitFor({ timeout: 20_000 });
+  assert.match(await page.getByTestId('turn').nth(1).textContent(), /waited 1\.0 s before sending/);
+  assert.match(await page.getByTestId('turn-problem').first().textContent(), /rate limited/);
+  await page.getByTestId('run-stop').click();
+  await page.close();
+
+  await profile({ base: base(), model: '500:Left' });
+  page = await startRun();
+  await page.getByText(/transport retry 2 of 3/).waitFor({ timeout: 20_000 });
+  await page.getByTestId('turn-action').first().waitFor({ timeout: 20_000 });
+  assert.match(await page.getByTestId('turn').nth(2).textContent(), /waited 2\.0 s/);
+  await page.getByTestId('run-stop').click();
+  await page.close();
+
+  harness.allow(/./); // the aborted requests of the hang
+  await profile({ base: base(), model: 'hang', timeout: '1' });
+  page = await startRun();
+  const r = await finished(page);
+  assert.equal(r.verdict, 'Not passed');
+  assert.match(r.failure, /api/i);
+  assert.match(await page.getByTestId('run-error').textContent(), /did not answer within 1 s/);
+  assert.equal(await page.getByTestId('turn').count(), 4, 'the first try and three retries');
+});
+
+test('context overflow is token_overflow; Anthropic and Gemini shapes play through', { timeout: TIMEOUT }, async () => {
+  harness.allow(/HTTP 400|status of 400/);
+  await profile({ base: base(), model: 'overflow' });
+  let page = await startRun();
+  let r = await finished(page);
+  assert.match(r.failure, /context/i);
+  const file = JSON.parse(await downloaded(page, 'run-download'));
+  assert.equal(file.record.failure, 'token_overflow');
+  await page.close();
+  for (const provider of ['anthropic', 'gemini']) {
+    await profile({ provider, base: base(provider), model: LAKE_ROUTE, key: KEY });
+    page = await startRun(LAKE_TASK, KEY);
+    r = await finished(page);
+    assert.deepEqual([r.verdict, r.score], ['Passed', '100'], provider);
+    const log = await scripted.log();
+    assert.ok(log.every((l) => l.provider === provider && l.key === KEY), provider);
+    await scripted.reset();
+    await page.close();
+  }
+});
+
+test('JPEG images, a history window and text observations are sent as set', { timeout: TIMEOUT }, async () => {
+  await profile({ base: base(), model: LAKE_ROUTE });
+  const page = await open(`/run?task=${LAKE_TASK}`);
+  await page.getByTestId('run-image-format').selectOption('jpeg');
+  await page.getByTestId('run-history').fill('2');
+  await page.getByTestId('run-history').blur();
+  await page.getByTestId('run-observation').selectOption('both');
+  await page.getByTestId('run-start').click();
+  await finished(page);
+  const log = await scripted.log();
+  assert.ok(log.every((l) => l.mimes.length === 1 && l.mimes[0] === 'image/jpeg'));
+  // First turn + its answer, then the last two turns: at most 5 messages.
+  assert.ok(log.at(-1).messages <= 5, JSON.stringify(log.map((l) => l.messages)));
+  const file = JSON.parse(await downloaded(page, 'run-download'));
+  assert.equal(file.settings.image_format, 'image/jpeg');
+  assert.equal(file.settings.history, 'last 2');
+  assert.equal(file.settings.observation, 'both');
+  // Put the defaults back for the other tests.
+  await page.getByTestId('run-image-format').selectOption('png');
+  await page.getByTestId('run-history').fill('');
+  await page.getByTestId('run-history').blur();
+  await page.getByTestId('run-observation').selectOption('image');
+});
+
+test('the key is never stored, exported or put in a link unless remembered', { timeout: TIMEOUT }, async () => {
+  await profile({ base: base(), model: LAKE_ROUTE, key: KEY });
+  const page = await startRun(LAKE_TASK, KEY);
+  await finished(page);
+  assert.ok((await scripted.log()).every((l) => l.key === KEY));
+  const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+  assert.ok(!storage.includes(KEY), 'the key is in storage');
+  assert.ok(!page.url().includes(KEY));
+  const file = await downloaded(page, 'run-download');
+  assert.ok(!file.includes(KEY), 'the key is in the episode file');
+  const share = await page.getByTestId('run-share').getAttribute('href');
+  assert.ok(!share.includes(KEY));
+  const decoded = Buffer.from(share.split('pb1.')[1].replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  assert.ok(!decoded.includes(KEY));
+  // A reload forgets it.
+  const models = await open('/models');
+  assert.equal(await models.getByTestId('profile-key').inputValue(), '');
+  // Remembered on request, under the keys entry only.
+  await profile({ base: base(), model: LAKE_ROUTE, key: KEY, remember: true });
+  const again = await open('/models');
+  assert.equal(await again.getByTestId('profile-key').inputValue(), KEY);
+  const entries = await again.evaluate(() => Object.entries(localStorage));
+  const holding = entries.filter(([, v]) => v.includes(KEY)).map(([k]) => k);
+  assert.deepEqual(holding, ['playbench.endpoint-keys']);
+  await profile({ base: base(), model: LAKE_ROUTE, key: '', remember: false });
+});
+
+test('a suite run with concurrency 4 resumes after a reload without losing or repeating episodes', { timeout: 180_000 }, async () => {
+  await profile({ base: base(), model: 'delay:40:Left' });
+  const page = await open('/run/suite');
+  await page.getByTestId('suite-discard').click().catch(() => {});
+  await page.getByTestId('sel-contains').fill('frozenlake-4x4');
+  const selected = Number((await page.getByTestId('sel-count').textContent()).match(/\d+/)[0]);
+  assert.ok(selected >= 4, `${selected} tasks`);
+  await page.getByTestId('run-episodes').fill('2');
+  assert.equal(await page.getByTestId('run-concurrency').inputValue(), '4');
+  await page.getByTestId('suite-start').click();
+  const total = selected * 2;
+  assert.equal(Number(await page.getByTestId('suite-total').textContent()), total);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="suite-done"]')?.textContent) >= 3, null, { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="suite-active"] li').length === 4);
+  const before = await page.evaluate(() => Object.fromEntries(Object.entries(localStorage).filter(([k]) => /^playbench\.suite-run\..+\.\d+$/.test(k))));
+  assert.ok(Object.keys(before).length >= 3);
+  await page.reload();
+  await page.getByTestId('resume-note').getByText('resumed').waitFor();
+  await page.getByTestId('suite-phase').getByText('Complete').waitFor({ timeout: 150_000 });
+  assert.equal(Number(await page.getByTestId('suite-done').textContent()), total);
+  const afterRun = await page.evaluate(() => Object.fromEntries(Object.entries(localStorage).filter(([k]) => /^playbench\.suite-run\..+\.\d+$/.test(k))));
+  assert.equal(Object.keys(afterRun).length, total);
+  for (const [k, v] of Object.entries(before)) assert.equal(afterRun[k], v, `${k} was run again`);
+  const results = JSON.parse(await downloaded(page, 'export-json'));
+  assert.equal(results.format, 'playbench-results/1');
+  assert.equal(results.episodes.length, total);
+  const pairs = new Set(results.episodes.map((e) => `${e.record.task}#${e.repeat}`));
+  assert.equal(pairs.size, total, 'an episode is missing or repeated');
+  assert.equal(results.config.concurrency, 4);
+  assert.ok(results.usage.requests >= total);
+  const csv = await downloaded(page, 'export-csv');
+  assert.match(csv, /^# label: /);
+  assert.match(csv, /\nsection,name,tasks,episodes,score,pass_rate\noverall,overall,/);
+  await page.getByTestId('results-table').waitFor();
+  assert.ok((await page.getByTestId('env-chart').locator('li').count()) >= 1);
+});
