@@ -4,3 +4,4 @@ pub mod action_buttons;
 pub mod error_box;
 pub mod frame_canvas;
 pub mod keys;
+pub mod share_box;
