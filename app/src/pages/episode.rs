@@ -529,25 +529,25 @@ fn EpisodeColumn(
     );
     view! {
         <div class="replay-body">
-        <figure class="replay-stage">
-            <canvas
-                node_ref=canvas
-                class=frame_class
-                width=w
-                height=h
-                style:width=format!("{}px", w * scale)
-                role="img"
-                tabindex="0"
-                aria-label=aria
-                data-testid="replay-frame"
-            ></canvas>
-            <figcaption class="replay-caption">
-                <span class="sr-only">"Caption: "</span>
-                <span data-testid="replay-caption">{caption}</span>
-                {move || ended.get().then(|| view! { <span class="muted" data-testid="replay-ended">" (this episode has ended)"</span> })}
-            </figcaption>
-        </figure>
-        <section class="step-details" aria-label="This step">{step}</section>
+            <figure class="replay-stage">
+                <canvas
+                    node_ref=canvas
+                    class=frame_class
+                    width=w
+                    height=h
+                    style:width=format!("{}px", w * scale)
+                    role="img"
+                    tabindex="0"
+                    aria-label=aria
+                    data-testid="replay-frame"
+                ></canvas>
+                <figcaption class="replay-caption">
+                    <span class="sr-only">"Caption: "</span>
+                    <span data-testid="replay-caption">{caption}</span>
+                    {move || ended.get().then(|| view! { <span class="muted" data-testid="replay-ended">" (this episode has ended)"</span> })}
+                </figcaption>
+            </figure>
+            <section class="step-details" aria-label="This step">{step}</section>
         </div>
     }
 }
