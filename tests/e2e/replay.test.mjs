@@ -264,6 +264,12 @@ test('episode files open from the file input and by drag-and-drop', { timeout: T
   await expectText(page.getByTestId('verdict'), 'Verified');
   await expectText(page.getByTestId('replay-task'), LAKE_TASK);
 
+  // The stored-episode contract: localStorage["playbench.episode." + KEY], /episode?stored=KEY.
+  await page.evaluate(([k, v]) => localStorage.setItem(k, v), ['playbench.episode.e2e-win', json]);
+  await page.goto(`${harness.url()}/episode?stored=e2e-win`);
+  await expectText(page.getByTestId('verdict'), 'Verified');
+  await expectText(page.getByTestId('replay-agent'), 'human');
+
   // Dropped on "compare with…": side by side with itself.
   await dropFile('[data-testid="compare-zone"]', 'again.json', json);
   await page.getByTestId('replay-pair').waitFor();
@@ -303,6 +309,15 @@ test('a fork at a step continues as a person from that state, and can be finishe
   await page.goto(shareLink);
   await expectText(page.getByTestId('verdict'), 'Verified');
   await expectText(page.getByTestId('replay-task'), `${LAKE_TASK}~fork2`);
+
+  // A fork of a stored episode (the route for episodes too large for a link).
+  await page.evaluate(([k, v]) => localStorage.setItem(k, v), [
+    'playbench.episode.e2e-fork',
+    JSON.stringify(decodeLink(link)),
+  ]);
+  await page.goto(`${harness.url()}/task/play?fork=3&stored=e2e-fork`);
+  await expectText(page.getByTestId('fork-banner'), /continued from decision 3 of 6/);
+  await expectText(page.getByTestId('decision-text'), /^Decision 1 of 13$/);
 
   // A fork past the episode's end is refused clearly.
   await page.goto(`${harness.url()}/task/play?fork=9#${fragment(link)}`);
