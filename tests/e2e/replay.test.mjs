@@ -7,6 +7,7 @@
 
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { launchBrowser, openPage, pageHarness } from './support.mjs';
 
@@ -318,6 +319,25 @@ test('a fork at a step continues as a person from that state, and can be finishe
   await page.goto(`${harness.url()}/task/play?fork=3&stored=e2e-fork`);
   await expectText(page.getByTestId('fork-banner'), /continued from decision 3 of 6/);
   await expectText(page.getByTestId('decision-text'), /^Decision 1 of 13$/);
+
+  // An episode too large for a link: the viewer offers its file, and forks hand it over
+  // through localStorage.
+  const big = decodeLink(link);
+  big.record.decisions[0].raw = crypto.randomBytes(30_000).toString('base64');
+  await page.goto(`${harness.url()}/episode`);
+  await page.getByTestId('episode-file').setInputFiles({
+    name: 'big.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(big)),
+  });
+  await expectText(page.getByTestId('verdict'), 'Verified');
+  await expectText(page.getByTestId('share-too-large'), /too large for a link/);
+  await page.getByTestId('download-episode-file').waitFor();
+  await page.keyboard.press('ArrowRight');
+  await expectText(page.getByTestId('replay-counter'), 'Step 1 of 6');
+  await page.getByTestId('fork-human').click();
+  await page.waitForURL((url) => url.searchParams.get('fork') === '1' && /^ep-[0-9a-f]{8}$/.test(url.searchParams.get('stored')));
+  await expectText(page.getByTestId('fork-banner'), /continued from decision 1 of 6/);
 
   // A fork past the episode's end is refused clearly.
   await page.goto(`${harness.url()}/task/play?fork=9#${fragment(link)}`);

@@ -567,6 +567,7 @@ fn replies_list(title: &'static str, replies: &[String]) -> impl IntoView {
 #[component]
 fn ForkLinks(loaded: Rc<Loaded>, pos: Signal<usize>) -> impl IntoView {
     let held = StoredValue::new_local(loaded);
+    let failed = RwSignal::new(String::new());
     let links = move || {
         let p = pos.get();
         let loaded = held.get_value();
@@ -595,10 +596,17 @@ fn ForkLinks(loaded: Rc<Loaded>, pos: Signal<usize>) -> impl IntoView {
                         .flatten()
                         .map(|s| s.set_item(&stored_entry(&key), &json).is_ok())
                         .unwrap_or(false);
-                    if stored {
-                        let _ = window()
+                    let opened = stored
+                        && window()
                             .location()
-                            .set_href(&fork_href(with, p, ForkSource::Stored(&key)));
+                            .set_href(&fork_href(with, p, ForkSource::Stored(&key)))
+                            .is_ok();
+                    if !opened {
+                        failed.set(
+                            "This browser would not store the episode for the fork (storage \
+                             full or disabled)."
+                                .to_string(),
+                        );
                     }
                 };
                 let go_model = go.clone();
@@ -618,7 +626,8 @@ fn ForkLinks(loaded: Rc<Loaded>, pos: Signal<usize>) -> impl IntoView {
         <section class="fork" aria-labelledby="fork-title">
             <h2 id="fork-title">"Fork from this step"</h2>
             <p class="muted">"Restore the state after this decision and play on with the remaining budget."</p>
-            <p class="fork-buttons">{links}</p>
+            <div class="fork-buttons">{links}</div>
+            <p class="field-error" role="alert" data-testid="fork-error">{move || failed.get()}</p>
         </section>
     }
 }
