@@ -299,6 +299,9 @@ test('a fork at a step continues as a person from that state, and can be finishe
   await page.waitForURL((url) => url.pathname === '/task/play' && url.searchParams.get('fork') === '2');
   await expectText(page.getByTestId('fork-banner'), /continued from decision 2 of 6 of an episode of frozenlake-4x4-det-s0 played by human/);
   await expectText(page.getByTestId('decision-text'), /^Decision 1 of \d+$/);
+  assert.equal(await page.getByTestId('fork-source').getAttribute('href'), `/episode#${fragment(link)}&t=2`);
+  const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link');
+  assert.equal(await crumbs.getAttribute('href'), `/task?id=${LAKE_TASK}`);
   const shareLink = await playAndShare(page, LAKE_KEYS.slice(2));
   await expectText(page.getByTestId('result').getByTestId('verdict'), 'passed');
   const forked = decodeLink(shareLink);
@@ -319,6 +322,11 @@ test('a fork at a step continues as a person from that state, and can be finishe
   await page.goto(`${harness.url()}/task/play?fork=3&stored=e2e-fork`);
   await expectText(page.getByTestId('fork-banner'), /continued from decision 3 of 6/);
   await expectText(page.getByTestId('decision-text'), /^Decision 1 of 13$/);
+  // Its way back opens the stored episode at the fork's step.
+  await page.getByTestId('fork-source').click();
+  await page.waitForURL((url) => url.pathname === '/episode' && url.searchParams.get('stored') === 'e2e-fork');
+  await expectText(page.getByTestId('replay-counter'), 'Step 3 of 6');
+  await expectText(page.getByTestId('verdict'), 'Verified');
 
   // An episode too large for a link: the viewer offers its file, and forks hand it over
   // through localStorage.

@@ -9,7 +9,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use envs::tasks::share::TaskRef;
+use envs::tasks::share::{TaskRef, LINK_PARAM};
 use envs::tasks::Task;
 use leptos::ev;
 use leptos::prelude::*;
@@ -26,13 +26,15 @@ use crate::pages::home::set_title;
 use crate::pages::task::{TagChips, TaskFacts, TaskLoadErrorBox};
 use crate::play_state::{display_scale, format_reward};
 use crate::replay::fork::{fork, parse_fork_step, ForkOrigin};
-use crate::replay::share::{episode_file_name, share_target};
-use crate::replay::source::{open_link, open_stored, parse_viewer_fragment, stored_entry, Origin};
+use crate::replay::share::{episode_at_href, episode_file_name, share_target, EPISODE_PATH};
+use crate::replay::source::{
+    open_link, open_stored, parse_viewer_fragment, stored_entry, Origin, AT_PARAM,
+};
 use crate::task_session::{
     failure_key, failure_text, json_data_url, score_text, TaskKey, TaskSession,
 };
 use crate::task_text;
-use crate::url::{parse_flag, task_href, task_play_href};
+use crate::url::{encode_component, parse_flag, task_href, task_play_href};
 
 /// The largest size (CSS pixels) a frame is enlarged to.
 const MAX_DISPLAY: u32 = 560;
@@ -59,11 +61,11 @@ pub fn TaskPlay() -> impl IntoView {
         if let Some(step) = fork_step.get() {
             let stored = query.with_untracked(|q| q.get_str("stored").map(str::to_string));
             return match forked_task(&step, &location.hash.get(), stored) {
-                Ok((task, origin)) => match start(task) {
+                Ok((task, origin, back)) => match start(task) {
                     Ok(session) => {
                         let session: Session = RwSignal::new_local(Ok(session));
                         let task_ref = TaskRef::Inline(Box::new(task.clone()));
-                        view! { <PlayTask task=task session=session record=record task_ref=task_ref fork=Some(origin) /> }
+                        view! { <PlayTask task=task session=session record=record task_ref=task_ref fork=Some((origin, back)) /> }
                             .into_any()
                     }
                     Err(e) => view! { <TaskLoadErrorBox error=e /> }.into_any(),
@@ -98,8 +100,8 @@ pub fn TaskPlay() -> impl IntoView {
     }
 }
 
-/// A forked task and where it comes from.
-type ForkedTask = (&'static Task, ForkOrigin);
+/// A forked task, where it comes from, and the viewer link of that step.
+type ForkedTask = (&'static Task, ForkOrigin, String);
 
 thread_local! {
     /// Forked tasks by (episode text, step), kept for the session: the play view borrows
@@ -112,7 +114,10 @@ thread_local! {
 fn forked_task(step: &str, hash: &str, stored: Option<String>) -> Result<ForkedTask, String> {
     let step = parse_fork_step(step)?;
     let (text, file) = match (parse_viewer_fragment(hash).primary, stored) {
-        (Some(link), _) => (link.clone(), open_link(Origin::Link, &link)),
+        (Some(link), _) => (
+            format!("{LINK_PARAM}{link}"),
+            open_link(Origin::Link, &link),
+        ),
         (None, Some(key)) => {
             let json = window()
                 .local_storage()
@@ -133,7 +138,15 @@ fn forked_task(step: &str, hash: &str, stored: Option<String>) -> Result<ForkedT
     let forked = fork(&file, step)?;
     // Leaked once per distinct fork (see FORKS): a task is a few kilobytes.
     let task: &'static Task = Box::leak(Box::new(forked.task));
-    let hit = (task, forked.origin);
+    let back = if let Some(key) = key.0.strip_prefix("stored:") {
+        format!(
+            "{EPISODE_PATH}?stored={}#{AT_PARAM}{step}",
+            encode_component(key)
+        )
+    } else {
+        episode_at_href(&key.0, step)
+    };
+    let hit = (task, forked.origin, back);
     FORKS.with(|f| f.borrow_mut().insert(key, hit.clone()));
     Ok(hit)
 }
@@ -149,8 +162,8 @@ fn PlayTask(
     record: Memo<bool>,
     /// How a shared episode of this play names its task.
     task_ref: TaskRef,
-    /// The episode this play continues, if it is a fork.
-    fork: Option<ForkOrigin>,
+    /// The episode this play continues, if it is a fork, and its viewer link.
+    fork: Option<(ForkOrigin, String)>,
 ) -> impl IntoView {
     let title = task_text::title(task).to_string();
     set_title(&format!("Play {title} · Playbench"));
@@ -216,16 +229,24 @@ fn PlayTask(
     };
     let rules = view! { <p class="rules" data-testid="task-rules">{rules}</p> };
     let is_fork = fork.is_some();
-    let settings = fork.as_ref().map(ForkOrigin::settings);
-    let banner = fork.map(|f| {
-        view! { <p class="notice fork-banner" data-testid="fork-banner" role="note">{f.text()}</p> }
+    let settings = fork.as_ref().map(|(f, _)| f.settings());
+    let banner = fork.map(|(f, back)| {
+        view! {
+            <p class="notice fork-banner" role="note">
+                <span data-testid="fork-banner">{f.text()}</span>
+                " "
+                <a href=back data-testid="fork-source">"See the episode at that step"</a>
+            </p>
+        }
     });
+    // A fork's id (`ID~forkN`) is no suite task: the crumbs lead to the original.
+    let base_id = task.id.split('~').next().unwrap_or(&task.id).to_string();
     let share = StoredValue::new((task_ref, settings));
 
     view! {
         <div class="play task-play">
             <nav class="crumbs" aria-label="Breadcrumb">
-                <a href=task_href(&task.id)>{format!("{title}: rules and demos")}</a>
+                <a href=task_href(&base_id)>{format!("{title}: rules and demos")}</a>
             </nav>
             <div class="task-title">
                 <h1 data-testid="task-title">{title.clone()}</h1>
