@@ -3,6 +3,7 @@
 //! stays hidden while the task hides it, and the end is scored by `finish()` as for any
 //! agent. The played actions can be exported as a demonstration clip.
 
+use envs::tasks::share::{EpisodeFile, TaskRef};
 use envs::tasks::{Decision, DemoClip, EpisodeRecord, EpisodeRunner, FailureMode, Task};
 use envs::{Env, Frame};
 
@@ -238,6 +239,18 @@ impl TaskSession {
             .and_then(|r| serde_json::to_string_pretty(r).ok())
     }
 
+    /// The scored episode as a shareable episode file (once over); `task` is how the
+    /// file names the task (the suite's id, or the task itself for a fork).
+    pub fn episode_file(
+        &self,
+        task: TaskRef,
+        settings: Option<serde_json::Map<String, serde_json::Value>>,
+    ) -> Option<EpisodeFile> {
+        self.record
+            .clone()
+            .map(|r| EpisodeFile::from_record(task, r, settings))
+    }
+
     pub fn episode_filename(&self) -> String {
         format!("{}-episode.json", self.task.id)
     }
@@ -377,6 +390,9 @@ mod tests {
             *s.record().unwrap()
         );
         assert_eq!(s.episode_filename(), "frozenlake-4x4-det-s0-episode.json");
+        let file = s.episode_file(TaskRef::builtin(&task.id), None).unwrap();
+        assert_eq!(&file.record, s.record().unwrap());
+        assert_eq!(file.agent, HUMAN_AGENT);
         assert_eq!(s.default_demo_label(), "a person succeeding");
     }
 

@@ -6,6 +6,7 @@ pub mod frame_canvas;
 pub mod keys;
 pub mod results_view;
 pub mod run_setup;
+pub mod share_box;
 pub mod study_demos;
 pub mod study_task;
 pub mod turn_log;

@@ -1,26 +1,40 @@
 //! `/task/play?id=ID[&record=1]`: a person plays a task under exactly the agent's
 //! conditions (`TaskSession` over `EpisodeRunner`), sees the pass, score and failure mode
-//! computed as for an agent, and can download the episode or, in record mode, the play
-//! as a demonstration clip.
+//! computed as for an agent, and can share the episode as a link (or its file when too
+//! large), download it or, in record mode, the play as a demonstration clip.
+//!
+//! `/task/play?fork=T#e=pb1.…` (or `?fork=T&stored=KEY`) plays on from decision `T` of a
+//! shared episode (`crate::replay::fork`).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use envs::tasks::share::{TaskRef, LINK_PARAM};
 use envs::tasks::Task;
 use leptos::ev;
 use leptos::prelude::*;
-use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
 use crate::bench::{self, TaskLoadError};
 use crate::components::action_buttons::ActionButtons;
+use crate::components::error_box::ErrorBox;
 use crate::components::frame_canvas::{draw_frame, report};
 use crate::components::keys::{left_to_focused_element, plain_press};
+use crate::components::share_box::{page_origin, ShareBox};
 use crate::pages::home::set_title;
 use crate::pages::task::{TagChips, TaskFacts, TaskLoadErrorBox};
 use crate::play_state::{display_scale, format_reward};
+use crate::replay::fork::{fork, parse_fork_step, ForkOrigin};
+use crate::replay::share::{episode_at_href, episode_file_name, share_target, EPISODE_PATH};
+use crate::replay::source::{
+    open_link, open_stored, parse_viewer_fragment, stored_entry, Origin, AT_PARAM,
+};
 use crate::task_session::{
     failure_key, failure_text, json_data_url, score_text, TaskKey, TaskSession,
 };
 use crate::task_text;
-use crate::url::{parse_flag, task_href, task_play_href};
+use crate::url::{encode_component, parse_flag, task_href, task_play_href};
 
 /// The largest size (CSS pixels) a frame is enlarged to.
 const MAX_DISPLAY: u32 = 560;
@@ -37,16 +51,46 @@ fn start(task: &'static Task) -> Result<TaskSession, TaskLoadError> {
 #[component]
 pub fn TaskPlay() -> impl IntoView {
     let query = use_query_map();
+    let location = use_location();
     let id = Memo::new(move |_| query.with(|q| q.get_str("id").unwrap_or_default().to_string()));
     let record = Memo::new(move |_| {
         query.with(|q| q.get_str("record").and_then(parse_flag).unwrap_or(false))
     });
+    let fork_step = Memo::new(move |_| query.with(|q| q.get_str("fork").map(str::to_string)));
     move || {
+        if let Some(step) = fork_step.get() {
+            let stored = query.with_untracked(|q| q.get_str("stored").map(str::to_string));
+            return match forked_task(&step, &location.hash.get(), stored) {
+                Ok((task, origin, back)) => match start(task) {
+                    Ok(session) => {
+                        let session: Session = RwSignal::new_local(Ok(session));
+                        let task_ref = TaskRef::Inline(Box::new(task.clone()));
+                        view! { <PlayTask task=task session=session record=record task_ref=task_ref fork=Some((origin, back)) /> }
+                            .into_any()
+                    }
+                    Err(e) => view! { <TaskLoadErrorBox error=e /> }.into_any(),
+                },
+                Err(why) => {
+                    set_title("Cannot continue · Playbench");
+                    view! {
+                        <ErrorBox
+                            title="This episode cannot be continued".to_string()
+                            message=why
+                            back_href="/episode"
+                            back_label="Open the replay viewer"
+                        />
+                    }
+                    .into_any()
+                }
+            };
+        }
         let id = id.get();
         match bench::find_task(&id).and_then(|t| start(t).map(|s| (t, s))) {
             Ok((task, session)) => {
                 let session: Session = RwSignal::new_local(Ok(session));
-                view! { <PlayTask task=task session=session record=record /> }.into_any()
+                let task_ref = TaskRef::builtin(&task.id);
+                view! { <PlayTask task=task session=session record=record task_ref=task_ref fork=None /> }
+                    .into_any()
             }
             Err(e) => {
                 set_title("Cannot play · Playbench");
@@ -56,12 +100,71 @@ pub fn TaskPlay() -> impl IntoView {
     }
 }
 
+/// A forked task, where it comes from, and the viewer link of that step.
+type ForkedTask = (&'static Task, ForkOrigin, String);
+
+thread_local! {
+    /// Forked tasks by (episode text, step), kept for the session: the play view borrows
+    /// tasks for `'static` like the suite's, and a fork opened again reuses its task.
+    static FORKS: RefCell<HashMap<(String, usize), ForkedTask>> =
+        RefCell::new(HashMap::new());
+}
+
+/// The task of `?fork=STEP` with the episode from the fragment or `?stored=KEY`.
+fn forked_task(step: &str, hash: &str, stored: Option<String>) -> Result<ForkedTask, String> {
+    let step = parse_fork_step(step)?;
+    let (text, file) = match (parse_viewer_fragment(hash).primary, stored) {
+        (Some(link), _) => (
+            format!("{LINK_PARAM}{link}"),
+            open_link(Origin::Link, &link),
+        ),
+        (None, Some(key)) => {
+            let json = window()
+                .local_storage()
+                .ok()
+                .flatten()
+                .and_then(|s| s.get_item(&stored_entry(&key)).ok().flatten());
+            (format!("stored:{key}"), open_stored(&key, json.as_deref()))
+        }
+        (None, None) => {
+            return Err("The link carries no episode: expected #e=pb1.… or &stored=KEY.".into())
+        }
+    };
+    let key = (text, step);
+    if let Some(hit) = FORKS.with(|f| f.borrow().get(&key).cloned()) {
+        return Ok(hit);
+    }
+    let file = file.map_err(|e| e.to_string())?;
+    let forked = fork(&file, step)?;
+    // Leaked once per distinct fork (see FORKS): a task is a few kilobytes.
+    let task: &'static Task = Box::leak(Box::new(forked.task));
+    let back = if let Some(key) = key.0.strip_prefix("stored:") {
+        format!(
+            "{EPISODE_PATH}?stored={}#{AT_PARAM}{step}",
+            encode_component(key)
+        )
+    } else {
+        episode_at_href(&key.0, step)
+    };
+    let hit = (task, forked.origin, back);
+    FORKS.with(|f| f.borrow_mut().insert(key, hit.clone()));
+    Ok(hit)
+}
+
 fn read<T>(session: Session, f: impl FnOnce(&TaskSession) -> T, default: T) -> T {
     session.with(|s| s.as_ref().map_or(default, f))
 }
 
 #[component]
-fn PlayTask(task: &'static Task, session: Session, record: Memo<bool>) -> impl IntoView {
+fn PlayTask(
+    task: &'static Task,
+    session: Session,
+    record: Memo<bool>,
+    /// How a shared episode of this play names its task.
+    task_ref: TaskRef,
+    /// The episode this play continues, if it is a fork, and its viewer link.
+    fork: Option<(ForkOrigin, String)>,
+) -> impl IntoView {
     let title = task_text::title(task).to_string();
     set_title(&format!("Play {title} · Playbench"));
 
@@ -125,16 +228,31 @@ fn PlayTask(task: &'static Task, session: Session, record: Memo<bool>) -> impl I
         task.rules.clone()
     };
     let rules = view! { <p class="rules" data-testid="task-rules">{rules}</p> };
+    let is_fork = fork.is_some();
+    let settings = fork.as_ref().map(|(f, _)| f.settings());
+    let banner = fork.map(|(f, back)| {
+        view! {
+            <p class="notice fork-banner" role="note">
+                <span data-testid="fork-banner">{f.text()}</span>
+                " "
+                <a href=back data-testid="fork-source">"See the episode at that step"</a>
+            </p>
+        }
+    });
+    // A fork's id (`ID~forkN`) is no suite task: the crumbs lead to the original.
+    let base_id = task.id.split('~').next().unwrap_or(&task.id).to_string();
+    let share = StoredValue::new((task_ref, settings));
 
     view! {
         <div class="play task-play">
             <nav class="crumbs" aria-label="Breadcrumb">
-                <a href=task_href(&task.id)>{format!("{title}: rules and demos")}</a>
+                <a href=task_href(&base_id)>{format!("{title}: rules and demos")}</a>
             </nav>
             <div class="task-title">
                 <h1 data-testid="task-title">{title.clone()}</h1>
                 <code class="task-id">{task.id.clone()}</code>
             </div>
+            {banner}
             <TagChips task=task />
             <section class="brief" aria-label="What the agent is told">
                 <p class="brief-label">"What the agent is told"</p>
@@ -163,6 +281,9 @@ fn PlayTask(task: &'static Task, session: Session, record: Memo<bool>) -> impl I
                 </figure>
                 <div class="panel">
                     {move || done.get().then(|| view! { <ResultCard session=session /> })}
+                    {move || {
+                        done.get().then(|| share.with_value(|(r, s)| view! { <ShareEpisode session=session task_ref=r.clone() settings=s.clone() /> }))
+                    }}
                     <DecisionPanel session=session task=task />
                     <h2 class="panel-title">"Actions"</h2>
                     <ActionButtons controls=controls on_action=on_action />
@@ -171,7 +292,7 @@ fn PlayTask(task: &'static Task, session: Session, record: Memo<bool>) -> impl I
                         read(session, |s| s.last_error().map(str::to_string), None)
                             .map(|e| view! { <p class="field-error" role="alert">{e}</p> })
                     }}
-                    <RecordToggle task=task record=record />
+                    {(!is_fork).then(|| view! { <RecordToggle task=task record=record /> })}
                 </div>
             </div>
             {move || record.get().then(|| view! { <Recorder session=session /> })}
@@ -294,6 +415,19 @@ fn ResultCard(session: Session) -> impl IntoView {
         </section>
     }
     .into_any()
+}
+
+/// The finished episode as a viewer link (or its file when too large for one).
+#[component]
+fn ShareEpisode(
+    session: Session,
+    task_ref: TaskRef,
+    settings: Option<serde_json::Map<String, serde_json::Value>>,
+) -> impl IntoView {
+    read(session, |s| s.episode_file(task_ref, settings), None).map(|file| {
+        let target = share_target(&file, &page_origin());
+        view! { <ShareBox target=target file_name=episode_file_name(&file) title="Share this episode" /> }
+    })
 }
 
 /// Record-a-demo mode, kept in the URL (`&record=1`).

@@ -66,8 +66,114 @@ fn every_family_round_trips_and_verifies() {
             );
         }
     }
-    for f in ["Taxi", "CartPole", "Pendulum", "MiniGrid-DoorKey"] {
+    // Every Toy Text and Classic Control family, and MiniGrid's.
+    for f in [
+        "Taxi",
+        "FrozenLake",
+        "CliffWalking",
+        "CartPole",
+        "Acrobot",
+        "MountainCar",
+        "Pendulum",
+        "MiniGrid-DoorKey",
+        "MiniGrid-Dynamic-Obstacles",
+        "MiniGrid-Memory",
+    ] {
         assert!(families.contains(&f), "{f} missing from {families:?}");
+    }
+}
+
+/// The first task of one family of each group: Toy Text, Classic Control, MiniGrid.
+const GROUP_FAMILIES: [&str; 3] = ["Taxi", "CartPole", "MiniGrid-DoorKey"];
+
+fn first_task_of(family: &str) -> Task {
+    builtin_suite()
+        .unwrap()
+        .tasks
+        .iter()
+        .find(|t| t.tags.family == family)
+        .unwrap_or_else(|| panic!("no {family} task"))
+        .clone()
+}
+
+/// Re-encodes a link's content with a valid checksum, as a forger would.
+fn reencoded(file: &EpisodeFile) -> EpisodeFile {
+    EpisodeFile::from_link_fragment(&file.to_link_fragment().unwrap()).unwrap()
+}
+
+#[test]
+fn tampering_is_detected_in_every_group() {
+    for family in GROUP_FAMILIES {
+        let t = first_task_of(family);
+        let file = file_for(&t.id, &mut OracleAgent::new());
+        let link = file.to_link_fragment().unwrap();
+        // Altered bytes: the checksum (or the deflate stream) refuses the link.
+        let start = "e=pb1.".len();
+        for i in [start + 1, start + 10, link.len() / 2, link.len() - 3] {
+            let mut bytes = link.clone().into_bytes();
+            bytes[i] = if bytes[i] == b'A' { b'B' } else { b'A' };
+            let flipped = String::from_utf8(bytes).unwrap();
+            match EpisodeFile::from_link_fragment(&flipped) {
+                Err(e) => assert!(
+                    matches!(
+                        e,
+                        ShareError::Checksum { .. }
+                            | ShareError::Corrupt(_)
+                            | ShareError::Truncated
+                            | ShareError::Base64(_)
+                    ),
+                    "{}: {e:?}",
+                    t.id
+                ),
+                // Only the unused low bits of the last character may change nothing.
+                Ok(f) => assert_eq!(f, file, "{} position {i}", t.id),
+            }
+        }
+        // Forged content with a fresh checksum: re-simulation finds the lie.
+        let mut reward = file.clone();
+        reward.record.decisions[0].reward += 1.0;
+        let d = divergence(&reencoded(&reward));
+        assert_eq!(
+            (d.step, d.field.as_str()),
+            (DivergenceStep::Decision(1), "reward"),
+            "{}",
+            t.id
+        );
+        let mut frame = file.clone();
+        let last = frame.record.decisions.len() - 1;
+        frame.record.decisions[last].frame_hash = "f".repeat(16);
+        let d = divergence(&reencoded(&frame));
+        assert_eq!(d.step, DivergenceStep::Decision(last + 1), "{}", t.id);
+        let mut score = file.clone();
+        score.record.score -= 1.0;
+        assert_eq!(divergence(&reencoded(&score)).step, DivergenceStep::Final);
+    }
+}
+
+#[test]
+fn forked_episodes_round_trip_with_their_task_inline() {
+    for family in GROUP_FAMILIES {
+        let t = first_task_of(family);
+        let file = file_for(&t.id, &mut OracleAgent::new());
+        assert!(file.record.decisions.len() >= 2, "{}", t.id);
+        let forked = crate::tasks::results::fork_task(&file, 1).unwrap();
+        let record = run_episode(&forked, &mut OracleAgent::new()).unwrap();
+        let fork_file = EpisodeFile::from_record(TaskRef::Inline(Box::new(forked)), record, None);
+        let back = reencoded(&fork_file);
+        assert_eq!(back, fork_file, "{}", t.id);
+        let (passed, score) = (back.record.passed, back.record.score);
+        assert_eq!(
+            verify(&back).unwrap(),
+            Verification::Verified { passed, score },
+            "{}",
+            t.id
+        );
+        // An inline task edited in the link (here its seed) no longer verifies.
+        let mut edited = back.clone();
+        if let TaskRef::Inline(task) = &mut edited.task {
+            task.seed += 1;
+        }
+        assert_eq!(divergence(&reencoded(&edited)).step, DivergenceStep::Start);
     }
 }
 

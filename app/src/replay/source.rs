@@ -1,0 +1,281 @@
+//! Where the viewer's episodes come from, and why one could not be opened.
+//!
+//! `/episode` reads:
+//!
+//! - the URL fragment `#e=pb1.…` (a share link, `EpisodeFile::to_link_fragment`), with
+//!   `&e2=pb1.…` for a second episode shown side by side and `&t=N` for the decision to
+//!   show first (0 is the start state);
+//! - the query `?stored=KEY`: the **stored-episode contract**. A page holding an episode
+//!   too large for a link writes the episode file's JSON (`playbench-episode-file/1`, as
+//!   `EpisodeFile::to_json` writes it) to `localStorage["playbench.episode." + KEY]` and
+//!   opens `/episode?stored=KEY` (or `/task/play?fork=T&stored=KEY`). KEY is made of
+//!   letters, digits and `-_.~` (at most 64). Readers never modify or delete the entry:
+//!   the page that wrote it owns its lifetime. Same origin only, as `localStorage` is;
+//! - an episode file chosen with a file input or dropped on the page (its JSON, or a
+//!   text file holding a share link).
+
+use std::fmt;
+
+use envs::tasks::share::{EpisodeFile, ShareError, LINK_PARAM};
+
+/// The `localStorage` key prefix of the stored-episode contract.
+pub const STORED_PREFIX: &str = "playbench.episode.";
+/// The fragment parameter of the second episode of a side-by-side view.
+pub const COMPARE_PARAM: &str = "e2=";
+/// The fragment parameter of the decision shown first.
+pub const AT_PARAM: &str = "t=";
+/// The longest stored key accepted.
+const STORED_KEY_MAX: usize = 64;
+
+/// What the viewer's URL fragment asks for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ViewerFragment {
+    /// The first episode's link text (`e=` value), or whatever unknown text the fragment
+    /// holds instead, so that it is reported rather than silently ignored.
+    pub primary: Option<String>,
+    /// The second episode's payload (`e2=` value).
+    pub compare: Option<String>,
+    /// The decision to show first.
+    pub at: Option<usize>,
+}
+
+/// Splits `#e=pb1.A&e2=pb1.B&t=3` (with or without `#`).
+pub fn parse_viewer_fragment(hash: &str) -> ViewerFragment {
+    let mut out = ViewerFragment::default();
+    let mut unknown = None;
+    for part in hash.trim().trim_start_matches('#').split('&') {
+        if let Some(v) = part.strip_prefix(COMPARE_PARAM) {
+            out.compare = Some(v.to_string());
+        } else if let Some(v) = part.strip_prefix(LINK_PARAM) {
+            out.primary = Some(v.to_string());
+        } else if let Some(v) = part.strip_prefix(AT_PARAM) {
+            out.at = v.parse().ok();
+        } else if !part.is_empty() && unknown.is_none() {
+            unknown = Some(part.to_string());
+        }
+    }
+    if out.primary.is_none() {
+        out.primary = unknown;
+    }
+    out
+}
+
+/// Whether a stored-episode key follows the contract.
+pub fn valid_stored_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.len() <= STORED_KEY_MAX
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~'))
+}
+
+/// The `localStorage` entry name for `key`.
+pub fn stored_entry(key: &str) -> String {
+    format!("{STORED_PREFIX}{key}")
+}
+
+/// Where an episode was read from, for messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Link,
+    /// The second link of a side-by-side view (`e2=`).
+    CompareLink,
+    Stored(String),
+    File(String),
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Link => write!(f, "the link"),
+            Self::CompareLink => write!(f, "the second link (e2=)"),
+            Self::Stored(key) => write!(f, "the stored episode {key:?}"),
+            Self::File(name) => write!(f, "the file {name:?}"),
+        }
+    }
+}
+
+/// Why an episode could not be opened.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reason {
+    /// The link, file or its task could not be read.
+    Share(ShareError),
+    /// `?stored=KEY` with a key outside the contract.
+    BadKey,
+    /// Nothing is stored under the key (another browser, or cleared).
+    NothingStored,
+    /// The file is empty.
+    Empty,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenError {
+    pub origin: Origin,
+    pub reason: Reason,
+}
+
+impl OpenError {
+    pub fn new(origin: Origin, reason: Reason) -> Self {
+        Self { origin, reason }
+    }
+
+    pub fn share(origin: Origin, e: ShareError) -> Self {
+        Self::new(origin, Reason::Share(e))
+    }
+
+    /// A heading for the message.
+    pub fn title(&self) -> &'static str {
+        use ShareError as S;
+        match &self.reason {
+            Reason::Share(S::Truncated) => "This episode link is cut off",
+            Reason::Share(S::Checksum { .. } | S::Corrupt(_) | S::Base64(_)) => {
+                "This episode was altered or damaged"
+            }
+            Reason::Share(S::NotALink | S::LinkVersion(_)) => "This is not a Playbench episode",
+            Reason::Share(
+                S::UnknownSuite(_) | S::SuiteVersion { .. } | S::UnknownTask { .. } | S::Task(_),
+            ) => "The episode's task is not available",
+            Reason::Share(_) | Reason::Empty => "This episode could not be read",
+            Reason::BadKey | Reason::NothingStored => "No stored episode",
+        }
+    }
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let origin = &self.origin;
+        match &self.reason {
+            Reason::Share(e) => write!(f, "Could not open {origin}: {e}."),
+            Reason::BadKey => write!(
+                f,
+                "Could not open {origin}: a key is 1-64 letters, digits, '-', '_', '.' or '~'."
+            ),
+            Reason::NothingStored => write!(
+                f,
+                "Nothing is stored under {origin} in this browser (stored episodes stay in \
+                 the browser that saved them): open the episode file instead."
+            ),
+            Reason::Empty => write!(f, "Could not open {origin}: it is empty."),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}
+
+/// Reads a share link (a full URL, a fragment or the bare `pb1.` payload).
+pub fn open_link(origin: Origin, text: &str) -> Result<EpisodeFile, OpenError> {
+    EpisodeFile::from_link_fragment(text).map_err(|e| OpenError::share(origin, e))
+}
+
+/// Reads `?stored=KEY`; `stored` is what `localStorage` holds under [`stored_entry`].
+pub fn open_stored(key: &str, stored: Option<&str>) -> Result<EpisodeFile, OpenError> {
+    let origin = Origin::Stored(key.to_string());
+    if !valid_stored_key(key) {
+        return Err(OpenError::new(origin, Reason::BadKey));
+    }
+    let json = stored.ok_or_else(|| OpenError::new(origin.clone(), Reason::NothingStored))?;
+    EpisodeFile::from_json(json).map_err(|e| OpenError::share(origin, e))
+}
+
+/// Reads a chosen or dropped file: episode-file JSON, or text holding a share link.
+pub fn open_file(name: &str, text: &str) -> Result<EpisodeFile, OpenError> {
+    let origin = Origin::File(name.to_string());
+    let text = text.trim_start_matches('\u{feff}').trim();
+    if text.is_empty() {
+        return Err(OpenError::new(origin, Reason::Empty));
+    }
+    let read = if text.starts_with('{') {
+        EpisodeFile::from_json(text)
+    } else {
+        EpisodeFile::from_link_fragment(text)
+    };
+    read.map_err(|e| OpenError::share(origin, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::tests::lake_file;
+
+    #[test]
+    fn fragments_name_both_episodes_and_the_start_decision() {
+        let f = parse_viewer_fragment("#e=pb1.AAA&e2=pb1.BBB&t=3");
+        assert_eq!(f.primary.as_deref(), Some("pb1.AAA"));
+        assert_eq!(f.compare.as_deref(), Some("pb1.BBB"));
+        assert_eq!(f.at, Some(3));
+        assert_eq!(parse_viewer_fragment(""), ViewerFragment::default());
+        assert_eq!(parse_viewer_fragment("#"), ViewerFragment::default());
+        // Unknown text is kept as the primary link so that it is reported.
+        let junk = parse_viewer_fragment("#hello&t=x");
+        assert_eq!(junk.primary.as_deref(), Some("hello"));
+        assert_eq!(junk.at, None);
+    }
+
+    #[test]
+    fn links_open_and_damaged_links_say_why() {
+        let file = lake_file(&["Down", "Down", "Right"]);
+        let link = file.to_link_fragment().unwrap();
+        assert_eq!(open_link(Origin::Link, &link).unwrap(), file);
+        let payload = parse_viewer_fragment(&format!("#{link}")).primary.unwrap();
+        assert_eq!(open_link(Origin::Link, &payload).unwrap(), file);
+
+        let cut = open_link(Origin::Link, &link[..link.len() - 7]).unwrap_err();
+        assert_eq!(cut.title(), "This episode link is cut off");
+        assert!(cut
+            .to_string()
+            .starts_with("Could not open the link: the link is truncated"));
+
+        // One character changed in the checksum: refused as altered.
+        let mut bytes = link.clone().into_bytes();
+        let i = "e=pb1.".len() + 2;
+        bytes[i] = if bytes[i] == b'A' { b'B' } else { b'A' };
+        let tampered = open_link(Origin::Link, &String::from_utf8(bytes).unwrap()).unwrap_err();
+        assert_eq!(tampered.title(), "This episode was altered or damaged");
+        assert!(tampered.to_string().contains("altered"), "{tampered}");
+
+        let junk = open_link(Origin::CompareLink, "hello").unwrap_err();
+        assert_eq!(junk.title(), "This is not a Playbench episode");
+        assert!(junk.to_string().contains("the second link (e2=)"));
+    }
+
+    #[test]
+    fn stored_episodes_follow_the_contract() {
+        let file = lake_file(&["Down"]);
+        let json = file.to_json();
+        assert_eq!(stored_entry("abc"), "playbench.episode.abc");
+        assert_eq!(open_stored("abc", Some(&json)).unwrap(), file);
+        let none = open_stored("abc", None).unwrap_err();
+        assert_eq!(none.reason, Reason::NothingStored);
+        assert!(none.to_string().contains("\"abc\""), "{none}");
+        for bad in ["", "a b", "x/y", &"k".repeat(65)] {
+            assert_eq!(
+                open_stored(bad, Some(&json)).unwrap_err().reason,
+                Reason::BadKey
+            );
+        }
+        let broken = open_stored("abc", Some("{\"format\": 1}")).unwrap_err();
+        assert!(broken.to_string().contains("format"), "{broken}");
+    }
+
+    #[test]
+    fn files_hold_json_or_a_link() {
+        let file = lake_file(&["Down", "Right"]);
+        assert_eq!(open_file("a.json", &file.to_json()).unwrap(), file);
+        let link = format!(
+            "https://x.org/episode#{}\n",
+            file.to_link_fragment().unwrap()
+        );
+        assert_eq!(open_file("link.txt", &link).unwrap(), file);
+        assert_eq!(
+            open_file("e.json", " \n").unwrap_err().reason,
+            Reason::Empty
+        );
+        let half = file.to_json();
+        let e = open_file("half.json", &half[..half.len() / 2]).unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("Could not open the file \"half.json\": bad episode file"));
+        let png = open_file("x.png", "\u{89}PNG garbage").unwrap_err();
+        assert_eq!(png.title(), "This is not a Playbench episode");
+    }
+}
