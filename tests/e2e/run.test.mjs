@@ -48,9 +48,13 @@ async function profile(fields) {
 
 const base = (provider = 'openai') => `${scripted.url}/${provider === 'gemini' ? 'v1beta' : 'v1'}`;
 
-/** Opens /run for `task` with the saved profile and starts it. */
-async function startRun(task = LAKE_TASK, key = '') {
+/**
+ * Opens /run for `task` with the saved profile and starts it; problems matching
+ * `allow` (errors the test provokes) do not fail the test.
+ */
+async function startRun(task = LAKE_TASK, key = '', allow = null) {
   const page = await open(`/run?task=${task}`);
+  if (allow) harness.allow(allow);
   if (key) await page.getByTestId('run-key').fill(key);
   await page.getByTestId('run-start').click();
   return page;
@@ -129,47 +133,51 @@ test('a model plays a task to the goal, every turn shown, and shares it', { time
   assert.equal(file.settings.history, 'full');
   assert.equal(file.settings.image_format, 'image/png');
   assert.equal(file.record.decisions[0].raw, '[Action: Right]\nI follow the plan (step 1).');
-  const share = await page.getByTestId('run-share').getAttribute('href');
-  assert.match(share, /^\/episode#e=pb1\./);
+  const share = await page.getByTestId('share-link').inputValue();
+  assert.match(share, /^http:\/\/127\.0\.0\.1:\d+\/episode#e=pb1\./);
+  // The link re-verifies in the replay viewer.
+  const viewer = await open(share.replace(/^http:\/\/127\.0\.0\.1:\d+/, ''));
+  await viewer.getByText('Verified').first().waitFor({ timeout: 20_000 });
 });
 
 test('malformed replies are retried with the retry message and kept', { timeout: TIMEOUT }, async () => {
   await profile({ base: base(), model: 'malformed-then-valid:Left' });
   const page = await startRun();
-  await page.getByTestId('turn-action').first().waitFor({ timeout: TIMEOUT });
+  const r = await finished(page);
+  assert.match(r.failure, /time out/);
   const first = page.getByTestId('turn').nth(0);
   assert.equal(await first.getAttribute('data-state'), 'rejected');
   assert.match(await first.getByTestId('turn-problem').textContent(), /does not start with \[Action: \.\.\.\]/);
-  assert.match(await page.getByTestId('turn').nth(1).textContent(), /First turn|format retry 1 of 3/);
-  await page.getByTestId('run-stop').click();
-  await page.getByTestId('run-phase').getByText('Stopped before the end').waitFor();
+  assert.match(await page.getByTestId('turn').nth(1).textContent(), /Step 0 · format retry 1 of 3/);
   const log = await scripted.log();
   // The retry carries the rejected reply and the retry message.
-  assert.ok(log[1].messages === 3, JSON.stringify(log.map((l) => l.messages)));
+  assert.equal(log[1].messages, 3, JSON.stringify(log.map((l) => l.messages)));
+  const file = JSON.parse(await downloaded(page, 'run-download'));
+  assert.deepEqual(file.record.decisions[0].rejected, ['I think I should go down.']);
+  assert.equal(file.record.decisions[0].action, 'Left');
 });
 
 test('rate limits and server errors are retried after a wait; hangs time out', { timeout: TIMEOUT }, async () => {
-  harness.allow(/HTTP (429|500)|status of (429|500)/);
+  const provoked = /HTTP (429|500)|status of (429|500)/;
   await profile({ base: base(), model: '429:Left' });
-  let page = await startRun();
+  let page = await startRun(LAKE_TASK, '', provoked);
   await page.getByText(/transport retry 1 of 3/).waitFor({ timeout: 20_000 });
   await page.getByTestId('turn-action').first().waitFor({ timeout: 20_000 });
   assert.match(await page.getByTestId('turn').nth(1).textContent(), /waited 1\.0 s before sending/);
   assert.match(await page.getByTestId('turn-problem').first().textContent(), /rate limited/);
-  await page.getByTestId('run-stop').click();
+  assert.match((await finished(page)).failure, /time out/);
   await page.close();
 
   await profile({ base: base(), model: '500:Left' });
-  page = await startRun();
+  page = await startRun(LAKE_TASK, '', provoked);
   await page.getByText(/transport retry 2 of 3/).waitFor({ timeout: 20_000 });
   await page.getByTestId('turn-action').first().waitFor({ timeout: 20_000 });
   assert.match(await page.getByTestId('turn').nth(2).textContent(), /waited 2\.0 s/);
-  await page.getByTestId('run-stop').click();
+  assert.match((await finished(page)).failure, /time out/);
   await page.close();
 
-  harness.allow(/./); // the aborted requests of the hang
   await profile({ base: base(), model: 'hang', timeout: '1' });
-  page = await startRun();
+  page = await startRun(LAKE_TASK, '', /ERR_ABORTED|net::/); // the aborted requests
   const r = await finished(page);
   assert.equal(r.verdict, 'Not passed');
   assert.match(r.failure, /api/i);
@@ -178,14 +186,14 @@ test('rate limits and server errors are retried after a wait; hangs time out', {
 });
 
 test('context overflow is token_overflow; Anthropic and Gemini shapes play through', { timeout: TIMEOUT }, async () => {
-  harness.allow(/HTTP 400|status of 400/);
   await profile({ base: base(), model: 'overflow' });
-  let page = await startRun();
+  let page = await startRun(LAKE_TASK, '', /HTTP 400|status of 400/);
   let r = await finished(page);
   assert.match(r.failure, /context/i);
   const file = JSON.parse(await downloaded(page, 'run-download'));
   assert.equal(file.record.failure, 'token_overflow');
   await page.close();
+  await scripted.reset();
   for (const provider of ['anthropic', 'gemini']) {
     await profile({ provider, base: base(provider), model: LAKE_ROUTE, key: KEY });
     page = await startRun(LAKE_TASK, KEY);
@@ -232,7 +240,7 @@ test('the key is never stored, exported or put in a link unless remembered', { t
   assert.ok(!page.url().includes(KEY));
   const file = await downloaded(page, 'run-download');
   assert.ok(!file.includes(KEY), 'the key is in the episode file');
-  const share = await page.getByTestId('run-share').getAttribute('href');
+  const share = await page.getByTestId('share-link').inputValue();
   assert.ok(!share.includes(KEY));
   const decoded = Buffer.from(share.split('pb1.')[1].replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   assert.ok(!decoded.includes(KEY));
@@ -265,6 +273,7 @@ test('a suite run with concurrency 4 resumes after a reload without losing or re
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="suite-active"] li').length === 4);
   const before = await page.evaluate(() => Object.fromEntries(Object.entries(localStorage).filter(([k]) => /^playbench\.suite-run\..+\.\d+$/.test(k))));
   assert.ok(Object.keys(before).length >= 3);
+  harness.allow(/ERR_ABORTED/); // the requests in flight when the page goes away
   await page.reload();
   await page.getByTestId('resume-note').getByText('resumed').waitFor();
   await page.getByTestId('suite-phase').getByText('Complete').waitFor({ timeout: 150_000 });

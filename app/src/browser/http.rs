@@ -103,6 +103,9 @@ pub async fn post_document(url: &str, body: &str) -> Result<u16, String> {
     Err(if excerpt.is_empty() {
         format!("the collection server answered HTTP {}", a.status)
     } else {
-        format!("the collection server answered HTTP {}: {excerpt}", a.status)
+        format!(
+            "the collection server answered HTTP {}: {excerpt}",
+            a.status
+        )
     })
 }

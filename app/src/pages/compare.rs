@@ -10,6 +10,7 @@ use leptos::task::spawn_local;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::bench;
+use crate::browser::storage as local_store;
 use crate::compare::bootstrap::{Estimate, RESAMPLES};
 use crate::compare::entries::{entries, kind_text, Entry, EpisodeRef};
 use crate::compare::episode_links::{episode_link, EpisodeLink};
@@ -17,7 +18,6 @@ use crate::compare::imports::{Imports, IMPORTS_STORAGE_KEY};
 use crate::compare::paired::{all_pairs, diff_text, Paired};
 use crate::compare::table::{pass_text, score_text, table, StatRow, Table};
 use crate::components::error_box::ErrorBox;
-use crate::browser::storage as local_store;
 use crate::pages::home::set_title;
 use crate::task_session::score_text as plain_score;
 

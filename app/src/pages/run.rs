@@ -8,7 +8,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use envs::tasks::results::fork_task;
 use envs::tasks::share::{EpisodeFile, TaskRef};
 use envs::tasks::Task;
 use leptos::prelude::*;
@@ -21,28 +20,32 @@ use crate::browser::encode::CanvasEncoder;
 use crate::components::error_box::ErrorBox;
 use crate::components::frame_canvas::{draw_frame, report};
 use crate::components::run_setup::{RunSetup, RunSetupState};
+use crate::components::share_box::{page_origin, ShareBox};
 use crate::components::turn_log::TurnLog;
 use crate::pages::home::set_title;
+use crate::pages::task_play::forked_task;
+use crate::replay::fork::ForkOrigin;
+use crate::replay::share::{episode_file_name, share_target};
 use crate::runner::episode::{FrameEncoder, ModelEpisode, Turn};
 use crate::runner::settings::{ImageFormat, ImageSettings};
 use crate::task_session::{failure_text, score_text};
 use crate::task_text;
 use crate::url::task_href;
 
-/// The task to run and, for a fork, the episode it continues.
-fn resolve(task: Option<&str>, fork: Option<&str>, hash: &str) -> Result<(Task, bool), String> {
+/// The task to run and, for a fork, where it comes from.
+fn resolve(
+    task: Option<&str>,
+    fork: Option<&str>,
+    stored: Option<String>,
+    hash: &str,
+) -> Result<(Task, Option<ForkOrigin>), String> {
     if let Some(step) = fork {
-        let step: usize = step
-            .parse()
-            .map_err(|_| format!("fork={step:?} is not a decision number"))?;
-        let file = EpisodeFile::from_link_fragment(hash).map_err(|e| e.to_string())?;
-        return fork_task(&file, step)
-            .map(|t| (t, true))
-            .map_err(|e| e.to_string());
+        let (task, origin, _) = forked_task(step, hash, stored)?;
+        return Ok((task.clone(), Some(origin)));
     }
     let id = task.ok_or("Name a task: /run?task=ID (pick one on the suite page).")?;
     bench::find_task(id)
-        .map(|t| (t.clone(), false))
+        .map(|t| (t.clone(), None))
         .map_err(|e| e.to_string())
 }
 
@@ -52,10 +55,13 @@ pub fn RunPage() -> impl IntoView {
     let location = use_location();
     let target = Memo::new(move |_| {
         let hash = location.hash.get();
-        query.with(|q| resolve(q.get_str("task"), q.get_str("fork"), &hash))
+        query.with(|q| {
+            let stored = q.get_str("stored").map(str::to_string);
+            resolve(q.get_str("task"), q.get_str("fork"), stored, &hash)
+        })
     });
     move || match target.get() {
-        Ok((task, forked)) => view! { <RunTask task=task forked=forked /> }.into_any(),
+        Ok((task, origin)) => view! { <RunTask task=task origin=origin /> }.into_any(),
         Err(why) => {
             set_title("Cannot run · Playbench");
             view! {
@@ -83,7 +89,7 @@ enum Phase {
 type Shared = Rc<RefCell<ModelEpisode>>;
 
 #[component]
-fn RunTask(task: Task, forked: bool) -> impl IntoView {
+fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
     let title = task_text::title(&task).to_string();
     set_title(&format!("Run {title} with a model · Playbench"));
     let setup = RunSetupState::load();
@@ -104,6 +110,7 @@ fn RunTask(task: Task, forked: bool) -> impl IntoView {
             }
         });
     };
+    let fork_origin = origin.clone();
     let start = {
         let task = task.clone();
         move |_| {
@@ -116,7 +123,11 @@ fn RunTask(task: Task, forked: bool) -> impl IntoView {
                 return;
             }
             problems.set(Vec::new());
-            run_config.set_value(settings.record(&profile));
+            let mut config = settings.record(&profile);
+            if let Some(o) = &fork_origin {
+                config.extend(o.settings());
+            }
+            run_config.set_value(config);
             let made =
                 ModelEpisode::new(&task, profile.endpoint(), settings.session, profile.prices)
                     .and_then(|ep| Ok((ep, CanvasEncoder::new(settings.image)?)));
@@ -188,10 +199,9 @@ fn RunTask(task: Task, forked: bool) -> impl IntoView {
                 <a href=task_href(&task.id.split('~').next().unwrap_or(&task.id).to_string())>{format!("{title}: rules and demos")}</a>
             </nav>
             <h1>{format!("Run {title} with a model")}</h1>
-            {forked.then(|| view! {
-                <p class="fork-note" data-testid="fork-note">
-                    {format!("A fork: the shared episode continued from its decision {} ({} decisions left).",
-                        task_for_view.prefix.len(), task_for_view.max_steps)}
+            {origin.as_ref().map(|o| view! {
+                <p class="notice fork-banner" role="note" data-testid="fork-note">
+                    {format!("{} {} decisions are left.", o.text(), task_for_view.max_steps)}
                 </p>
             })}
             <code class="task-id">{task.id.clone()}</code>
@@ -376,16 +386,17 @@ fn Outcome(
     }
     let file = EpisodeFile::from_record(task_ref, record.clone(), Some(config));
     let json = file.to_json();
-    let link = file.to_link_fragment();
+    let target = share_target(&file, &page_origin());
     let verdict = if record.passed {
         "Passed"
     } else {
         "Not passed"
     };
     let failure = record.failure.map(|f| failure_text(Some(f))).unwrap_or("");
-    let name = format!("{}-model.episode.json", task.id);
+    let name = episode_file_name(&file);
+    let download_name = name.clone();
     let save = move |_| {
-        let _ = download(&name, "application/json", &json);
+        let _ = download(&download_name, "application/json", &json);
     };
     view! {
         <section class="result-card" data-testid="run-result" aria-label="Result">
@@ -394,14 +405,7 @@ fn Outcome(
                 {(!failure.is_empty()).then(|| view! { " · " <span data-testid="run-failure">{failure}</span> })}
             </p>
             <button type="button" data-testid="run-download" on:click=save>"Download the episode file"</button>
-            {match link {
-                Ok(fragment) => view! {
-                    <p>
-                        <a href=format!("/episode#{fragment}") data-testid="run-share">"Open the replay (share this link)"</a>
-                    </p>
-                }.into_any(),
-                Err(e) => view! { <p class="hint" data-testid="run-share-file">{e.to_string()}</p> }.into_any(),
-            }}
+            <ShareBox target=target file_name=name title="Share this episode" />
         </section>
     }
     .into_any()

@@ -8,8 +8,8 @@ use envs::tasks::Suite;
 use leptos::prelude::*;
 
 use crate::bench;
-use crate::components::error_box::ErrorBox;
 use crate::browser::storage as local_store;
+use crate::components::error_box::ErrorBox;
 use crate::pages::home::set_title;
 use crate::study::draft::{take_href, StudyDraft, DRAFT_STORAGE_KEY};
 use crate::suite_filter::{self, Filter};

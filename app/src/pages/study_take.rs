@@ -11,9 +11,9 @@ use leptos::task::spawn_local;
 use leptos_router::hooks::use_location;
 
 use crate::bench;
-use crate::components::error_box::ErrorBox;
-use crate::browser::storage as local_store;
 use crate::browser::http::post_document as post_json;
+use crate::browser::storage as local_store;
+use crate::components::error_box::ErrorBox;
 use crate::components::study_demos::StudyDemos;
 use crate::components::study_task::StudyTask;
 use crate::pages::home::set_title;

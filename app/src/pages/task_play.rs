@@ -101,7 +101,7 @@ pub fn TaskPlay() -> impl IntoView {
 }
 
 /// A forked task, where it comes from, and the viewer link of that step.
-type ForkedTask = (&'static Task, ForkOrigin, String);
+pub(crate) type ForkedTask = (&'static Task, ForkOrigin, String);
 
 thread_local! {
     /// Forked tasks by (episode text, step), kept for the session: the play view borrows
@@ -111,7 +111,11 @@ thread_local! {
 }
 
 /// The task of `?fork=STEP` with the episode from the fragment or `?stored=KEY`.
-fn forked_task(step: &str, hash: &str, stored: Option<String>) -> Result<ForkedTask, String> {
+pub(crate) fn forked_task(
+    step: &str,
+    hash: &str,
+    stored: Option<String>,
+) -> Result<ForkedTask, String> {
     let step = parse_fork_step(step)?;
     let (text, file) = match (parse_viewer_fragment(hash).primary, stored) {
         (Some(link), _) => (
