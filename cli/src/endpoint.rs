@@ -206,10 +206,7 @@ impl EndpointAgent {
                 .ok_or_else(|| format!("no frame {frame} in demonstration {clip}"))?,
             _ => return Err(format!("image {r:?} is not available")),
         };
-        let img = EncodedImage {
-            mime: "image/png".into(),
-            bytes: encode_png(frame)?,
-        };
+        let img = EncodedImage::from_bytes("image/png", &encode_png(frame)?);
         images.insert(*r, img.clone());
         Ok(img)
     }
@@ -285,7 +282,8 @@ impl Agent for EndpointAgent {
         match encode_png(&frame) {
             Ok(bytes) => {
                 let mime = "image/png".to_string();
-                self.images.insert(current, EncodedImage { mime, bytes });
+                self.images
+                    .insert(current, EncodedImage::from_bytes(&mime, &bytes));
             }
             Err(e) => {
                 eprintln!("playbench: endpoint: encoding the frame: {e}");

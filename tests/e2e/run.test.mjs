@@ -138,6 +138,17 @@ test('a model plays a task to the goal, every turn shown, and shares it', { time
   // The link re-verifies in the replay viewer.
   const viewer = await open(share.replace(/^http:\/\/127\.0\.0\.1:\d+/, ''));
   await viewer.getByText('Verified').first().waitFor({ timeout: 20_000 });
+  // Continue with a model from decision 2 (after Right, Right): Down x3, Right.
+  await profile({ base: base(), model: 'seq:Down,Down,Down,Right' });
+  const fork = await open(`/run?fork=2#${share.split('#')[1]}`);
+  assert.match(await fork.getByTestId('fork-note').textContent(), /from decision 2 of 6/);
+  await fork.getByTestId('run-start').click();
+  const forked = await finished(fork);
+  assert.equal(forked.verdict, 'Passed');
+  assert.equal(await fork.getByTestId('turn').count(), 4);
+  const forkFile = JSON.parse(await downloaded(fork, 'run-download'));
+  assert.equal(forkFile.task.id, `${LAKE_TASK}~fork2`);
+  assert.equal(forkFile.settings.forked_from.step, 2);
 });
 
 test('malformed replies are retried with the retry message and kept', { timeout: TIMEOUT }, async () => {

@@ -79,10 +79,9 @@ impl CanvasEncoder {
             .split_once(',')
             .map(|(_, d)| d)
             .ok_or_else(|| JsValue::from_str("bad data URL"))?;
-        let bytes = base64_decode(data).ok_or_else(|| JsValue::from_str("bad base64"))?;
         Ok(EncodedImage {
             mime: mime.to_string(),
-            bytes,
+            base64: data.to_string(),
         })
     }
 }
@@ -91,18 +90,4 @@ impl FrameEncoder for CanvasEncoder {
     fn encode(&mut self, frame: &Frame) -> Result<EncodedImage, String> {
         self.encode_frame(frame).map_err(|e| format!("{e:?}"))
     }
-}
-
-/// Standard base64 (the canvas's data URL) to bytes, via the base64url decoder.
-fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let url: String = text
-        .trim_end_matches('=')
-        .chars()
-        .map(|c| match c {
-            '+' => '-',
-            '/' => '_',
-            c => c,
-        })
-        .collect();
-    envs::tasks::share::base64url_decode(&url).ok()
 }

@@ -5,7 +5,6 @@
 
 pub mod bootstrap;
 pub mod entries;
-pub mod episode_links;
 #[cfg(test)]
 mod fixtures;
 pub mod imports;

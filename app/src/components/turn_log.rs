@@ -59,7 +59,8 @@ pub fn TurnLog(turns: Signal<Vec<Turn>>) -> impl IntoView {
                         .then(|| format!(" · waited {:.1} s before sending", t.wait_before_ms as f64 / 1000.0))
                         .unwrap_or_default();
                     view! {
-                        <li class=format!("turn turn-{state}") data-testid="turn" data-state=state>
+                        <li class=format!("turn turn-{state}") data-testid="turn" data-state=state
+                            data-work-ms=format!("{:.3}", t.work_ms)>
                             <p class="turn-head">
                                 <strong>{heading(&t)}</strong>
                                 <span class="turn-meta">{format!(" · {size} · {timing}{tokens}{wait}")}</span>

@@ -13,12 +13,12 @@ use crate::bench;
 use crate::browser::storage as local_store;
 use crate::compare::bootstrap::{Estimate, RESAMPLES};
 use crate::compare::entries::{entries, kind_text, Entry, EpisodeRef};
-use crate::compare::episode_links::{episode_link, EpisodeLink};
 use crate::compare::imports::{Imports, IMPORTS_STORAGE_KEY};
 use crate::compare::paired::{all_pairs, diff_text, Paired};
 use crate::compare::table::{pass_text, score_text, table, StatRow, Table};
 use crate::components::error_box::ErrorBox;
 use crate::pages::home::set_title;
+use crate::replay::episode_links::{episode_link, EpisodeLink};
 use crate::task_session::score_text as plain_score;
 
 #[component]

@@ -265,13 +265,7 @@ fn demo_images(ep: &ModelEpisode) -> Vec<Vec<String>> {
         .map(|clip| {
             clip.iter()
                 .filter_map(|f| enc.encode(f).ok())
-                .map(|img| {
-                    format!(
-                        "data:{};base64,{}",
-                        img.mime,
-                        envs::protocol::providers::base64(&img.bytes)
-                    )
-                })
+                .map(|img| format!("data:{};base64,{}", img.mime, img.base64))
                 .collect()
         })
         .collect()

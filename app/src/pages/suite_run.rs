@@ -21,7 +21,8 @@ use crate::components::error_box::ErrorBox;
 use crate::components::results_view::ResultsTable;
 use crate::components::run_setup::{RunSetup, RunSetupState};
 use crate::pages::home::set_title;
-use crate::runner::episode::ModelEpisode;
+use crate::replay::episode_links::{episode_link, EpisodeLink};
+use crate::runner::episode::{DemoCache, ModelEpisode};
 use crate::runner::suite_run::{
     episode_storage_key, eta_ms, format_duration, parse_episode_entry, run_id, RunPlan, RunState,
     Selection, StoredRun, SuiteRun, PLAN_STORAGE_KEY,
@@ -46,6 +47,8 @@ struct Live {
     /// Episodes in flight, by job.
     active: BTreeMap<usize, Rc<RefCell<ModelEpisode>>>,
     key: Option<String>,
+    /// Encoded demonstration frames, by task, shared by its episodes.
+    demo_images: BTreeMap<String, DemoCache>,
     workers: usize,
     started_ms: f64,
     finished_here: usize,
@@ -108,11 +111,14 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
     let problems = RwSignal::new(Vec::<String>::new());
     let phase = RwSignal::new(Phase::Idle);
     let tick = RwSignal::new(0u64);
+    // Bumped when an episode finishes: the results are recomputed then, not per request.
+    let finished_tick = RwSignal::new(0u64);
     let shared: StoredValue<Shared, LocalStorage> =
         StoredValue::new_local(Rc::new(RefCell::new(None)));
     let resume_note = RwSignal::new(None::<String>);
 
     let bump = move || tick.update(|t| *t += 1);
+    let bump_finished = move || finished_tick.update(|t| *t += 1);
 
     // Runs the workers until the run is complete, stopped or paused-and-stopped.
     let launch = move || {
@@ -133,7 +139,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
         for _ in 0..workers {
             let live = live.clone();
             leptos::task::spawn_local(async move {
-                worker(live.clone(), bump).await;
+                worker(live.clone(), bump, bump_finished).await;
                 let all_done = {
                     let mut b = live.borrow_mut();
                     let Some(l) = b.as_mut() else { return };
@@ -174,6 +180,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                 control: Rc::new(Control::default()),
                 active: BTreeMap::new(),
                 key,
+                demo_images: BTreeMap::new(),
                 workers: 0,
                 started_ms: now_ms(),
                 finished_here: 0,
@@ -243,6 +250,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
             control: Rc::new(Control::default()),
             active: BTreeMap::new(),
             key,
+            demo_images: BTreeMap::new(),
             workers: 0,
             started_ms: now_ms(),
             finished_here: 0,
@@ -251,6 +259,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
             save_error: None,
         }));
         resume_note.set(None);
+        bump_finished();
         launch();
     };
     let resume = move |_| {
@@ -289,6 +298,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
         phase.set(Phase::Idle);
         resume_note.set(None);
         bump();
+        bump_finished();
     };
 
     let progress = move || {
@@ -328,7 +338,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
         })
     };
     let results = move || {
-        tick.get();
+        finished_tick.get();
         let live = shared.get_value();
         let b = live.borrow();
         b.as_ref().filter(|l| l.run.finished() > 0).map(|l| {
@@ -464,12 +474,14 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
     }
 }
 
-/// Finished episodes with their outcome and a replay link.
+/// Finished episodes with their outcome and a replay link (made when followed: a
+/// link holds the whole episode).
 #[component]
 fn EpisodeList(
     file: envs::tasks::results::ResultsFile,
     episodes: Vec<(usize, ResultEpisode)>,
 ) -> impl IntoView {
+    let file = std::sync::Arc::new(file);
     view! {
         <details class="episode-list">
             <summary>{format!("{} episode(s)", episodes.len())}</summary>
@@ -478,20 +490,31 @@ fn EpisodeList(
                     .into_iter()
                     .enumerate()
                     .map(|(n, (_, e))| {
-                        let href = file
-                            .episode_file(n)
-                            .and_then(|f| f.to_link_fragment().ok())
-                            .map(|frag| format!("/episode#{frag}"));
                         let outcome = if e.record.passed {
                             "passed".to_string()
                         } else {
                             e.record.failure.map(|f| format!("{f:?}").to_lowercase()).unwrap_or_default()
                         };
+                        let file = file.clone();
+                        let open_replay = move |ev: leptos::ev::MouseEvent| {
+                            ev.prevent_default();
+                            let href = match episode_link(&file, n) {
+                                Ok(EpisodeLink::Fragment { href }) => href,
+                                Ok(EpisodeLink::Stored { href, storage_key, json }) => {
+                                    if storage::set(&storage_key, &json).is_err() {
+                                        return;
+                                    }
+                                    href
+                                }
+                                Err(_) => return,
+                            };
+                            let _ = window().location().set_href(&href);
+                        };
                         view! {
                             <li data-task=e.record.task.clone() data-repeat=e.repeat>
                                 <code>{e.record.task.clone()}</code>
                                 {format!(" #{} · score {:.1} · {outcome} · {} decisions ", e.repeat + 1, e.record.score, e.record.decisions.len())}
-                                {href.map(|h| view! { <a href=h>"replay"</a> })}
+                                <a href="/episode" on:click=open_replay data-testid="suite-replay">"replay"</a>
                             </li>
                         }
                     })
@@ -502,9 +525,9 @@ fn EpisodeList(
 }
 
 /// Takes jobs until none is left or the run is stopped.
-async fn worker(live: Shared, bump: impl Fn() + Copy + 'static) {
+async fn worker(live: Shared, bump: impl Fn() + Copy + 'static, finished: impl Fn()) {
     loop {
-        let (job, task, settings, profile, control, key) = {
+        let (job, task, settings, profile, control, key, demo_images) = {
             let mut b = live.borrow_mut();
             let Some(l) = b.as_mut() else { return };
             if l.control.stopped.get() {
@@ -517,6 +540,7 @@ async fn worker(live: Shared, bump: impl Fn() + Copy + 'static) {
                 l.run.release(job);
                 return;
             };
+            let demo_images = l.demo_images.entry(task.id.clone()).or_default().clone();
             (
                 job,
                 task,
@@ -524,11 +548,12 @@ async fn worker(live: Shared, bump: impl Fn() + Copy + 'static) {
                 l.run.plan.profile.clone(),
                 l.control.clone(),
                 l.key.clone(),
+                demo_images,
             )
         };
         let made = ModelEpisode::new(task, profile.endpoint(), settings.session, profile.prices)
             .and_then(|ep| Ok((ep, CanvasEncoder::new(settings.image)?)));
-        let (ep, mut encoder) = match made {
+        let (mut ep, mut encoder) = match made {
             Ok(x) => x,
             Err(e) => {
                 if let Some(l) = live.borrow_mut().as_mut() {
@@ -538,6 +563,7 @@ async fn worker(live: Shared, bump: impl Fn() + Copy + 'static) {
                 return;
             }
         };
+        ep.share_demo_images(demo_images, settings.image_key());
         let ep = Rc::new(RefCell::new(ep));
         if let Some(l) = live.borrow_mut().as_mut() {
             l.active.insert(job, ep.clone());
@@ -582,5 +608,6 @@ async fn worker(live: Shared, bump: impl Fn() + Copy + 'static) {
         drop(e);
         drop(b);
         bump();
+        finished();
     }
 }

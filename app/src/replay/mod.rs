@@ -6,6 +6,7 @@
 //! builds the viewer's and forks' URLs; [`fork`] continues an episode from a decision.
 
 pub mod compare;
+pub mod episode_links;
 pub mod fork;
 pub mod share;
 pub mod source;

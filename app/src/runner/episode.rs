@@ -4,7 +4,9 @@
 //! image cache and a log of every request for the live view. No IO, so native tests
 //! run whole episodes against canned answers.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use envs::protocol::endpoint::{redact, Endpoint, HttpRequest, Prices};
 use envs::protocol::prompt::ImageRef;
@@ -53,6 +55,11 @@ pub struct Turn {
     pub tokens: Option<(u64, u64)>,
 }
 
+/// Encoded demonstration frames shared by the episodes of one task (a suite run
+/// encodes each clip once, not once per episode). Keyed by the encoder settings' text
+/// as well, so episodes with other image settings never share.
+pub type DemoCache = Rc<RefCell<HashMap<(String, ImageRef), EncodedImage>>>;
+
 /// What to do next.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
@@ -70,6 +77,9 @@ pub struct ModelEpisode {
     agent: String,
     demos: Vec<Vec<Frame>>,
     images: HashMap<ImageRef, EncodedImage>,
+    /// Demonstration images shared with other episodes of the task, and the key part
+    /// naming the encoder settings.
+    demo_cache: Option<(DemoCache, String)>,
     frame: Frame,
     turns: Vec<Turn>,
     usage: Usage,
@@ -110,12 +120,19 @@ impl ModelEpisode {
             prices,
             demos,
             images: HashMap::new(),
+            demo_cache: None,
             frame: Frame::default(),
             turns: Vec::new(),
             usage: Usage::default(),
             record: None,
             last_error: None,
         })
+    }
+
+    /// Shares demonstration images with other episodes through `cache`; `encoding`
+    /// names the image settings (e.g. their JSON).
+    pub fn share_demo_images(&mut self, cache: DemoCache, encoding: String) {
+        self.demo_cache = Some((cache, encoding));
     }
 
     pub fn turns(&self) -> &[Turn] {
@@ -179,12 +196,22 @@ impl ModelEpisode {
         }
         let img = match *r {
             ImageRef::DemoFrame { clip, frame } => {
-                let f = self
-                    .demos
-                    .get(clip)
-                    .and_then(|c| c.get(frame))
-                    .ok_or_else(|| format!("no frame {frame} in demonstration {clip}"))?;
-                enc.encode(f)?
+                let shared_key = self.demo_cache.as_ref().map(|(_, e)| (e.clone(), *r));
+                let shared = self.demo_cache.as_ref().zip(shared_key.as_ref());
+                if let Some(img) = shared.and_then(|((c, _), k)| c.borrow().get(k).cloned()) {
+                    img
+                } else {
+                    let f = self
+                        .demos
+                        .get(clip)
+                        .and_then(|c| c.get(frame))
+                        .ok_or_else(|| format!("no frame {frame} in demonstration {clip}"))?;
+                    let img = enc.encode(f)?;
+                    if let Some(((c, _), k)) = shared {
+                        c.borrow_mut().insert(k.clone(), img.clone());
+                    }
+                    img
+                }
             }
             ImageRef::Current { step }
                 if Some(step) == self.runner.as_ref().map(|r| r.step_count()) =>
@@ -370,10 +397,10 @@ mod tests {
     struct Fake;
     impl FrameEncoder for Fake {
         fn encode(&mut self, f: &Frame) -> Result<EncodedImage, String> {
-            Ok(EncodedImage {
-                mime: "image/png".into(),
-                bytes: vec![0; (f.width() * f.height()) as usize % 97 + 1],
-            })
+            Ok(EncodedImage::from_bytes(
+                "image/png",
+                &vec![0; (f.width() * f.height()) as usize % 97 + 1],
+            ))
         }
     }
 
@@ -493,5 +520,40 @@ mod tests {
             e.record().unwrap().failure,
             Some(FailureMode::TokenOverflow)
         );
+    }
+
+    /// Counts encodings.
+    struct Counting(usize);
+    impl FrameEncoder for Counting {
+        fn encode(&mut self, f: &Frame) -> Result<EncodedImage, String> {
+            self.0 += 1;
+            Fake.encode(f)
+        }
+    }
+
+    #[test]
+    fn episodes_of_a_task_share_their_demonstration_images() {
+        let cache = DemoCache::default();
+        let mut first = Counting(0);
+        let mut a = episode();
+        a.share_demo_images(cache.clone(), "png".into());
+        let Step::Send { request: ra, .. } = a.next(&mut first, None) else {
+            panic!()
+        };
+        let mut second = Counting(0);
+        let mut b = episode();
+        b.share_demo_images(cache.clone(), "png".into());
+        let Step::Send { request: rb, .. } = b.next(&mut second, None) else {
+            panic!()
+        };
+        assert_eq!(ra.body, rb.body);
+        assert_eq!(second.0, 1, "only the current frame is encoded again");
+        assert_eq!(first.0, ra.images);
+        // Other image settings do not share.
+        let mut third = Counting(0);
+        let mut c = episode();
+        c.share_demo_images(cache, "jpeg".into());
+        c.next(&mut third, None);
+        assert_eq!(third.0, ra.images);
     }
 }

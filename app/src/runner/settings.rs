@@ -50,6 +50,11 @@ impl Default for ImageSettings {
 }
 
 impl ImageSettings {
+    /// Names the encoding (for caches of encoded frames).
+    pub fn key(&self) -> String {
+        format!("{:?}:{}:{}", self.format, self.quality, self.scale)
+    }
+
     /// The scaled size of a `w`×`h` frame (at least one pixel).
     pub fn scaled(&self, w: u32, h: u32) -> (u32, u32) {
         let s = self.scale.clamp(0.1, 4.0);
@@ -66,6 +71,10 @@ pub struct RunSettings {
 }
 
 impl RunSettings {
+    pub fn image_key(&self) -> String {
+        self.image.key()
+    }
+
     pub fn from_storage(text: Option<&str>) -> Self {
         text.and_then(|t| serde_json::from_str(t).ok())
             .unwrap_or_default()

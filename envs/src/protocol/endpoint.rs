@@ -57,7 +57,7 @@ impl Endpoint {
         let (mut image_bytes, mut images) = (0, 0);
         let body = request_body(self.provider, &self.sampling, messages, |r| {
             let img = resolve(r)?;
-            image_bytes += img.bytes.len();
+            image_bytes += img.byte_len();
             images += 1;
             Ok(img)
         })
@@ -156,10 +156,7 @@ mod tests {
         };
         let r = endpoint(Provider::OpenAi)
             .request(Some("k"), std::slice::from_ref(&msg), |_| {
-                Ok(EncodedImage {
-                    mime: "image/jpeg".into(),
-                    bytes: vec![1, 2, 3],
-                })
+                Ok(EncodedImage::from_bytes("image/jpeg", &[1, 2, 3]))
             })
             .unwrap();
         assert_eq!(r.url, "http://h/v1/chat/completions");
@@ -172,10 +169,7 @@ mod tests {
         // An empty key is no key.
         let r = endpoint(Provider::OpenAi)
             .request(Some(""), std::slice::from_ref(&msg), |_| {
-                Ok(EncodedImage {
-                    mime: "image/png".into(),
-                    bytes: vec![],
-                })
+                Ok(EncodedImage::from_bytes("image/png", &[]))
             })
             .unwrap();
         assert!(!r.headers.iter().any(|(n, _)| n == "Authorization"));

@@ -78,11 +78,28 @@ pub struct Sampling {
 
 pub const DEFAULT_MAX_TOKENS: u32 = 1024;
 
-/// An image encoded by the caller (PNG or JPEG bytes).
+/// An image encoded by the caller (PNG or JPEG), held as base64: requests carry it so,
+/// and a browser canvas hands it over so (no round trip through bytes).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodedImage {
     pub mime: String,
-    pub bytes: Vec<u8>,
+    /// Standard base64 with padding.
+    pub base64: String,
+}
+
+impl EncodedImage {
+    pub fn from_bytes(mime: &str, bytes: &[u8]) -> Self {
+        Self {
+            mime: mime.to_string(),
+            base64: base64(bytes),
+        }
+    }
+
+    /// The size of the image itself (before base64).
+    pub fn byte_len(&self) -> usize {
+        let padding = self.base64.bytes().rev().take_while(|b| *b == b'=').count();
+        (self.base64.len() / 4 * 3).saturating_sub(padding)
+    }
 }
 
 /// Standard base64 with padding.
@@ -123,7 +140,7 @@ where
             },
             Part::Image(r) => {
                 let img = resolve(r)?;
-                out.push(Piece::Image(img.mime, base64(&img.bytes)));
+                out.push(Piece::Image(img.mime, img.base64));
             }
         }
     }
@@ -420,10 +437,9 @@ mod tests {
 
     fn resolve(r: &ImageRef) -> Result<EncodedImage, String> {
         match r {
-            ImageRef::Current { .. } => Ok(EncodedImage {
-                mime: "image/png".into(),
-                bytes: b"png!".to_vec(),
-            }),
+            ImageRef::Current { .. } => {
+                Ok(EncodedImage::from_bytes("image/png", &b"png!".to_vec()))
+            }
             _ => Err("no such image".into()),
         }
     }
@@ -690,5 +706,13 @@ mod tests {
         assert_eq!(extract_usage(Provider::Gemini, gemini), Some((5, 1)));
         assert_eq!(extract_usage(Provider::OpenAi, r#"{"choices":[]}"#), None);
         assert_eq!(extract_usage(Provider::OpenAi, "not json"), None);
+    }
+
+    #[test]
+    fn encoded_images_know_their_size() {
+        for n in 0..7 {
+            let bytes = vec![7u8; n];
+            assert_eq!(EncodedImage::from_bytes("image/png", &bytes).byte_len(), n);
+        }
     }
 }

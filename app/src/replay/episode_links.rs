@@ -4,11 +4,10 @@
 //! `/episode?stored=KEY`.
 
 use envs::tasks::results::ResultsFile;
-use envs::tasks::share::{crc32, EpisodeFile, ShareError};
+use envs::tasks::share::{EpisodeFile, ShareError};
 
-pub const EPISODE_PATH: &str = "/episode";
-/// The localStorage key prefix the replay viewer reads stored episodes from.
-pub const STORED_EPISODE_PREFIX: &str = "playbench.episode.";
+use crate::replay::share::{episode_href, stored_key_for, EPISODE_PATH};
+use crate::replay::source::stored_entry;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum EpisodeLink {
@@ -36,14 +35,14 @@ impl EpisodeLink {
 pub fn link_for(file: &EpisodeFile) -> Result<EpisodeLink, ShareError> {
     match file.to_link_fragment() {
         Ok(fragment) => Ok(EpisodeLink::Fragment {
-            href: format!("{EPISODE_PATH}#{fragment}"),
+            href: episode_href(&fragment),
         }),
         Err(ShareError::TooLargeForLink { .. }) => {
             let json = file.to_json();
-            let key = format!("{:08x}-{}", crc32(json.as_bytes()), json.len());
+            let key = stored_key_for(&json);
             Ok(EpisodeLink::Stored {
                 href: format!("{EPISODE_PATH}?stored={key}"),
-                storage_key: format!("{STORED_EPISODE_PREFIX}{key}"),
+                storage_key: stored_entry(&key),
                 json,
             })
         }
@@ -103,7 +102,7 @@ mod tests {
                 let mut d = d.clone();
                 d.frame_hash = format!(
                     "{:016x}",
-                    u64::from(crc32(&i.to_le_bytes())) << 17 ^ u64::from(i)
+                    u64::from(envs::tasks::share::crc32(&i.to_le_bytes())) << 17 ^ u64::from(i)
                 );
                 d
             })
