@@ -31,6 +31,11 @@ pub fn task_play_href(id: &str, record: bool) -> String {
     href
 }
 
+/// `/run?task=ID`: the task with a model.
+pub fn task_run_href(id: &str) -> String {
+    format!("/run?task={}", encode_component(id))
+}
+
 /// Everything needed to start an episode: `envs::make(env_id, kwargs)` then `reset(seed)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlayRequest {

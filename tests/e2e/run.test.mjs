@@ -159,7 +159,7 @@ test('malformed replies are retried with the retry message and kept', { timeout:
   const first = page.getByTestId('turn').nth(0);
   assert.equal(await first.getAttribute('data-state'), 'rejected');
   assert.match(await first.getByTestId('turn-problem').textContent(), /does not start with \[Action: \.\.\.\]/);
-  assert.match(await page.getByTestId('turn').nth(1).textContent(), /Step 0 · format retry 1 of 3/);
+  assert.match(await page.getByTestId('turn').nth(1).textContent(), /First turn · format retry 1 of 3/);
   const log = await scripted.log();
   // The retry carries the rejected reply and the retry message.
   assert.equal(log[1].messages, 3, JSON.stringify(log.map((l) => l.messages)));

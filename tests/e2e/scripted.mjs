@@ -12,22 +12,29 @@ const script = path.resolve(
   'scripted-openai.mjs',
 );
 
-export async function startScripted() {
-  const child = spawn(process.execPath, [script, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolve, reject) => {
+/**
+ * Starts the server; `url` is where the app should call it (`https://` and HTTP/2 with
+ * `tls`, which needs a browser that ignores certificate errors). The log and reset go
+ * through the plain port either way.
+ */
+export async function startScripted({ tls = false } = {}) {
+  const args = [script, '0', ...(tls ? ['--tls'] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const ports = await new Promise((resolve, reject) => {
     let text = '';
     child.stdout.on('data', (chunk) => {
       text += chunk;
-      const m = text.match(/PORT (\d+)/);
-      if (m) resolve(Number(m[1]));
+      const plain = text.match(/^PORT (\d+)/m);
+      const secure = text.match(/^TLS_PORT (\d+)/m);
+      if (plain && (!tls || secure)) resolve({ plain: Number(plain[1]), secure: secure && Number(secure[1]) });
     });
     child.once('exit', (code) => reject(new Error(`the scripted server exited (${code})`)));
   });
-  const url = `http://127.0.0.1:${port}`;
-  const post = async (p) => (await fetch(url + p, { method: 'POST' })).json();
+  const control = `http://127.0.0.1:${ports.plain}`;
+  const url = tls ? `https://127.0.0.1:${ports.secure}` : control;
+  const post = async (p) => (await fetch(control + p, { method: 'POST' })).json();
   return {
     url,
-    port,
     log: () => post('/log'),
     reset: () => post('/reset'),
     close: () =>

@@ -90,8 +90,11 @@ export async function startServer(root = distDir) {
   };
 }
 
-/** Headless Chromium with a fresh profile directory, removed again by `close`. */
-export async function launchBrowser() {
+/**
+ * Headless Chromium with a fresh profile directory, removed again by `close`;
+ * `extraArgs` are added to the command line.
+ */
+export async function launchBrowser(extraArgs = []) {
   const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'playbench-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
@@ -105,6 +108,7 @@ export async function launchBrowser() {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      ...extraArgs,
     ],
   });
   return {

@@ -2,8 +2,11 @@
 // A scripted model endpoint for tests: OpenAI-compatible Chat Completions, plus the
 // Anthropic Messages and Gemini generateContent shapes. No dependencies.
 //
-//   node tests/servers/scripted-openai.mjs [PORT]    (0 or none: a free port)
+//   node tests/servers/scripted-openai.mjs [PORT] [--tls]    (0 or none: a free port)
 //
+// With --tls it also serves HTTP/2 (and HTTP/1.1) over TLS with the self-signed
+// certificate of make-test-cert.sh on a second port, printed as `TLS_PORT <n>`, so a
+// browser can have more than six requests in flight (its per-host limit for HTTP/1.1).
 // Prints `PORT <n>` on its first stdout line. Routes (CORS headers and OPTIONS
 // preflight on all, except under /nocors/, which sends none, like a local server that
 // does not allow the app's origin):
@@ -29,7 +32,11 @@
 // Replies report token usage (input: 100 per image + 1 per 4 characters of text;
 // output: 5). Every request must carry a base64 PNG or JPEG image in the provider's
 // format (else 400).
+import fs from 'node:fs';
 import http from 'node:http';
+import http2 from 'node:http2';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const counts = new Map();
 const log = [];
@@ -98,7 +105,7 @@ function lastRole(provider, body) {
   return list?.[list.length - 1]?.role;
 }
 
-const server = http.createServer((req, res) => {
+function handle(req, res) {
   const nocors = req.url.startsWith('/nocors/');
   if (!nocors) {
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -112,6 +119,7 @@ const server = http.createServer((req, res) => {
     return;
   }
   const chunks = [];
+  const arrived = Date.now();
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     const send = (status, obj, headers = {}) => {
@@ -149,7 +157,7 @@ const server = http.createServer((req, res) => {
     log.push({ provider, path: url.pathname, script, n, auth: key !== null, key, images: nImages,
       mimes: [...new Set(found.map(([m]) => m))],
       messages: (provider === 'gemini' ? body.contents : body.messages)?.length ?? 0,
-      headers: req.headers, at: Date.now() });
+      headers: req.headers, arrived, at: Date.now(), bytes: chunks.reduce((n, c) => n + c.length, 0) });
     const p = texts[provider];
     if (nImages === 0) return send(400, p.error('expected a base64 PNG or JPEG image', 'invalid_request_error'));
     const usage = 100 * nImages + Math.ceil(textLength(provider, body) / 4);
@@ -180,8 +188,23 @@ const server = http.createServer((req, res) => {
       default: return send(404, p.error(`The model ${script} does not exist`, 'not_found_error'));
     }
   });
-});
+}
 
-server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
-  process.stdout.write(`PORT ${server.address().port}\n`);
+const tls = process.argv.includes('--tls');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const port = process.argv.slice(2).find((a) => /^\d+$/.test(a));
+const plain = http.createServer(handle);
+plain.listen(Number(port ?? 0), '127.0.0.1', () => {
+  process.stdout.write(`PORT ${plain.address().port}\n`);
+  if (!tls) return;
+  // The same routes (and the same log) over TLS, on a second port.
+  const secure = http2.createSecureServer(
+    {
+      key: fs.readFileSync(path.join(here, 'test-key.pem')),
+      cert: fs.readFileSync(path.join(here, 'test-cert.pem')),
+      allowHTTP1: true,
+    },
+    handle,
+  );
+  secure.listen(0, '127.0.0.1', () => process.stdout.write(`TLS_PORT ${secure.address().port}\n`));
 });

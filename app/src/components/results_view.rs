@@ -8,13 +8,19 @@ use leptos::prelude::*;
 use crate::bench::{pass_cell, score_cell};
 use crate::runner::suite_run::env_bars;
 
+/// Environment rows count tasks; overall and tag rows count environments.
+fn count_text(r: &Row, kind: &str) -> String {
+    let unit = if kind == "env" { "task" } else { "env" };
+    format!("{} {unit}{}", r.count, if r.count == 1 { "" } else { "s" })
+}
+
 fn rows_view(rows: Vec<Row>, kind: &'static str) -> impl IntoView {
     rows.into_iter()
         .map(|r| {
             view! {
                 <tr data-row=kind>
                     <th scope="row">{r.name.clone()}</th>
-                    <td>{r.count}</td>
+                    <td>{count_text(&r, kind)}</td>
                     <td>{r.episodes}</td>
                     <td>{score_cell(Some(&r))}</td>
                     <td>{pass_cell(Some(&r))}</td>
@@ -50,7 +56,7 @@ pub fn ResultsTable(results: ResultsFile) -> impl IntoView {
             <thead>
                 <tr>
                     <th scope="col"></th>
-                    <th scope="col">"tasks"</th>
+                    <th scope="col">"of"</th>
                     <th scope="col">"episodes"</th>
                     <th scope="col">"score"</th>
                     <th scope="col">"pass"</th>
@@ -59,7 +65,7 @@ pub fn ResultsTable(results: ResultsFile) -> impl IntoView {
             <tbody>
                 <tr class="overall" data-row="overall" data-testid="results-overall">
                     <th scope="row">"Overall (environments weighted equally)"</th>
-                    <td>{r.overall.count}</td>
+                    <td>{count_text(&r.overall, "overall")}</td>
                     <td>{r.overall.episodes}</td>
                     <td data-testid="results-score">{score_cell(Some(&r.overall))}</td>
                     <td data-testid="results-pass">{pass_cell(Some(&r.overall))}</td>

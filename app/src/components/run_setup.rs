@@ -203,6 +203,7 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
                     <option value="png" selected=move || !jpeg()>"PNG"</option>
                     <option value="jpeg" selected=jpeg>"JPEG"</option>
                 </select>
+                <span class="pair">
                 <label for="run-image-quality">"quality"</label>
                 <input id="run-image-quality" data-testid="run-image-quality" type="number" min="0.1" max="1" step="0.05"
                     disabled=move || !jpeg()
@@ -213,6 +214,8 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
                         }
                     }
                 />
+                </span>
+                <span class="pair">
                 <label for="run-image-scale">"scale"</label>
                 <input id="run-image-scale" data-testid="run-image-scale" type="number" min="0.1" max="4" step="0.25"
                     prop:value=move || settings.with(|s| s.image.scale.to_string())
@@ -222,6 +225,7 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
                         }
                     }
                 />
+                </span>
             </div>
             <p class="hint">"Demonstrations are sent as ordered images with the frames sentence (protocol \u{a7}3)."</p>
         </fieldset>

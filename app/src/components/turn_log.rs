@@ -15,13 +15,16 @@ pub fn bytes_text(n: usize) -> String {
 }
 
 fn heading(t: &Turn) -> String {
-    let what = match t.attempt {
-        Attempt::First if t.step == 0 => "First turn".to_string(),
-        Attempt::First => format!("Step {}", t.step),
-        Attempt::FormatRetry(n) => format!("Step {} · format retry {n} of 3", t.step),
-        Attempt::TransportRetry(n) => format!("Step {} · transport retry {n} of 3", t.step),
+    let turn = if t.step == 0 {
+        "First turn".to_string()
+    } else {
+        format!("Step {}", t.step)
     };
-    what
+    match t.attempt {
+        Attempt::First => turn,
+        Attempt::FormatRetry(n) => format!("{turn} · format retry {n} of 3"),
+        Attempt::TransportRetry(n) => format!("{turn} · transport retry {n} of 3"),
+    }
 }
 
 #[component]
@@ -65,7 +68,7 @@ pub fn TurnLog(turns: Signal<Vec<Turn>>) -> impl IntoView {
                                 <strong>{heading(&t)}</strong>
                                 <span class="turn-meta">{format!(" · {size} · {timing}{tokens}{wait}")}</span>
                             </p>
-                            {t.reply.clone().map(|r| view! { <pre class="reply" data-testid="reply">{r}</pre> })}
+                            {t.reply.clone().map(|r| view! { <pre class="reply" data-testid="reply" tabindex="0" aria-label="Reply">{r}</pre> })}
                             {t.action.clone().map(|a| view! {
                                 <p class="turn-action" data-testid="turn-action">"Action: " <code>{a}</code></p>
                             })}

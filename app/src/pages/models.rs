@@ -33,7 +33,7 @@ pub fn ModelsPage() -> impl IntoView {
             <p>
                 <a href="/run/suite">"Run the suite with a model"</a>
                 " · "
-                <a href="/suite">"Pick a task to run"</a>
+                <a href="/suite">"Pick a task to run (\u{201c}Run a model\u{201d} on its card)"</a>
             </p>
         </div>
     }
@@ -273,7 +273,8 @@ fn ProfileEditor(profiles: RwSignal<Profiles>) -> impl IntoView {
 fn ConnectionChecklist(report: ConnectionReport) -> impl IntoView {
     let all = report.all_passed();
     view! {
-        <section class="checklist" aria-label="Connection test" data-testid="connection-report">
+        <section class=if all { "checklist all-passed" } else { "checklist" } aria-label="Connection test"
+            data-testid="connection-report">
             <h3>{if all { "Connection works" } else { "Connection problems" }}</h3>
             <ul>
                 {report

@@ -184,9 +184,20 @@ fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
         })
     });
     let canvas = NodeRef::<leptos::html::Canvas>::new();
+    // Before the start, the task's first frame (what the model will see first).
+    let first_frame = envs::tasks::EpisodeRunner::start(&task).ok().map(|r| {
+        let mut f = envs::Frame::default();
+        r.env().render(&mut f);
+        f
+    });
     Effect::new(move |_| {
         tick.get();
         if let Some(c) = canvas.get() {
+            if episode.with_value(Option::is_none) {
+                if let Some(f) = &first_frame {
+                    report(draw_frame(&c, f));
+                }
+            }
             with_ep(&|e| report(draw_frame(&c, e.frame())));
         }
     });
@@ -210,7 +221,7 @@ fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
                     <RunSetup state=setup />
                     <div class="form-actions">
                         <button type="button" data-testid="run-start" on:click=start disabled=running>
-                            {move || if phase.get() == Phase::Setup { "Start" } else { "Run again" }}
+                            {move || if matches!(phase.get(), Phase::Finished | Phase::Stopped) { "Run again" } else { "Start" }}
                         </button>
                         <button type="button" data-testid="run-pause" on:click=pause disabled=move || !running()>
                             {move || if phase.get() == Phase::Paused { "Resume" } else { "Pause" }}
@@ -227,7 +238,8 @@ fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
                     }}
                 </div>
                 <div class="run-live" aria-live="off">
-                    <p class="run-phase" role="status" data-testid="run-phase">
+                    <p class="run-phase" role="status" data-testid="run-phase"
+                        data-phase=move || format!("{:?}", phase.get()).to_lowercase()>
                         {move || match phase.get() {
                             Phase::Setup => "Not started.".to_string(),
                             Phase::Running => "Running\u{2026}".to_string(),
@@ -338,6 +350,8 @@ fn Totals(
                     format!("{work:.2}"),
                     e.last_error().map(|err| {
                         format!("{} {}", err.message, crate::runner::diagnose::advice(err))
+                            .trim_end()
+                            .to_string()
                     }),
                 )
             })
@@ -393,7 +407,8 @@ fn Outcome(
         let _ = download(&download_name, "application/json", &json);
     };
     view! {
-        <section class="result-card" data-testid="run-result" aria-label="Result">
+        <section class="result-card" data-testid="run-result" aria-label="Result"
+            data-outcome=if record.passed { "passed" } else { "failed" }>
             <h2 data-testid="run-verdict">{verdict}</h2>
             <p>"Score " <strong data-testid="run-score">{score_text(record.score)}</strong>
                 {(!failure.is_empty()).then(|| view! { " · " <span data-testid="run-failure">{failure}</span> })}

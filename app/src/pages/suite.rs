@@ -369,6 +369,8 @@ fn TaskCard(task: &'static Task) -> impl IntoView {
             <p class="links">
                 <a class="button-link" href=task_href(&task.id)>"Rules & demos"</a>
                 <a class="button-link" href=task_play_href(&task.id, false) aria-label=play_label>"Play"</a>
+                <a class="button-link" href=crate::url::task_run_href(&task.id)
+                    aria-label=format!("Run {} with a model", task.id)>"Run a model"</a>
             </p>
         </li>
     }

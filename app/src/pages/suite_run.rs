@@ -27,6 +27,7 @@ use crate::runner::suite_run::{
     episode_storage_key, eta_ms, format_duration, parse_episode_entry, run_id, RunPlan, RunState,
     Selection, StoredRun, SuiteRun, PLAN_STORAGE_KEY,
 };
+use crate::task_session::failure_key;
 
 #[component]
 pub fn SuiteRunPage() -> impl IntoView {
@@ -38,6 +39,19 @@ pub fn SuiteRunPage() -> impl IntoView {
         }
         .into_any(),
     }
+}
+
+/// What the progress section shows.
+#[derive(Clone, Debug, PartialEq)]
+struct Progress {
+    done: usize,
+    total: usize,
+    running: usize,
+    eta: String,
+    active: Vec<String>,
+    work: String,
+    save_error: Option<String>,
+    summary: String,
 }
 
 /// The live state of a run on this page.
@@ -301,20 +315,23 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
         bump_finished();
     };
 
-    let progress = move || {
+    // Recomputed per change, but the view below only updates the text that changed
+    // (rebuilding the section per request would cost the run time).
+    let progress = Memo::new(move |_| {
         tick.get();
         let live = shared.get_value();
         let b = live.borrow();
         b.as_ref().map(|l| {
-            let (done, total, running) = (l.run.finished(), l.run.total(), l.run.running());
+            let (done, total) = (l.run.finished(), l.run.total());
             let elapsed = now_ms() - l.started_ms;
             let eta = eta_ms(l.finished_here, elapsed, total - done)
-                .map(|ms| format!(" · about {} left", format_duration(ms)))
+                .filter(|_| done < total)
+                .map(|ms| format!("about {} left", format_duration(ms)))
                 .unwrap_or_default();
             let active: Vec<String> = l
                 .active
-                .iter()
-                .map(|(_, e)| {
+                .values()
+                .map(|e| {
                     let e = e.borrow();
                     let task = e.runner().map(|r| r.task().id.clone()).unwrap_or_default();
                     format!("{task} (decision {})", e.step())
@@ -325,17 +342,29 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
             } else {
                 0.0
             };
-            (
+            let p = &l.run.plan;
+            Progress {
                 done,
                 total,
-                running,
+                running: l.run.running(),
                 eta,
                 active,
-                work,
-                l.save_error.clone(),
-                l.run.plan.clone(),
-            )
+                work: format!("{work:.2}"),
+                save_error: l.save_error.clone(),
+                summary: format!(
+                    "Run {} · {} · {} task(s) × {} · {} in parallel",
+                    p.id,
+                    p.profile.model,
+                    p.tasks.len(),
+                    p.episodes_per_task,
+                    p.concurrency
+                ),
+            }
         })
+    });
+    let has_run = Memo::new(move |_| progress.with(Option::is_some));
+    let field = move |f: fn(&Progress) -> String| {
+        move || progress.with(|p| p.as_ref().map(f).unwrap_or_default())
     };
     let results = move || {
         finished_tick.get();
@@ -425,20 +454,31 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                     }}
                 </div>
                 <div class="run-live">
-                    {move || progress().map(|(done, total, running_n, eta, active, work, save_error, plan)| view! {
+                    {move || has_run.get().then(|| view! {
                         <section class="suite-progress" aria-label="Progress">
-                            <p class="hint">{format!("Run {} · {} · {} task(s) × {} · {} in parallel",
-                                plan.id, plan.profile.model, plan.tasks.len(), plan.episodes_per_task, plan.concurrency)}</p>
-                            <progress max=total.to_string() value=done.to_string() data-testid="suite-progress"
-                                aria-label="Episodes finished"></progress>
+                            <p class="hint">{field(|p| p.summary.clone())}</p>
+                            <progress data-testid="suite-progress" aria-label="Episodes finished"
+                                max=field(|p| p.total.to_string()) value=field(|p| p.done.to_string())></progress>
                             <p role="status" data-testid="suite-status">
-                                <span data-testid="suite-done">{done}</span>" of "<span data-testid="suite-total">{total}</span>
-                                {format!(" episodes finished · {running_n} running{eta}")}
+                                <span data-testid="suite-done">{field(|p| p.done.to_string())}</span>
+                                " of "
+                                <span data-testid="suite-total">{field(|p| p.total.to_string())}</span>
+                                " episodes finished · "
+                                {field(|p| p.running.to_string())}
+                                " running"
                             </p>
-                            <p class="hint">"App work per request: " <span data-testid="suite-work">{format!("{work:.2}")}</span> " ms"</p>
-                            {save_error.map(|e| view! { <p class="field-error" role="alert">{e}</p> })}
+                            <p class="hint" data-testid="suite-eta">{field(|p| p.eta.clone())}</p>
+                            <p class="hint">"App work per request: " <span data-testid="suite-work">{field(|p| p.work.clone())}</span> " ms"</p>
+                            {move || progress.with(|p| p.as_ref().and_then(|p| p.save_error.clone()))
+                                .map(|e| view! { <p class="field-error" role="alert">{e}</p> })}
                             <ul class="active-episodes" data-testid="suite-active">
-                                {active.into_iter().map(|a| view! { <li>{a}</li> }).collect_view()}
+                                <For
+                                    each=move || progress.with(|p| {
+                                        p.as_ref().map(|p| p.active.clone()).unwrap_or_default().into_iter().enumerate()
+                                    })
+                                    key=|a| a.clone()
+                                    children=|(_, a)| view! { <li>{a}</li> }
+                                />
                             </ul>
                         </section>
                     })}
@@ -493,7 +533,7 @@ fn EpisodeList(
                         let outcome = if e.record.passed {
                             "passed".to_string()
                         } else {
-                            e.record.failure.map(|f| format!("{f:?}").to_lowercase()).unwrap_or_default()
+                            failure_key(e.record.failure).replace('_', " ")
                         };
                         let file = file.clone();
                         let open_replay = move |ev: leptos::ev::MouseEvent| {

@@ -158,6 +158,9 @@ fn TaskDetail(task: &'static Task) -> impl IntoView {
                     <a class="button-link big secondary" href=task_play_href(&task.id, true) data-testid="record-task">
                         "Record a demo"
                     </a>
+                    <a class="button-link big secondary" href=crate::url::task_run_href(&task.id) data-testid="run-task">
+                        "Run with a model"
+                    </a>
                     <p class="hint">"You play exactly as an agent does: same start, same budget, reward hidden."</p>
                 </div>
             </div>

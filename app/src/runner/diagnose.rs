@@ -96,7 +96,8 @@ pub fn advice(e: &ApiError) -> &'static str {
             "The conversation is longer than the model's context: try a history window or smaller images."
         }
         ErrorKind::RateLimited { .. } => "The endpoint is rate limiting: lower the concurrency.",
-        ErrorKind::Transport => "The endpoint failed or could not be reached.",
+        // Network failures come explained (CORS, unreachable, timeout); 5xx speak for themselves.
+        ErrorKind::Transport => "",
         ErrorKind::BadResponse => {
             if e.message.contains("not JSON") {
                 "The answer is not JSON: the base URL may point at a web page rather than the API."
@@ -154,7 +155,11 @@ impl ConnectionReport {
 }
 
 fn failed(e: &ApiError) -> Check {
-    Check::Failed(format!("{} {}", e.message, advice(e)))
+    Check::Failed(
+        format!("{} {}", e.message, advice(e))
+            .trim_end()
+            .to_string(),
+    )
 }
 
 /// The checklist from the one-image answer and, when it was tried, the two-image one.

@@ -106,7 +106,18 @@ impl Profile {
         out
     }
 
+    /// The endpoint as the browser calls it: Anthropic refuses browser requests
+    /// unless they carry its opt-in header, so that header is added.
     pub fn endpoint(&self) -> Endpoint {
+        let mut headers = self.headers.clone();
+        let browser_access = "anthropic-dangerous-direct-browser-access";
+        if self.provider == Provider::Anthropic
+            && !headers
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case(browser_access))
+        {
+            headers.push((browser_access.to_string(), "true".to_string()));
+        }
         Endpoint {
             provider: self.provider,
             base_url: self.base_url.trim().to_string(),
@@ -115,7 +126,7 @@ impl Profile {
                 temperature: self.temperature,
                 max_output_tokens: self.max_output_tokens,
             },
-            headers: self.headers.clone(),
+            headers,
         }
     }
 
@@ -439,6 +450,23 @@ mod tests {
         ps.remove_selected();
         assert!(ps.by_name("y").is_none());
         assert_ne!(ps.fresh_name(), "");
+    }
+
+    #[test]
+    fn anthropic_endpoints_opt_in_to_browser_access() {
+        let p = Profile {
+            provider: Provider::Anthropic,
+            ..profile("a", false)
+        };
+        let h = p.endpoint().headers;
+        assert_eq!(
+            h,
+            vec![(
+                "anthropic-dangerous-direct-browser-access".into(),
+                "true".into()
+            )]
+        );
+        assert!(profile("o", false).endpoint().headers.is_empty());
     }
 
     #[test]
