@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 
 use envs::rng::NpRandom;
 use envs::tasks::results::ResultsFile;
-use envs::tasks::task::{Dynamics, Memory};
 use envs::tasks::{Suite, Task};
 
 use super::bootstrap::{interval, resample, Estimate, RESAMPLES, SEED};
@@ -49,29 +48,7 @@ pub struct Table {
     pub by_tag: Vec<StatRow>,
 }
 
-/// The environment a task is reported under (aliases resolved, as the report does).
-pub fn env_name(task: &Task) -> String {
-    envs::spec(&task.env).map_or_else(|| task.env.clone(), |s| s.id.to_string())
-}
-
-/// The tag rows a task counts in, named as in the report.
-pub fn tag_names(task: &Task) -> Vec<String> {
-    let memory = match task.tags.memory {
-        Memory::Single => "memory: single",
-        Memory::Multiple => "memory: multiple",
-    };
-    let dynamics = match task.tags.dynamics {
-        Dynamics::Static => "dynamics: static",
-        Dynamics::Dynamic => "dynamics: dynamic",
-    };
-    let mut tags = vec![
-        memory.to_string(),
-        dynamics.to_string(),
-        format!("family: {}", task.tags.family),
-    ];
-    tags.extend(task.tags.extra.iter().map(|t| format!("tag: {t}")));
-    tags
-}
+pub use envs::tasks::report::{env_name, tag_names};
 
 /// Score and pass rate of environments (each a list of task cells), weighted equally.
 fn statistic(envs: &[Vec<&TaskCell>]) -> (f64, f64) {

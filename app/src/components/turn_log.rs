@@ -58,9 +58,11 @@ pub fn TurnLog(turns: Signal<Vec<Turn>>) -> impl IntoView {
                         .tokens
                         .map(|(i, o)| format!(" · {i} in / {o} out tokens"))
                         .unwrap_or_default();
-                    let wait = (t.wait_before_ms > 0)
-                        .then(|| format!(" · waited {:.1} s before sending", t.wait_before_ms as f64 / 1000.0))
-                        .unwrap_or_default();
+                    let wait = if t.wait_before_ms > 0 {
+                        format!(" · waited {:.1} s before sending", t.wait_before_ms as f64 / 1000.0)
+                    } else {
+                        String::new()
+                    };
                     view! {
                         <li class=format!("turn turn-{state}") data-testid="turn" data-state=state
                             data-work-ms=format!("{:.3}", t.work_ms)>

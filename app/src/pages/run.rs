@@ -207,7 +207,7 @@ fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
     view! {
         <div class="run-page">
             <nav class="crumbs" aria-label="Breadcrumb">
-                <a href=task_href(&task.id.split('~').next().unwrap_or(&task.id).to_string())>{format!("{title}: rules and demos")}</a>
+                <a href=task_href(task.id.split('~').next().unwrap_or(&task.id))>{format!("{title}: rules and demos")}</a>
             </nav>
             <h1>{format!("Run {title} with a model")}</h1>
             {origin.as_ref().map(|o| view! {

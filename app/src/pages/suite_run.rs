@@ -72,6 +72,24 @@ struct Live {
     save_error: Option<String>,
 }
 
+impl Live {
+    fn new(run: SuiteRun, key: Option<String>) -> Self {
+        Self {
+            run,
+            control: Rc::new(Control::default()),
+            active: BTreeMap::new(),
+            key,
+            demo_images: BTreeMap::new(),
+            workers: 0,
+            started_ms: now_ms(),
+            finished_here: 0,
+            work_ms: 0.0,
+            requests: 0,
+            save_error: None,
+        }
+    }
+}
+
 type Shared = Rc<RefCell<Option<Live>>>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,19 +207,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
             let key = keys::key(&stored.plan.profile.name);
             let can_run = !stored.key_needed || key.is_some();
             let complete = run.is_complete();
-            shared.get_value().replace(Some(Live {
-                run,
-                control: Rc::new(Control::default()),
-                active: BTreeMap::new(),
-                key,
-                demo_images: BTreeMap::new(),
-                workers: 0,
-                started_ms: now_ms(),
-                finished_here: 0,
-                work_ms: 0.0,
-                requests: 0,
-                save_error: None,
-            }));
+            shared.get_value().replace(Some(Live::new(run, key)));
             if complete {
                 phase.set(Phase::Complete);
             } else if stored.state == RunState::Running && can_run {
@@ -259,19 +265,9 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
         problems.set(Vec::new());
         forget_stored();
         let key = Some(setup.key.get_untracked()).filter(|k| !k.is_empty());
-        shared.get_value().replace(Some(Live {
-            run: SuiteRun::new(plan),
-            control: Rc::new(Control::default()),
-            active: BTreeMap::new(),
-            key,
-            demo_images: BTreeMap::new(),
-            workers: 0,
-            started_ms: now_ms(),
-            finished_here: 0,
-            work_ms: 0.0,
-            requests: 0,
-            save_error: None,
-        }));
+        shared
+            .get_value()
+            .replace(Some(Live::new(SuiteRun::new(plan), key)));
         resume_note.set(None);
         bump_finished();
         launch();
@@ -396,26 +392,10 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                     <RunSetup state=setup />
                     <fieldset class="run-setup">
                         <legend>"Tasks"</legend>
-                        <div class="form-row">
-                            <label for="sel-env">"Environment"</label>
-                            <select id="sel-env" data-testid="sel-env" on:change=move |ev| {
-                                let v = event_target_value(&ev);
-                                selection.update(|s| s.env = (!v.is_empty()).then_some(v));
-                            }>
-                                <option value="">"all"</option>
-                                {env_options.into_iter().map(|e| view! { <option value=e.clone()>{e.clone()}</option> }).collect_view()}
-                            </select>
-                        </div>
-                        <div class="form-row">
-                            <label for="sel-tag">"Tag"</label>
-                            <select id="sel-tag" data-testid="sel-tag" on:change=move |ev| {
-                                let v = event_target_value(&ev);
-                                selection.update(|s| s.tag = (!v.is_empty()).then_some(v));
-                            }>
-                                <option value="">"all"</option>
-                                {tag_options.into_iter().map(|t| view! { <option value=t.clone()>{t.clone()}</option> }).collect_view()}
-                            </select>
-                        </div>
+                        <AnyOrOne id="sel-env" label="Environment" options=env_options
+                            pick=Callback::new(move |v| selection.update(|s| s.env = v)) />
+                        <AnyOrOne id="sel-tag" label="Tag" options=tag_options
+                            pick=Callback::new(move |v| selection.update(|s| s.tag = v)) />
                         <div class="form-row">
                             <label for="sel-contains">"Task id contains"</label>
                             <input id="sel-contains" data-testid="sel-contains"
@@ -510,6 +490,28 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                     </section>
                 }
             })}
+        </div>
+    }
+}
+
+/// A select of "all" or one of `options`.
+#[component]
+fn AnyOrOne(
+    id: &'static str,
+    label: &'static str,
+    options: Vec<String>,
+    pick: Callback<Option<String>>,
+) -> impl IntoView {
+    view! {
+        <div class="form-row">
+            <label for=id>{label}</label>
+            <select id=id data-testid=id on:change=move |ev| {
+                let v = event_target_value(&ev);
+                pick.run((!v.is_empty()).then_some(v));
+            }>
+                <option value="">"all"</option>
+                {options.into_iter().map(|o| view! { <option value=o.clone()>{o.clone()}</option> }).collect_view()}
+            </select>
         </div>
     }
 }

@@ -6,8 +6,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use envs::tasks::report::tag_names;
 use envs::tasks::results::{ResultEpisode, ResultsFile, ResultsKind};
-use envs::tasks::task::{Dynamics, Memory};
 use envs::tasks::{Suite, Task};
 use serde::{Deserialize, Serialize};
 
@@ -34,29 +34,10 @@ pub struct Selection {
     pub contains: String,
 }
 
-/// The tags a task has, named as in the results table.
-pub fn task_tags(t: &Task) -> Vec<String> {
-    let memory = match t.tags.memory {
-        Memory::Single => "memory: single",
-        Memory::Multiple => "memory: multiple",
-    };
-    let dynamics = match t.tags.dynamics {
-        Dynamics::Static => "dynamics: static",
-        Dynamics::Dynamic => "dynamics: dynamic",
-    };
-    let mut out = vec![
-        memory.to_string(),
-        dynamics.to_string(),
-        format!("family: {}", t.tags.family),
-    ];
-    out.extend(t.tags.extra.iter().map(|x| format!("tag: {x}")));
-    out
-}
-
 impl Selection {
     pub fn matches(&self, t: &Task) -> bool {
         self.env.as_ref().is_none_or(|e| &t.env == e)
-            && self.tag.as_ref().is_none_or(|g| task_tags(t).contains(g))
+            && self.tag.as_ref().is_none_or(|g| tag_names(t).contains(g))
             && t.id.contains(self.contains.trim())
     }
 
@@ -67,7 +48,7 @@ impl Selection {
     /// The choices the page offers: environments and tags, each sorted.
     pub fn options(suite: &Suite) -> (Vec<String>, Vec<String>) {
         let envs: BTreeSet<String> = suite.tasks.iter().map(|t| t.env.clone()).collect();
-        let tags: BTreeSet<String> = suite.tasks.iter().flat_map(task_tags).collect();
+        let tags: BTreeSet<String> = suite.tasks.iter().flat_map(tag_names).collect();
         (envs.into_iter().collect(), tags.into_iter().collect())
     }
 }

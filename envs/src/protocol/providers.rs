@@ -437,9 +437,7 @@ mod tests {
 
     fn resolve(r: &ImageRef) -> Result<EncodedImage, String> {
         match r {
-            ImageRef::Current { .. } => {
-                Ok(EncodedImage::from_bytes("image/png", &b"png!".to_vec()))
-            }
+            ImageRef::Current { .. } => Ok(EncodedImage::from_bytes("image/png", b"png!")),
             _ => Err("no such image".into()),
         }
     }

@@ -5,6 +5,7 @@ pub mod agents;
 pub mod core_suite;
 pub mod demo;
 pub mod episode;
+pub mod link_codec;
 pub mod report;
 pub mod results;
 pub mod scoring;

@@ -49,7 +49,7 @@ fn mean(values: impl IntoIterator<Item = f64>) -> f64 {
 fn env_rows(entries: &[(&Task, Vec<&EpisodeRecord>)]) -> Vec<Row> {
     let mut groups: BTreeMap<String, Vec<&(&Task, Vec<&EpisodeRecord>)>> = BTreeMap::new();
     for e in entries {
-        let key = crate::registry::spec(&e.0.env).map_or(e.0.env.clone(), |s| s.id.to_string());
+        let key = env_name(e.0);
         groups.entry(key).or_default().push(e);
     }
     groups
@@ -68,6 +68,11 @@ fn env_rows(entries: &[(&Task, Vec<&EpisodeRecord>)]) -> Vec<Row> {
         .collect()
 }
 
+/// The environment a task is reported under (aliases resolved).
+pub fn env_name(task: &Task) -> String {
+    crate::registry::spec(&task.env).map_or_else(|| task.env.clone(), |s| s.id.to_string())
+}
+
 /// Environments weighted equally.
 fn weighted(name: &str, rows: &[Row]) -> Row {
     Row {
@@ -79,7 +84,8 @@ fn weighted(name: &str, rows: &[Row]) -> Row {
     }
 }
 
-fn tag_names(task: &Task) -> Vec<String> {
+/// The tag rows a task counts in, as the table names them.
+pub fn tag_names(task: &Task) -> Vec<String> {
     let memory = match task.tags.memory {
         Memory::Single => "memory: single",
         Memory::Multiple => "memory: multiple",

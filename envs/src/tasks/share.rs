@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::core_suite::{self, SUITE_ID, SUITE_VERSION};
 use super::episode::{EpisodeRecord, EpisodeRunner, FailureMode, EPISODE_FORMAT};
+use super::link_codec;
 use super::task::{Suite, Task, TaskError};
 
 pub const EPISODE_FILE_FORMAT: &str = "playbench-episode-file/1";
@@ -266,9 +267,7 @@ impl EpisodeFile {
     /// then the raw-deflated compact JSON), no padding.
     pub fn to_link_fragment(&self) -> Result<String, ShareError> {
         let json = serde_json::to_string(&self.clean()).unwrap_or_default();
-        let mut bytes = crc32(json.as_bytes()).to_be_bytes().to_vec();
-        bytes.extend(miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9));
-        let link = format!("{LINK_PARAM}{LINK_TAG}{}", base64url_encode(&bytes));
+        let link = link_codec::encode(&json, LINK_PARAM, LINK_TAG);
         if link.len() > LINK_MAX_CHARS {
             return Err(ShareError::TooLargeForLink {
                 chars: link.len(),
@@ -281,57 +280,20 @@ impl EpisodeFile {
     /// Reads a link: a full URL, its fragment (with or without `#`, `e=`), or the
     /// bare `pb1.` payload.
     pub fn from_link_fragment(link: &str) -> Result<Self, ShareError> {
-        let payload = link_payload(link)?;
-        let bytes = base64url_decode(payload).map_err(|e| match e {
-            Base64Error::BadChar(i) => ShareError::Base64(i),
-            Base64Error::BadEnd => ShareError::Truncated,
-        })?;
-        if bytes.len() < 5 {
-            return Err(ShareError::Truncated);
-        }
-        let (sum, deflated) = bytes.split_at(4);
-        let expected = u32::from_be_bytes([sum[0], sum[1], sum[2], sum[3]]);
-        let json = miniz_oxide::inflate::decompress_to_vec_with_limit(deflated, INFLATE_LIMIT)
-            .map_err(|e| {
-                use miniz_oxide::inflate::TINFLStatus;
-                match e.status {
-                    TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
-                        ShareError::Truncated
-                    }
-                    TINFLStatus::HasMoreOutput => ShareError::TooLong,
-                    other => ShareError::Corrupt(format!("{other:?}")),
-                }
+        use link_codec::PayloadError as P;
+        let text =
+            link_codec::decode(link, LINK_PARAM, LINK_TAG, INFLATE_LIMIT).map_err(|e| match e {
+                P::NotALink => ShareError::NotALink,
+                P::LinkVersion(v) => ShareError::LinkVersion(v),
+                P::Base64(i) => ShareError::Base64(i),
+                P::Truncated => ShareError::Truncated,
+                P::Corrupt(why) => ShareError::Corrupt(why),
+                P::TooLong => ShareError::TooLong,
+                P::Checksum { expected, actual } => ShareError::Checksum { expected, actual },
+                P::NotUtf8 => field_err("(document)", "the episode is not UTF-8 text"),
             })?;
-        let actual = crc32(&json);
-        if actual != expected {
-            return Err(ShareError::Checksum { expected, actual });
-        }
-        let text = String::from_utf8(json)
-            .map_err(|_| field_err("(document)", "the episode is not UTF-8 text"))?;
         Self::from_json(&text)
     }
-}
-
-/// The `pb1.` payload of a link (after the tag).
-fn link_payload(link: &str) -> Result<&str, ShareError> {
-    let link = link.trim();
-    let fragment = link.split_once('#').map_or(link, |(_, f)| f);
-    let value = fragment
-        .split('&')
-        .find_map(|p| p.strip_prefix(LINK_PARAM))
-        .unwrap_or(fragment);
-    if let Some(rest) = value.strip_prefix(LINK_TAG) {
-        return Ok(rest);
-    }
-    // `pb<digits>.`: a link from another version.
-    if let Some((tag, _)) = value.split_once('.') {
-        if let Some(digits) = tag.strip_prefix("pb") {
-            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(ShareError::LinkVersion(format!("{tag}.")));
-            }
-        }
-    }
-    Err(ShareError::NotALink)
 }
 
 /// CRC-32 (IEEE 802.3, as zlib and PNG).

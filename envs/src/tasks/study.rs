@@ -5,7 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::share::{base64url_decode, base64url_encode, crc32, Base64Error};
+use super::link_codec;
+use super::share::crc32;
 use super::task::Suite;
 
 pub const STUDY_FORMAT: &str = "playbench-study/1";
@@ -233,67 +234,26 @@ impl Study {
     /// JSON, big-endian, then the raw-deflated JSON), no padding.
     pub fn to_link_fragment(&self) -> String {
         let json = serde_json::to_string(self).unwrap_or_default();
-        let mut bytes = crc32(json.as_bytes()).to_be_bytes().to_vec();
-        bytes.extend(miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9));
-        format!(
-            "{STUDY_LINK_PARAM}{STUDY_LINK_TAG}{}",
-            base64url_encode(&bytes)
-        )
+        link_codec::encode(&json, STUDY_LINK_PARAM, STUDY_LINK_TAG)
     }
 
     /// Reads a link: a full URL, its fragment (with or without `#`, `s=`) or the bare
     /// `ps1.` payload; the study must be valid for `suite`.
     pub fn from_link_fragment(link: &str, suite: &Suite) -> Result<Self, StudyError> {
-        let payload = link_payload(link)?;
-        let bytes = base64url_decode(payload).map_err(|e| match e {
-            Base64Error::BadChar(i) => StudyError::Base64(i),
-            Base64Error::BadEnd => StudyError::Truncated,
-        })?;
-        if bytes.len() < 5 {
-            return Err(StudyError::Truncated);
-        }
-        let (sum, deflated) = bytes.split_at(4);
-        let expected = u32::from_be_bytes([sum[0], sum[1], sum[2], sum[3]]);
-        let json = miniz_oxide::inflate::decompress_to_vec_with_limit(deflated, INFLATE_LIMIT)
-            .map_err(|e| {
-                use miniz_oxide::inflate::TINFLStatus;
-                match e.status {
-                    TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
-                        StudyError::Truncated
-                    }
-                    TINFLStatus::HasMoreOutput => StudyError::TooLong,
-                    other => StudyError::Corrupt(format!("{other:?}")),
-                }
+        use link_codec::PayloadError as P;
+        let text = link_codec::decode(link, STUDY_LINK_PARAM, STUDY_LINK_TAG, INFLATE_LIMIT)
+            .map_err(|e| match e {
+                P::NotALink => StudyError::NotALink,
+                P::LinkVersion(v) => StudyError::LinkVersion(v),
+                P::Base64(i) => StudyError::Base64(i),
+                P::Truncated => StudyError::Truncated,
+                P::Corrupt(why) => StudyError::Corrupt(why),
+                P::TooLong => StudyError::TooLong,
+                P::Checksum { expected, actual } => StudyError::Checksum { expected, actual },
+                P::NotUtf8 => field("(document)", "the study is not UTF-8 text"),
             })?;
-        let actual = crc32(&json);
-        if actual != expected {
-            return Err(StudyError::Checksum { expected, actual });
-        }
-        let text = String::from_utf8(json)
-            .map_err(|_| field("(document)", "the study is not UTF-8 text"))?;
         Self::from_json(&text, suite)
     }
-}
-
-/// The `ps1.` payload of a link (after the tag).
-fn link_payload(link: &str) -> Result<&str, StudyError> {
-    let link = link.trim();
-    let fragment = link.split_once('#').map_or(link, |(_, f)| f);
-    let value = fragment
-        .split('&')
-        .find_map(|p| p.strip_prefix(STUDY_LINK_PARAM))
-        .unwrap_or(fragment);
-    if let Some(rest) = value.strip_prefix(STUDY_LINK_TAG) {
-        return Ok(rest);
-    }
-    if let Some((tag, _)) = value.split_once('.') {
-        if let Some(digits) = tag.strip_prefix("ps") {
-            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(StudyError::LinkVersion(format!("{tag}.")));
-            }
-        }
-    }
-    Err(StudyError::NotALink)
 }
 
 #[cfg(test)]

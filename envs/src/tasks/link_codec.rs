@@ -1,0 +1,119 @@
+//! The payload of Playbench's links (episodes `e=pb1.…`, studies `s=ps1.…`): a JSON
+//! document, raw-deflated, preceded by the CRC-32 of the JSON (big-endian), in
+//! base64url without padding, after a parameter name and a version tag.
+
+use super::share::{base64url_decode, base64url_encode, crc32, Base64Error};
+
+/// Why a link's payload could not be read (each document type words it its own way).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PayloadError {
+    NotALink,
+    /// The family's tag with another version, e.g. `pb2.`.
+    LinkVersion(String),
+    /// A character outside base64url, at this position of the payload.
+    Base64(usize),
+    Truncated,
+    Corrupt(String),
+    /// Inflates beyond the limit.
+    TooLong,
+    Checksum {
+        expected: u32,
+        actual: u32,
+    },
+    NotUtf8,
+}
+
+/// `{param}{tag}` + the payload of `json`.
+pub fn encode(json: &str, param: &str, tag: &str) -> String {
+    let mut bytes = crc32(json.as_bytes()).to_be_bytes().to_vec();
+    bytes.extend(miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9));
+    format!("{param}{tag}{}", base64url_encode(&bytes))
+}
+
+/// The payload after `tag` in `link`: a full URL, its fragment (with or without `#`
+/// and `param`), or the bare payload. A tag of the same family (the letters before
+/// the version digits) but another version is `LinkVersion`.
+fn payload<'a>(link: &'a str, param: &str, tag: &str) -> Result<&'a str, PayloadError> {
+    let link = link.trim();
+    let fragment = link.split_once('#').map_or(link, |(_, f)| f);
+    let value = fragment
+        .split('&')
+        .find_map(|p| p.strip_prefix(param))
+        .unwrap_or(fragment);
+    if let Some(rest) = value.strip_prefix(tag) {
+        return Ok(rest);
+    }
+    let family = tag.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if let Some((other, _)) = value.split_once('.') {
+        if let Some(digits) = other.strip_prefix(family) {
+            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(PayloadError::LinkVersion(format!("{other}.")));
+            }
+        }
+    }
+    Err(PayloadError::NotALink)
+}
+
+/// The JSON in `link`, checked against its CRC; at most `limit` bytes are inflated.
+pub fn decode(link: &str, param: &str, tag: &str, limit: usize) -> Result<String, PayloadError> {
+    let bytes = base64url_decode(payload(link, param, tag)?).map_err(|e| match e {
+        Base64Error::BadChar(i) => PayloadError::Base64(i),
+        Base64Error::BadEnd => PayloadError::Truncated,
+    })?;
+    if bytes.len() < 5 {
+        return Err(PayloadError::Truncated);
+    }
+    let (sum, deflated) = bytes.split_at(4);
+    let expected = u32::from_be_bytes([sum[0], sum[1], sum[2], sum[3]]);
+    let json =
+        miniz_oxide::inflate::decompress_to_vec_with_limit(deflated, limit).map_err(|e| {
+            use miniz_oxide::inflate::TINFLStatus;
+            match e.status {
+                TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
+                    PayloadError::Truncated
+                }
+                TINFLStatus::HasMoreOutput => PayloadError::TooLong,
+                other => PayloadError::Corrupt(format!("{other:?}")),
+            }
+        })?;
+    let actual = crc32(&json);
+    if actual != expected {
+        return Err(PayloadError::Checksum { expected, actual });
+    }
+    String::from_utf8(json).map_err(|_| PayloadError::NotUtf8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn payloads_round_trip_and_damage_is_named() {
+        let link = encode(r#"{"a":1}"#, "x=", "qq1.");
+        assert!(link.starts_with("x=qq1."));
+        for form in [
+            link.clone(),
+            format!("https://h/p#{link}&t=3"),
+            link[2..].to_string(),
+        ] {
+            assert_eq!(decode(&form, "x=", "qq1.", 1 << 20).unwrap(), r#"{"a":1}"#);
+        }
+        assert_eq!(
+            decode("x=qq2.AAAA", "x=", "qq1.", 99),
+            Err(PayloadError::LinkVersion("qq2.".into()))
+        );
+        assert_eq!(
+            decode("hello", "x=", "qq1.", 99),
+            Err(PayloadError::NotALink)
+        );
+        assert_eq!(
+            decode("x=qq1.AA*A", "x=", "qq1.", 99),
+            Err(PayloadError::Base64(2))
+        );
+        assert_eq!(
+            decode(&link[..link.len() - 4], "x=", "qq1.", 99),
+            Err(PayloadError::Truncated)
+        );
+        assert_eq!(decode(&link, "x=", "qq1.", 3), Err(PayloadError::TooLong));
+    }
+}
