@@ -94,7 +94,7 @@ test('a participant completes a study across a reload; results download and are 
   assert.match(await text(page, 'study-instructions'), /Instructions for E2E lakes/);
   await page.getByTestId('study-begin').click();
   await waitText(page, 'study-progress', /^Task 1 of 2$/);
-  assert.ok((await page.getByTestId('study-demo').count()) >= 1, 'the demos are shown');
+  assert.ok((await page.getByTestId('demo').count()) >= 1, 'the demos are shown');
   await page.getByTestId('study-start-task').click();
   await waitText(page, 'decision-text', /^Decision 1 of 16$/);
   await playTask(page, LAKE_KEYS);
@@ -156,7 +156,7 @@ test('a failing collector is reported and the download still works', { timeout: 
     await page.getByTestId('study-code-submit').click();
     await page.getByTestId('study-begin').click();
     await waitText(page, 'study-progress', /^Task 1 of 1$/);
-    assert.equal(await page.getByTestId('study-demo').count(), 0, 'no demos in this study');
+    assert.equal(await page.getByTestId('demo').count(), 0, 'no demos in this study');
     await playTask(page, LAKE_MID_KEYS);
     await page.getByTestId('study-next').click();
     const failed = page.locator('[data-testid="study-post"][data-state="failed"]');

@@ -1,6 +1,7 @@
 //! Small view pieces shared by the pages.
 
 pub mod action_buttons;
+pub mod demo_clip;
 pub mod error_box;
 pub mod frame_canvas;
 pub mod keys;
