@@ -217,6 +217,32 @@ test('context overflow is token_overflow; Anthropic and Gemini shapes play throu
   }
 });
 
+test('demonstrations go as WebM video to Gemini, as images to the others', { timeout: TIMEOUT }, async () => {
+  await profile({ provider: 'gemini', base: base('gemini'), model: LAKE_ROUTE });
+  let page = await open(`/run?task=${LAKE_TASK}`);
+  await page.getByTestId('run-video').check();
+  await page.getByTestId('run-video-fps').fill('10');
+  await page.getByTestId('run-video-fps').blur();
+  await page.getByTestId('run-start').click();
+  const r = await finished(page);
+  assert.equal(r.verdict, 'Passed');
+  const log = await scripted.log();
+  assert.deepEqual(log[0].mimes.sort(), ['image/png', 'video/webm']);
+  let file = JSON.parse(await downloaded(page, 'run-download'));
+  assert.equal(file.settings.demos, 'video (webm, 10 fps)');
+  // The first turn names videos, not frames.
+  assert.equal(log[0].images, 3, 'two clips and the initial state');
+  await page.close();
+  await scripted.reset();
+  await profile({ base: base(), model: LAKE_ROUTE });
+  page = await startRun();
+  await finished(page);
+  assert.ok((await scripted.log()).every((l) => !l.mimes.includes('video/webm')));
+  file = JSON.parse(await downloaded(page, 'run-download'));
+  assert.equal(file.settings.demos, 'images (video asked for, but openai takes no video)');
+  await page.getByTestId('run-video').uncheck();
+});
+
 test('JPEG images, a history window and text observations are sent as set', { timeout: TIMEOUT }, async () => {
   await profile({ base: base(), model: LAKE_ROUTE });
   const page = await open(`/run?task=${LAKE_TASK}`);

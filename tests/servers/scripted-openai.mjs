@@ -30,8 +30,8 @@
 //   notjson                        200 with an HTML body
 //   noimages                       the provider's "model does not support images" error
 // Replies report token usage (input: 100 per image + 1 per 4 characters of text;
-// output: 5). Every request must carry a base64 PNG or JPEG image in the provider's
-// format (else 400).
+// output: 5). Every request must carry a base64 PNG or JPEG image (or WebM video) in
+// the provider's format (else 400).
 import fs from 'node:fs';
 import http from 'node:http';
 import http2 from 'node:http2';
@@ -62,8 +62,8 @@ const texts = {
   },
 };
 
-// base64 of the PNG and JPEG signatures
-const MAGIC = { 'image/png': 'iVBORw0KGgo', 'image/jpeg': '/9j/' };
+// base64 of the PNG, JPEG and WebM (EBML) signatures
+const MAGIC = { 'image/png': 'iVBORw0KGgo', 'image/jpeg': '/9j/', 'video/webm': 'GkXfo' };
 
 function images(provider, body) {
   const found = []; // [mime, base64]

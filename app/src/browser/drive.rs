@@ -25,16 +25,45 @@ pub enum Ended {
     Stopped,
 }
 
+/// Records the demonstrations the episode wants as video, at `fps`; a failure ends
+/// the episode (the run says why).
+async fn record_videos(episode: &Rc<RefCell<ModelEpisode>>, fps: u32) {
+    let clips = episode.borrow_mut().videos_needed();
+    for clip in clips {
+        let frames = episode
+            .borrow()
+            .demos()
+            .get(clip)
+            .cloned()
+            .unwrap_or_default();
+        match super::video::record(&frames, fps).await {
+            Ok(video) => episode.borrow_mut().provide_video(clip, video),
+            Err(e) => {
+                let why = format!(
+                    "demonstration {} could not be recorded as video: {e}",
+                    clip + 1
+                );
+                episode.borrow_mut().abort(&why);
+                return;
+            }
+        }
+    }
+}
+
 /// Plays the episode to its end; `changed` is called after every change.
+#[allow(clippy::too_many_arguments)] // the run's parts, each used once
 pub async fn drive(
     episode: Rc<RefCell<ModelEpisode>>,
     encoder: &mut dyn FrameEncoder,
     api_key: Option<String>,
     timeout_s: u32,
     base_url: String,
+    video_fps: u32,
     control: Rc<Control>,
     changed: impl Fn(),
 ) -> Ended {
+    record_videos(&episode, video_fps).await;
+    changed();
     loop {
         while control.paused.get() && !control.stopped.get() {
             sleep(100).await;

@@ -8,3 +8,4 @@ pub mod http;
 pub mod keys;
 pub mod storage;
 pub mod time;
+pub mod video;

@@ -227,7 +227,32 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
                 />
                 </span>
             </div>
-            <p class="hint">"Demonstrations are sent as ordered images with the frames sentence (protocol \u{a7}3)."</p>
+            <div class="form-row">
+                <label for="run-video">"Demonstrations"</label>
+                <label class="check">
+                    <input id="run-video" type="checkbox" data-testid="run-video"
+                        prop:checked=move || settings.with(|s| s.video_demos)
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            edit(&|s| s.video_demos = on);
+                        }
+                    />
+                    "as video where the API takes video (Gemini)"
+                </label>
+                <span class="pair">
+                <label for="run-video-fps">"frames/s"</label>
+                <input id="run-video-fps" data-testid="run-video-fps" type="number" min="1" max="30" step="1"
+                    disabled=move || settings.with(|s| !s.video_demos)
+                    prop:value=move || settings.with(|s| s.video_fps.to_string())
+                    on:change=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).parse::<u32>() {
+                            edit(&|s| s.video_fps = v.clamp(1, 30));
+                        }
+                    }
+                />
+                </span>
+            </div>
+            <p class="hint">"Otherwise, and for the other APIs, each clip goes as its ordered frames with the frames sentence (protocol \u{a7}3); videos are recorded in this tab in real time (Gemini samples one frame per second)."</p>
         </fieldset>
     }
 }

@@ -115,7 +115,10 @@ fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
         let task = task.clone();
         move |_| {
             let profile = setup.profiles.with_untracked(|p| p.current().clone());
-            let settings = setup.settings.get_untracked();
+            let settings = setup
+                .settings
+                .get_untracked()
+                .resolved(profile.provider, crate::browser::video::can_record());
             let mut found = profile.problems();
             found.extend(settings.problems());
             if !found.is_empty() {
@@ -131,6 +134,7 @@ fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
             let made =
                 ModelEpisode::new(&task, profile.endpoint(), settings.session, profile.prices)
                     .and_then(|ep| Ok((ep, CanvasEncoder::new(settings.image)?)));
+            let video_fps = settings.video_fps;
             let (ep, mut encoder) = match made {
                 Ok(x) => x,
                 Err(e) => {
@@ -152,6 +156,7 @@ fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
                     key,
                     profile.timeout_s,
                     profile.base_url.clone(),
+                    video_fps,
                     ctl,
                     move || tick.update(|t| *t += 1),
                 )

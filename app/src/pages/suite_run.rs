@@ -248,10 +248,14 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                 found.push("Concurrency must be a whole number.".to_string());
                 4
             });
+        let settings = setup
+            .settings
+            .get_untracked()
+            .resolved(profile.provider, crate::browser::video::can_record());
         let plan = RunPlan {
             id: run_id(js_sys::Date::now()),
             profile,
-            settings: setup.settings.get_untracked(),
+            settings,
             selection: sel,
             tasks,
             episodes_per_task,
@@ -586,7 +590,7 @@ async fn worker(live: Shared, bump: impl Fn() + Copy + 'static, finished: impl F
             (
                 job,
                 task,
-                l.run.plan.settings,
+                l.run.plan.settings.clone(),
                 l.run.plan.profile.clone(),
                 l.control.clone(),
                 l.key.clone(),
@@ -617,6 +621,7 @@ async fn worker(live: Shared, bump: impl Fn() + Copy + 'static, finished: impl F
             key,
             profile.timeout_s,
             profile.base_url.clone(),
+            settings.video_fps,
             control,
             bump,
         )

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use envs::protocol::endpoint::{redact, Endpoint, HttpRequest, Prices};
-use envs::protocol::prompt::ImageRef;
+use envs::protocol::prompt::{DemoMode, ImageRef};
 use envs::protocol::providers::{ApiError, EncodedImage, ErrorKind};
 use envs::protocol::session::{ModelSession, Next, SessionConfig};
 use envs::tasks::demo::render_clip;
@@ -80,6 +80,8 @@ pub struct ModelEpisode {
     /// Demonstration images shared with other episodes of the task, and the key part
     /// naming the encoder settings.
     demo_cache: Option<(DemoCache, String)>,
+    /// Demonstrations go as one video per clip (recorded by the caller).
+    videos: bool,
     frame: Frame,
     turns: Vec<Turn>,
     usage: Usage,
@@ -121,6 +123,7 @@ impl ModelEpisode {
             demos,
             images: HashMap::new(),
             demo_cache: None,
+            videos: config.demo_mode == DemoMode::Video,
             frame: Frame::default(),
             turns: Vec::new(),
             usage: Usage::default(),
@@ -133,6 +136,50 @@ impl ModelEpisode {
     /// names the image settings (e.g. their JSON).
     pub fn share_demo_images(&mut self, cache: DemoCache, encoding: String) {
         self.demo_cache = Some((cache, encoding));
+    }
+
+    /// The clips still to be recorded as video before the first request (none unless
+    /// the session sends demonstrations as video); videos already in the shared cache
+    /// are taken from it.
+    pub fn videos_needed(&mut self) -> Vec<usize> {
+        if !self.videos {
+            return Vec::new();
+        }
+        (0..self.demos.len())
+            .filter(|&clip| {
+                let r = ImageRef::DemoVideo { clip };
+                if self.images.contains_key(&r) {
+                    return false;
+                }
+                let cached = self
+                    .demo_cache
+                    .as_ref()
+                    .and_then(|(c, e)| c.borrow().get(&(e.clone(), r)).cloned());
+                match cached {
+                    Some(v) => {
+                        self.images.insert(r, v);
+                        false
+                    }
+                    None => true,
+                }
+            })
+            .collect()
+    }
+
+    /// Clip `clip` recorded as a video (shared with the other episodes of the task).
+    pub fn provide_video(&mut self, clip: usize, video: EncodedImage) {
+        let r = ImageRef::DemoVideo { clip };
+        if let Some((c, e)) = &self.demo_cache {
+            c.borrow_mut().insert((e.clone(), r), video.clone());
+        }
+        self.images.insert(r, video);
+    }
+
+    /// Ends the episode before its first request (e.g. a demonstration could not be
+    /// recorded): an `api_error`, with the reason as the last error.
+    pub fn abort(&mut self, why: &str) {
+        self.last_error = Some(ApiError::new(ErrorKind::BadResponse, why));
+        self.fail(FailureMode::ApiError);
     }
 
     pub fn turns(&self) -> &[Turn] {
@@ -555,5 +602,53 @@ mod tests {
         c.share_demo_images(cache, "jpeg".into());
         c.next(&mut third, None);
         assert_eq!(third.0, ra.images);
+    }
+
+    #[test]
+    fn video_demonstrations_are_provided_once_per_task() {
+        let task = crate::bench::find_task("frozenlake-4x4-det-s0").unwrap();
+        let config = SessionConfig {
+            demo_mode: DemoMode::Video,
+            ..SessionConfig::default()
+        };
+        let gemini = Endpoint {
+            provider: envs::protocol::providers::Provider::Gemini,
+            base_url: "http://x/v1beta".into(),
+            sampling: Sampling {
+                model: "g".into(),
+                temperature: None,
+                max_output_tokens: None,
+            },
+            headers: vec![],
+        };
+        let cache = DemoCache::default();
+        let mut a = ModelEpisode::new(task, gemini.clone(), config, Prices::default()).unwrap();
+        a.share_demo_images(cache.clone(), "png".into());
+        let clips = a.videos_needed();
+        assert_eq!(clips, (0..task.demos.len()).collect::<Vec<_>>());
+        for c in clips {
+            a.provide_video(c, EncodedImage::from_bytes("video/webm", b"webm"));
+        }
+        let Step::Send { request, .. } = a.next(&mut Fake, None) else {
+            panic!()
+        };
+        assert_eq!(
+            request.images,
+            task.demos.len() + 1,
+            "one video per clip and the frame"
+        );
+        assert!(request.body.contains("video/webm"));
+        let mut b = ModelEpisode::new(task, gemini, config, Prices::default()).unwrap();
+        b.share_demo_images(cache, "png".into());
+        assert!(
+            b.videos_needed().is_empty(),
+            "the videos come from the cache"
+        );
+        // Without the videos the episode cannot start.
+        let mut c =
+            ModelEpisode::new(task, episode().endpoint.clone(), config, Prices::default()).unwrap();
+        c.abort("no recorder");
+        assert!(matches!(c.next(&mut Fake, None), Step::Done));
+        assert_eq!(c.record().unwrap().failure, Some(FailureMode::ApiError));
     }
 }

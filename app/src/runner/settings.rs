@@ -3,6 +3,8 @@
 //! encoded. Stored with every episode and results file, so a run says how it was made.
 
 use envs::protocol::parse::Strictness;
+use envs::protocol::prompt::DemoMode;
+use envs::protocol::providers::Provider;
 use envs::protocol::session::{HistoryWindow, ObservationMode, RewardMode, SessionConfig};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -63,11 +65,32 @@ impl ImageSettings {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RunSettings {
     pub session: SessionConfig,
     pub image: ImageSettings,
+    /// Ask for demonstrations as video where the API takes video (Gemini) and the
+    /// browser can record it; images otherwise.
+    pub video_demos: bool,
+    /// Frames per second of recorded demonstrations (Gemini samples 1 per second).
+    pub video_fps: u32,
+    /// Why the demonstrations went as images although video was asked for (set by
+    /// [`RunSettings::resolved`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub demos_note: Option<String>,
+}
+
+impl Default for RunSettings {
+    fn default() -> Self {
+        Self {
+            session: SessionConfig::default(),
+            image: ImageSettings::default(),
+            video_demos: false,
+            video_fps: 1,
+            demos_note: None,
+        }
+    }
 }
 
 impl RunSettings {
@@ -84,9 +107,31 @@ impl RunSettings {
         serde_json::to_string(self).unwrap_or_default()
     }
 
+    /// The settings a run uses with `provider` in a browser that can (or cannot)
+    /// record video: the demonstration mode decided, and why when video was asked for
+    /// but cannot be had.
+    pub fn resolved(&self, provider: Provider, can_record_video: bool) -> Self {
+        let mut s = self.clone();
+        s.demos_note = None;
+        s.session.demo_mode = DemoMode::Images;
+        if self.video_demos {
+            if !provider.takes_video() {
+                s.demos_note = Some(format!("{} takes no video", provider.name()));
+            } else if !can_record_video {
+                s.demos_note = Some("this browser cannot record video".into());
+            } else {
+                s.session.demo_mode = DemoMode::Video;
+            }
+        }
+        s
+    }
+
     /// Everything wrong, in words.
     pub fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
+        if !(1..=30).contains(&self.video_fps) {
+            out.push("The video frame rate must be between 1 and 30 frames per second.".into());
+        }
         if !(0.1..=1.0).contains(&self.image.quality) {
             out.push("JPEG quality must be between 0.1 and 1.".into());
         }
@@ -150,8 +195,12 @@ impl RunSettings {
             }
             .into(),
         );
-        // Video demonstrations are not encoded in the browser: clips go as images.
-        m.insert("demos".into(), "images".into());
+        let demos = match (self.session.demo_mode, &self.demos_note) {
+            (DemoMode::Video, _) => format!("video (webm, {} fps)", self.video_fps),
+            (DemoMode::Images, Some(why)) => format!("images (video asked for, but {why})"),
+            (DemoMode::Images, None) => "images".to_string(),
+        };
+        m.insert("demos".into(), demos.into());
         m.insert("image_format".into(), self.image.format.mime().into());
         if self.image.format == ImageFormat::Jpeg {
             m.insert("image_quality".into(), self.image.quality.into());
@@ -186,6 +235,32 @@ mod tests {
         assert_eq!(r["image_format"], "image/jpeg");
         assert_eq!(r["demos"], "images");
         assert!(!serde_json::to_string(&r).unwrap().contains("key"));
+    }
+
+    #[test]
+    fn video_demonstrations_only_where_they_can_be_had() {
+        let p = Profile::default();
+        let asked = RunSettings {
+            video_demos: true,
+            video_fps: 2,
+            ..RunSettings::default()
+        };
+        let g = asked.resolved(Provider::Gemini, true);
+        assert_eq!(g.session.demo_mode, DemoMode::Video);
+        assert_eq!(g.record(&p)["demos"], "video (webm, 2 fps)");
+        let o = asked.resolved(Provider::OpenAi, true);
+        assert_eq!(o.session.demo_mode, DemoMode::Images);
+        assert_eq!(
+            o.record(&p)["demos"],
+            "images (video asked for, but openai takes no video)"
+        );
+        let b = asked.resolved(Provider::Gemini, false);
+        assert_eq!(
+            b.record(&p)["demos"],
+            "images (video asked for, but this browser cannot record video)"
+        );
+        let plain = RunSettings::default().resolved(Provider::Gemini, true);
+        assert_eq!(plain.record(&p)["demos"], "images");
     }
 
     #[test]

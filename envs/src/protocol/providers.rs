@@ -36,6 +36,12 @@ impl Provider {
         }
     }
 
+    /// Whether the API takes video in a message (Gemini's `inline_data`); the others
+    /// get demonstrations as images.
+    pub fn takes_video(self) -> bool {
+        self == Self::Gemini
+    }
+
     /// The request URL under `base_url` (e.g. `https://api.openai.com/v1`,
     /// `https://api.anthropic.com/v1`, `https://generativelanguage.googleapis.com/v1beta`).
     pub fn url(self, base_url: &str, model: &str) -> String {
@@ -160,6 +166,14 @@ where
     let mut turns = Vec::new();
     for m in messages {
         let ps = pieces(m, &mut resolve)?;
+        if !provider.takes_video() {
+            if let Some(Piece::Image(mime, _)) = ps
+                .iter()
+                .find(|p| matches!(p, Piece::Image(m, _) if m.starts_with("video/")))
+            {
+                return Err(format!("{} does not take video ({mime})", provider.name()));
+            }
+        }
         turns.push(match provider {
             Provider::OpenAi => {
                 let role = if m.role == Role::User {
@@ -712,5 +726,22 @@ mod tests {
             let bytes = vec![7u8; n];
             assert_eq!(EncodedImage::from_bytes("image/png", &bytes).byte_len(), n);
         }
+    }
+
+    #[test]
+    fn only_gemini_takes_video() {
+        let m = vec![Message {
+            role: Role::User,
+            parts: vec![Part::Image(ImageRef::DemoVideo { clip: 0 })],
+        }];
+        let video = |_: &ImageRef| Ok(EncodedImage::from_bytes("video/webm", b"webm"));
+        let b = request_body(Provider::Gemini, &sampling(), &m, video).unwrap();
+        assert_eq!(
+            b["contents"][0]["parts"][0]["inline_data"]["mime_type"],
+            "video/webm"
+        );
+        let e = request_body(Provider::OpenAi, &sampling(), &m, video).unwrap_err();
+        assert!(e.contains("does not take video"), "{e}");
+        assert!(Provider::Gemini.takes_video() && !Provider::Anthropic.takes_video());
     }
 }
