@@ -331,3 +331,21 @@ test('a suite run with concurrency 4 resumes after a reload without losing or re
   await page.getByTestId('results-table').waitFor();
   assert.ok((await page.getByTestId('env-chart').locator('li').count()) >= 1);
 });
+
+test('the built-in agents run the suite in the tab as baselines', { timeout: TIMEOUT }, async () => {
+  const page = await open('/run/suite');
+  await page.getByTestId('suite-discard').click().catch(() => {});
+  await page.getByTestId('run-agent').selectOption('random');
+  await page.getByTestId('run-agent-seed').fill('0');
+  await page.getByTestId('sel-contains').fill('frozenlake');
+  await page.getByTestId('suite-start').click();
+  await page.getByTestId('suite-phase').getByText('Complete').waitFor({ timeout: 60_000 });
+  const results = JSON.parse(await downloaded(page, 'export-json'));
+  assert.equal(results.kind, 'baseline');
+  assert.equal(results.label, 'random (seed 0)');
+  assert.equal(results.agent, 'random (seed 0)');
+  assert.ok(results.episodes.length >= 4);
+  assert.ok(results.episodes.every((e) => e.usage === undefined && e.record.agent.startsWith('random (seed ')));
+  assert.equal((await scripted.log()).length, 0, 'no request was sent');
+  await page.getByTestId('suite-discard').click();
+});

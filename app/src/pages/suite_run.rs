@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use envs::tasks::results::ResultEpisode;
+use envs::tasks::run_episode;
 use envs::tasks::Suite;
 use leptos::prelude::*;
 
@@ -15,7 +16,7 @@ use crate::bench;
 use crate::browser::download::download;
 use crate::browser::drive::{drive, Control, Ended};
 use crate::browser::encode::CanvasEncoder;
-use crate::browser::time::now_ms;
+use crate::browser::time::{now_ms, sleep};
 use crate::browser::{keys, storage};
 use crate::components::error_box::ErrorBox;
 use crate::components::results_view::ResultsTable;
@@ -24,8 +25,8 @@ use crate::pages::home::set_title;
 use crate::replay::episode_links::{episode_link, EpisodeLink};
 use crate::runner::episode::{DemoCache, ModelEpisode};
 use crate::runner::suite_run::{
-    episode_storage_key, eta_ms, format_duration, parse_episode_entry, run_id, RunPlan, RunState,
-    Selection, StoredRun, SuiteRun, PLAN_STORAGE_KEY,
+    episode_storage_key, eta_ms, format_duration, parse_episode_entry, run_id, AgentChoice,
+    RunPlan, RunState, Selection, StoredRun, SuiteRun, PLAN_STORAGE_KEY,
 };
 use crate::task_session::failure_key;
 
@@ -141,6 +142,8 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
     let episodes_text = RwSignal::new("1".to_string());
     let concurrency_text = RwSignal::new("4".to_string());
     let problems = RwSignal::new(Vec::<String>::new());
+    let agent_kind = RwSignal::new("model".to_string());
+    let random_seed = RwSignal::new("0".to_string());
     let phase = RwSignal::new(Phase::Idle);
     let tick = RwSignal::new(0u64);
     // Bumped when an episode finishes: the results are recomputed then, not per request.
@@ -252,8 +255,20 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
             .settings
             .get_untracked()
             .resolved(profile.provider, crate::browser::video::can_record());
+        let agent = match agent_kind.get_untracked().as_str() {
+            "random" => match random_seed.get_untracked().trim().parse() {
+                Ok(seed) => AgentChoice::Random { seed },
+                Err(_) => {
+                    found.push("The random agent's seed must be a whole number.".to_string());
+                    AgentChoice::Random { seed: 0 }
+                }
+            },
+            "oracle" => AgentChoice::Oracle,
+            _ => AgentChoice::Model,
+        };
         let plan = RunPlan {
             id: run_id(js_sys::Date::now()),
+            agent,
             profile,
             settings,
             selection: sel,
@@ -354,7 +369,11 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                 summary: format!(
                     "Run {} · {} · {} task(s) × {} · {} in parallel",
                     p.id,
-                    p.profile.model,
+                    match p.agent {
+                        AgentChoice::Model => p.profile.model.clone(),
+                        AgentChoice::Random { seed } => format!("random (seed {seed})"),
+                        AgentChoice::Oracle => "oracle".to_string(),
+                    },
                     p.tasks.len(),
                     p.episodes_per_task,
                     p.concurrency
@@ -393,7 +412,27 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
             {move || resume_note.get().map(|n| view! { <p class="note" role="status" data-testid="resume-note">{n}</p> })}
             <div class="run-columns">
                 <div class="run-form">
-                    <RunSetup state=setup />
+                    <fieldset class="run-setup">
+                        <legend>"Agent"</legend>
+                        <div class="form-row">
+                            <label for="run-agent">"Who plays"</label>
+                            <select id="run-agent" data-testid="run-agent"
+                                on:change=move |ev| agent_kind.set(event_target_value(&ev))>
+                                <option value="model">"the model of an endpoint profile"</option>
+                                <option value="random">"random (a baseline)"</option>
+                                <option value="oracle">"oracle (a baseline)"</option>
+                            </select>
+                            <span class="pair">
+                            <label for="run-agent-seed">"seed"</label>
+                            <input id="run-agent-seed" data-testid="run-agent-seed" inputmode="numeric"
+                                disabled=move || agent_kind.get() != "random"
+                                prop:value=move || random_seed.get()
+                                on:input=move |ev| random_seed.set(event_target_value(&ev)) />
+                            </span>
+                        </div>
+                        <p class="hint">"The built-in agents play in this tab without any request; their results files compare with model runs and human studies on /compare."</p>
+                    </fieldset>
+                    {move || (agent_kind.get() == "model").then(|| view! { <RunSetup state=setup /> })}
                     <fieldset class="run-setup">
                         <legend>"Tasks"</legend>
                         <AnyOrOne id="sel-env" label="Environment" options=env_options
@@ -570,10 +609,34 @@ fn EpisodeList(
     }
 }
 
+impl Live {
+    /// Stores a finished episode at once (a reload keeps it) and counts it.
+    fn finish(
+        &mut self,
+        job: usize,
+        record: envs::tasks::EpisodeRecord,
+        usage: Option<envs::tasks::results::Usage>,
+    ) {
+        let episode = ResultEpisode {
+            record,
+            repeat: self.run.jobs()[job].repeat,
+            usage,
+        };
+        let saved = serde_json::to_string(&episode)
+            .map_err(|e| e.to_string())
+            .and_then(|json| storage::set(&episode_storage_key(&self.run.plan.id, job), &json));
+        if let Err(err) = saved {
+            self.save_error = Some(err);
+        }
+        self.run.finish(job, episode);
+        self.finished_here += 1;
+    }
+}
+
 /// Takes jobs until none is left or the run is stopped.
 async fn worker(live: Shared, bump: impl Fn() + Copy + 'static, finished: impl Fn()) {
     loop {
-        let (job, task, settings, profile, control, key, demo_images) = {
+        let (job, task, settings, profile, control, key, demo_images, local) = {
             let mut b = live.borrow_mut();
             let Some(l) = b.as_mut() else { return };
             if l.control.stopped.get() {
@@ -595,8 +658,28 @@ async fn worker(live: Shared, bump: impl Fn() + Copy + 'static, finished: impl F
                 l.control.clone(),
                 l.key.clone(),
                 demo_images,
+                l.run.plan.agent.local_agent(j.repeat),
             )
         };
+        // A built-in agent plays at once, without requests; the pause lets the page
+        // draw between episodes.
+        if let Some(mut agent) = local {
+            sleep(1).await;
+            let played = run_episode(task, agent.as_mut());
+            if let Some(l) = live.borrow_mut().as_mut() {
+                match played {
+                    Ok(record) => l.finish(job, record, None),
+                    Err(e) => {
+                        l.run.release(job);
+                        l.save_error = Some(format!("{}: {e}", task.id));
+                        return;
+                    }
+                }
+            }
+            bump();
+            finished();
+            continue;
+        }
         let made = ModelEpisode::new(task, profile.endpoint(), settings.session, profile.prices)
             .and_then(|ep| Ok((ep, CanvasEncoder::new(settings.image)?)));
         let (mut ep, mut encoder) = match made {
@@ -634,21 +717,7 @@ async fn worker(live: Shared, bump: impl Fn() + Copy + 'static, finished: impl F
         l.requests += e.turns().len();
         match (ended, e.record()) {
             (Ended::Finished, Some(record)) => {
-                let episode = ResultEpisode {
-                    record: record.clone(),
-                    repeat: l.run.jobs()[job].repeat,
-                    usage: Some(e.usage().clone()),
-                };
-                let saved = serde_json::to_string(&episode)
-                    .map_err(|e| e.to_string())
-                    .and_then(|json| {
-                        storage::set(&episode_storage_key(&l.run.plan.id, job), &json)
-                    });
-                if let Err(err) = saved {
-                    l.save_error = Some(err);
-                }
-                l.run.finish(job, episode);
-                l.finished_here += 1;
+                l.finish(job, record.clone(), Some(e.usage().clone()))
             }
             _ => l.run.release(job),
         }

@@ -6,8 +6,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use envs::tasks::agents::{OracleAgent, RandomAgent};
 use envs::tasks::report::tag_names;
 use envs::tasks::results::{ResultEpisode, ResultsFile, ResultsKind};
+use envs::tasks::Agent;
 use envs::tasks::{Suite, Task};
 use serde::{Deserialize, Serialize};
 
@@ -53,10 +55,40 @@ impl Selection {
     }
 }
 
+/// Who plays a suite run: the model of the endpoint profile, or one of the built-in
+/// agents (baselines, computed in the tab without any request).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AgentChoice {
+    #[default]
+    Model,
+    /// Seeded like `playbench baseline --agent random --seed S`: repetition r of a task
+    /// uses seed S × 1000003 + r.
+    Random {
+        seed: u64,
+    },
+    Oracle,
+}
+
+impl AgentChoice {
+    /// The built-in agent for repetition `repeat`, or `None` for the model.
+    pub fn local_agent(&self, repeat: u32) -> Option<Box<dyn Agent>> {
+        match *self {
+            Self::Model => None,
+            Self::Random { seed } => Some(Box::new(RandomAgent::new(
+                seed.wrapping_mul(1_000_003).wrapping_add(u64::from(repeat)),
+            ))),
+            Self::Oracle => Some(Box::new(OracleAgent::new())),
+        }
+    }
+}
+
 /// Everything that defines a run (stored; never the key).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunPlan {
     pub id: String,
+    #[serde(default)]
+    pub agent: AgentChoice,
     pub profile: Profile,
     pub settings: RunSettings,
     pub selection: Selection,
@@ -69,8 +101,11 @@ pub const MAX_CONCURRENCY: u32 = 64;
 
 impl RunPlan {
     pub fn problems(&self) -> Vec<String> {
-        let mut out = self.profile.problems();
-        out.extend(self.settings.problems());
+        let mut out = Vec::new();
+        if self.agent == AgentChoice::Model {
+            out.extend(self.profile.problems());
+            out.extend(self.settings.problems());
+        }
         if self.tasks.is_empty() {
             out.push("No task matches the selection.".into());
         }
@@ -233,8 +268,25 @@ impl SuiteRun {
     /// The results so far (episodes in job order).
     pub fn results(&self, suite: &Suite) -> ResultsFile {
         let p = &self.plan;
-        let label = format!("{} ({})", p.profile.model.trim(), p.profile.name);
-        let mut config = p.settings.record(&p.profile);
+        let (label, agent, kind, mut config) = match p.agent.local_agent(0) {
+            None => (
+                format!("{} ({})", p.profile.model.trim(), p.profile.name),
+                super::episode::agent_name(&p.profile.endpoint()),
+                ResultsKind::Model,
+                p.settings.record(&p.profile),
+            ),
+            Some(a) => {
+                let mut config = serde_json::Map::new();
+                if let Ok(serde_json::Value::Object(m)) = serde_json::to_value(p.agent) {
+                    config.insert("agent".into(), serde_json::Value::Object(m));
+                }
+                let name = match p.agent {
+                    AgentChoice::Random { seed } => format!("random (seed {seed})"),
+                    _ => a.name(),
+                };
+                (name.clone(), name, ResultsKind::Baseline, config)
+            }
+        };
         config.insert("run_id".into(), p.id.clone().into());
         config.insert("episodes_per_task".into(), p.episodes_per_task.into());
         config.insert("concurrency".into(), p.concurrency.into());
@@ -242,10 +294,9 @@ impl SuiteRun {
             "selection".into(),
             serde_json::to_value(&p.selection).unwrap_or_default(),
         );
-        let agent = super::episode::agent_name(&p.profile.endpoint());
         ResultsFile::new(
             &label,
-            ResultsKind::Model,
+            kind,
             &agent,
             suite,
             Some(config),
@@ -294,6 +345,7 @@ mod tests {
         };
         RunPlan {
             id: "r1".into(),
+            agent: AgentChoice::Model,
             profile: Profile {
                 model: "m".into(),
                 ..Profile::default()
@@ -416,5 +468,40 @@ mod tests {
         assert_eq!(parse_episode_entry("r1", &key, "{"), None);
         assert_eq!(run_id(0.0), "0");
         assert_eq!(run_id(36.0 * 36.0 + 35.0), "10z");
+    }
+
+    #[test]
+    fn the_random_baseline_in_the_tab_is_the_committed_one() {
+        let suite = crate::bench::suite().unwrap();
+        let mut p = plan(suite);
+        p.agent = AgentChoice::Random { seed: 0 };
+        p.profile.model = String::new(); // no endpoint needed
+        p.selection = Selection::default();
+        p.tasks = suite.tasks.iter().map(|t| t.id.clone()).collect();
+        p.episodes_per_task = 1;
+        assert!(p.problems().is_empty(), "{:?}", p.problems());
+        let mut run = SuiteRun::new(p);
+        while let Some((i, job)) = run.take_job() {
+            let t = suite.task(&job.task).unwrap();
+            let mut agent = run.plan.agent.local_agent(job.repeat).unwrap();
+            let record = run_episode(t, agent.as_mut()).unwrap();
+            run.finish(
+                i,
+                ResultEpisode {
+                    record,
+                    repeat: job.repeat,
+                    usage: None,
+                },
+            );
+        }
+        let results = run.results(suite);
+        assert_eq!(results.kind, ResultsKind::Baseline);
+        assert_eq!(results.label, "random (seed 0)");
+        let committed = crate::bench::parse_baseline(crate::bench::RANDOM_BASELINE_JSON)
+            .unwrap()
+            .unwrap();
+        assert_eq!(results.report.overall, committed.overall);
+        assert_eq!(results.report.by_env, committed.by_env);
+        assert_eq!(results.report.failures, committed.failures);
     }
 }
