@@ -1,11 +1,8 @@
 //! `--agent endpoint`: a model behind an HTTP API (OpenAI-compatible, Anthropic,
 //! Gemini), driven by the pure session of `envs::protocol`. This file adds only the
-//! IO: a minimal HTTP/1.1 client (plain `http://`; put a local proxy in front of a TLS
-//! endpoint), PNG encoding of the frames and the sleeping between retries.
+//! IO: the HTTP(S) client, PNG encoding of the frames and the sleeping between retries.
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use envs::protocol::endpoint::{redact, Endpoint, Prices};
@@ -347,112 +344,47 @@ impl HttpResponse {
     }
 }
 
-/// POSTs a JSON body over plain HTTP/1.1; network failures and `timeout` (the whole
-/// exchange) are errors.
+/// POSTs a JSON body over HTTP or HTTPS (rustls, Mozilla's roots); network failures,
+/// TLS failures and `timeout` (the whole exchange) are errors, HTTP error statuses are
+/// answers.
 pub fn http_post(
     url: &str,
     headers: &[(String, String)],
     body: &str,
     timeout: Duration,
 ) -> Result<HttpResponse, String> {
-    let rest = url.strip_prefix("http://").ok_or_else(|| {
-        format!("only http:// URLs are supported by the command line (put a local proxy in front of TLS endpoints): {url}")
-    })?;
-    let (host, path) = match rest.find('/') {
-        Some(i) => (&rest[..i], &rest[i..]),
-        None => (rest, "/"),
-    };
-    let addr_text = if host.contains(':') && !host.ends_with(']') {
-        host.to_string()
-    } else {
-        format!("{host}:80")
-    };
-    let addr = addr_text
-        .to_socket_addrs()
-        .map_err(|e| format!("resolving {host}: {e}"))?
-        .next()
-        .ok_or_else(|| format!("resolving {host}: no address"))?;
-    let deadline = Instant::now() + timeout;
-    let mut stream = TcpStream::connect_timeout(&addr, timeout)
-        .map_err(|e| format!("connecting to {host}: {e}"))?;
-    stream
-        .set_write_timeout(Some(timeout))
-        .map_err(|e| e.to_string())?;
-    let mut head = format!(
-        "POST {path} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: playbench\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
-        body.len()
-    );
+    let agent = ureq::AgentBuilder::new()
+        .timeout(timeout)
+        .user_agent("playbench")
+        .build();
+    let mut request = agent.post(url).set("Accept", "application/json");
     for (n, v) in headers {
-        head.push_str(&format!("{n}: {v}\r\n"));
+        request = request.set(n, v);
     }
-    head.push_str("\r\n");
-    stream
-        .write_all(head.as_bytes())
-        .and_then(|()| stream.write_all(body.as_bytes()))
-        .map_err(|e| format!("sending to {host}: {e}"))?;
-    let mut raw = Vec::new();
-    let mut buf = [0u8; 16 * 1024];
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(format!(
-                "no answer from {host} within {}s",
-                timeout.as_secs()
-            ));
+    let response = match request.send_string(body) {
+        Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+        Err(ureq::Error::Transport(t)) => {
+            let timed_out = t.kind() == ureq::ErrorKind::Io
+                && t.to_string().to_lowercase().contains("timed out");
+            return Err(if timed_out {
+                format!("no answer from {url} within {}s", timeout.as_secs())
+            } else {
+                format!("{url}: {t}")
+            });
         }
-        stream
-            .set_read_timeout(Some(left))
-            .map_err(|e| e.to_string())?;
-        match stream.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => raw.extend_from_slice(&buf[..n]),
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) =>
-            {
-                return Err(format!(
-                    "no answer from {host} within {}s",
-                    timeout.as_secs()
-                ))
-            }
-            Err(e) => return Err(format!("reading from {host}: {e}")),
-        }
-    }
-    parse_response(&raw)
-}
-
-fn parse_response(raw: &[u8]) -> Result<HttpResponse, String> {
-    let end = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .ok_or("the connection closed before the headers ended")?;
-    let head = String::from_utf8_lossy(&raw[..end]);
-    let mut lines = head.split("\r\n");
-    let status_line = lines.next().unwrap_or_default();
-    let status = status_line
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| format!("bad status line {status_line:?}"))?;
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_lowercase(), v.trim().to_string()))
+    };
+    let status = response.status();
+    let headers = response
+        .headers_names()
+        .into_iter()
+        .filter_map(|n| {
+            let v = response.header(&n)?.to_string();
+            Some((n.to_lowercase(), v))
+        })
         .collect();
-    let mut body = raw[end + 4..].to_vec();
-    let chunked = headers
-        .iter()
-        .any(|(n, v)| n == "transfer-encoding" && v.to_lowercase().contains("chunked"));
-    if chunked {
-        body = dechunk(&body)?;
-    } else if let Some(len) = headers
-        .iter()
-        .find(|(n, _)| n == "content-length")
-        .and_then(|(_, v)| v.parse::<usize>().ok())
-    {
-        body.truncate(len);
-    }
+    let mut body = Vec::new();
+    std::io::Read::read_to_end(&mut response.into_reader(), &mut body)
+        .map_err(|e| format!("reading the answer from {url}: {e}"))?;
     Ok(HttpResponse {
         status,
         headers,
@@ -460,54 +392,9 @@ fn parse_response(raw: &[u8]) -> Result<HttpResponse, String> {
     })
 }
 
-fn dechunk(mut data: &[u8]) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    loop {
-        let eol = data
-            .windows(2)
-            .position(|w| w == b"\r\n")
-            .ok_or("truncated chunked body")?;
-        let size_text = String::from_utf8_lossy(&data[..eol]);
-        let size_hex = size_text.split(';').next().unwrap_or_default().trim();
-        let size = usize::from_str_radix(size_hex, 16)
-            .map_err(|_| format!("bad chunk size {size_hex:?}"))?;
-        data = &data[eol + 2..];
-        if size == 0 {
-            return Ok(out);
-        }
-        let chunk = data.get(..size).ok_or("truncated chunk")?;
-        out.extend_from_slice(chunk);
-        data = data.get(size + 2..).ok_or("truncated chunk")?;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn responses_are_parsed_plain_and_chunked() {
-        let r = parse_response(
-            b"HTTP/1.1 429 Too Many\r\nRetry-After: 1\r\nContent-Length: 2\r\n\r\n{}xx",
-        )
-        .unwrap();
-        assert_eq!(
-            (r.status, r.header("retry-after"), r.body.as_slice()),
-            (429, Some("1"), &b"{}"[..])
-        );
-        let r = parse_response(
-            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n",
-        )
-        .unwrap();
-        assert_eq!(r.body, b"abcde");
-        assert!(parse_response(b"HTTP/1.1 200 OK\r\n").is_err());
-    }
-
-    #[test]
-    fn only_plain_http_is_spoken() {
-        let e = http_post("https://x/v1", &[], "{}", Duration::from_secs(1)).err();
-        assert!(e.unwrap().contains("only http://"));
-    }
 
     #[test]
     fn the_key_comes_from_the_environment_and_is_redacted() {

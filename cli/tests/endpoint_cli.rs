@@ -302,3 +302,37 @@ fn suite_runs_go_in_parallel_and_print_a_results_file() {
     // Parallel episodes overlap their waits (a loose bound: the machine is shared).
     assert!(t4 < t1, "concurrency 4 took {t4:?}, concurrency 1 {t1:?}");
 }
+
+#[test]
+fn https_endpoints_are_spoken_with_certificates_checked() {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/servers/scripted-openai.mjs"
+    );
+    let Ok(mut child) = Command::new("node")
+        .args([script, "0", "--tls"])
+        .stdout(Stdio::piped())
+        .spawn()
+    else {
+        eprintln!("note: skipping the TLS test, `node` is not available");
+        return;
+    };
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let tls_port = lines
+        .by_ref()
+        .map(|l| l.unwrap())
+        .find_map(|l| l.strip_prefix("TLS_PORT ").map(str::to_string))
+        .unwrap();
+    // The test certificate is self-signed: the TLS handshake happens and is refused.
+    let e = playbench_cli::endpoint::http_post(
+        &format!("https://127.0.0.1:{tls_port}/v1/chat/completions"),
+        &[],
+        "{}",
+        Duration::from_secs(5),
+    )
+    .err()
+    .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(e.to_lowercase().contains("certificate"), "{e}");
+}
