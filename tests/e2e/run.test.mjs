@@ -281,6 +281,20 @@ test('the key is never stored, exported or put in a link unless remembered', { t
   assert.ok(!share.includes(KEY));
   const decoded = Buffer.from(share.split('pb1.')[1].replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   assert.ok(!decoded.includes(KEY));
+  // A suite run with the key: its stored plan and episodes and its exports hold no key.
+  const suite = await open('/run/suite');
+  await suite.getByTestId('suite-discard').click().catch(() => {});
+  await suite.getByTestId('run-key').fill(KEY);
+  await suite.getByTestId('sel-contains').fill('frozenlake-4x4-det-s0');
+  await suite.getByTestId('suite-start').click();
+  await suite.getByTestId('suite-phase').getByText('Complete').waitFor({ timeout: TIMEOUT });
+  for (const exported of [await downloaded(suite, 'export-json'), await downloaded(suite, 'export-csv')]) {
+    assert.ok(!exported.includes(KEY), 'the key is in an export');
+  }
+  const stored = await suite.evaluate(() => JSON.stringify({ ...localStorage }));
+  assert.ok(!stored.includes(KEY), 'the key is in the stored run');
+  assert.ok(stored.includes('playbench.suite-run'), 'the run was stored');
+  await suite.getByTestId('suite-discard').click();
   // A reload forgets it.
   const models = await open('/models');
   assert.equal(await models.getByTestId('profile-key').inputValue(), '');
