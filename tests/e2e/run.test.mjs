@@ -65,7 +65,8 @@ async function finished(page) {
   return {
     verdict: (await page.getByTestId('run-verdict').textContent()).trim(),
     score: (await page.getByTestId('run-score').textContent()).trim(),
-    failure: (await page.getByTestId('run-failure').textContent().catch(() => '')).trim(),
+    // Absent when the episode passed (no waiting for it).
+    failure: (await page.getByTestId('run-failure').count()) ? (await page.getByTestId('run-failure').textContent()).trim() : '',
   };
 }
 
