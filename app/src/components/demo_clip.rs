@@ -4,11 +4,10 @@
 
 use std::time::Duration;
 
-use leptos::ev;
 use leptos::prelude::*;
 
 use crate::components::frame_canvas::{draw_frame, report};
-use crate::components::keys::{left_to_focused_element, plain_press};
+use crate::components::keys::on_page_keys;
 use crate::demo_player::{ClipFrames, Player, Speed};
 use crate::play_state::display_scale;
 
@@ -77,18 +76,13 @@ pub fn DemoPlayer(
     });
 
     // Keys drive the active player (Space play/pause, ←/→ step, Home/End).
-    let keys = window_event_listener(ev::keydown, move |ev| {
-        if active.get_untracked() != index || !plain_press(&ev) || left_to_focused_element(&ev) {
-            return;
-        }
-        let key = ev.key();
+    on_page_keys(move |key| {
         let mut handled = false;
-        player.update(|p| handled = p.press_key(&key));
-        if handled {
-            ev.prevent_default();
+        if active.get_untracked() == index {
+            player.update(|p| handled = p.press_key(key));
         }
+        handled
     });
-    on_cleanup(move || keys.remove());
 
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     Effect::new(move |_| {

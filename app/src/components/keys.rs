@@ -31,3 +31,15 @@ pub fn left_to_focused_element(ev: &web_sys::KeyboardEvent) -> bool {
 pub fn plain_press(ev: &web_sys::KeyboardEvent) -> bool {
     !(ev.repeat() || ev.ctrl_key() || ev.alt_key() || ev.meta_key())
 }
+
+/// While the calling component lives, hands every plain key press that is not meant
+/// for a focused form element to `handle`, which says whether it used the key (the
+/// browser's default action is then prevented).
+pub fn on_page_keys(handle: impl Fn(&str) -> bool + 'static) {
+    let listener = leptos::prelude::window_event_listener(leptos::ev::keydown, move |ev| {
+        if plain_press(&ev) && !left_to_focused_element(&ev) && handle(&ev.key()) {
+            ev.prevent_default();
+        }
+    });
+    leptos::prelude::on_cleanup(move || listener.remove());
+}

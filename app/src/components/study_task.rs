@@ -4,12 +4,11 @@
 //! left unfinished.
 
 use envs::tasks::{EpisodeRecord, Task};
-use leptos::ev;
 use leptos::prelude::*;
 
 use crate::components::action_buttons::ActionButtons;
 use crate::components::frame_canvas::{draw_frame, report};
-use crate::components::keys::{left_to_focused_element, plain_press};
+use crate::components::keys::on_page_keys;
 use crate::play_state::{display_scale, format_reward};
 use crate::task_session::{TaskKey, TaskSession};
 
@@ -35,23 +34,18 @@ pub fn StudyTask(
         }
     };
 
-    let keys = window_event_listener(ev::keydown, move |ev| {
-        if !plain_press(&ev) || left_to_focused_element(&ev) {
-            return;
-        }
-        let key = ev.key();
+    on_page_keys(move |key| {
         let mut handled = false;
         session.maybe_update(|s| {
-            let r = s.press_key(&key);
+            let r = s.press_key(key);
             handled = r.handled();
             matches!(r, TaskKey::Played(_) | TaskKey::Refused(_))
         });
         if handled {
-            ev.prevent_default();
             check_done();
         }
+        handled
     });
-    on_cleanup(move || keys.remove());
 
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     Effect::new(move |_| {

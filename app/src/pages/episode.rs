@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::components::frame_canvas::{draw_frame, report};
-use crate::components::keys::{left_to_focused_element, plain_press};
+use crate::components::keys::on_page_keys;
 use crate::components::share_box::{page_origin, ShareBox};
 use crate::pages::home::set_title;
 use crate::play_state::{display_scale, format_reward};
@@ -233,18 +233,11 @@ fn CompareWith(second: Slot) -> impl IntoView {
 
 /// ←/→ and Home/End move `scrubber` from anywhere on the page.
 fn scrub_keys(scrubber: RwSignal<Scrubber>) {
-    let keys = window_event_listener(ev::keydown, move |ev| {
-        if !plain_press(&ev) || left_to_focused_element(&ev) {
-            return;
-        }
-        let key = ev.key();
+    on_page_keys(move |key| {
         let mut handled = false;
-        scrubber.update(|s| handled = s.press_key(&key));
-        if handled {
-            ev.prevent_default();
-        }
+        scrubber.update(|s| handled = s.press_key(key));
+        handled
     });
-    on_cleanup(move || keys.remove());
 }
 
 #[component]

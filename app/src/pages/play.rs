@@ -14,7 +14,7 @@ use leptos_router::NavigateOptions;
 use crate::components::action_buttons::ActionButtons;
 use crate::components::error_box::ErrorBox;
 use crate::components::frame_canvas::{draw_frame, report};
-use crate::components::keys::left_to_focused_element;
+use crate::components::keys::on_page_keys;
 use crate::pages::home::set_title;
 use crate::play_state::{display_scale, format_reward, PlaySession};
 use crate::url::{self, LoadError, PlayRequest, ViewOptions};
@@ -105,28 +105,16 @@ fn Board(session: Session) -> impl IntoView {
 
     // Keys: one press is one step (held-key repeats are ignored); typing in a field
     // is left alone.
-    let keys = window_event_listener(ev::keydown, move |ev| {
-        if ev.repeat()
-            || ev.ctrl_key()
-            || ev.alt_key()
-            || ev.meta_key()
-            || left_to_focused_element(&ev)
-        {
-            return;
-        }
-        let key = ev.key();
+    on_page_keys(move |key| {
         let mut handled = false;
         session.maybe_update(|s| {
             if let Ok(s) = s {
-                handled = s.press_key(&key).handled();
+                handled = s.press_key(key).handled();
             }
             handled
         });
-        if handled {
-            ev.prevent_default();
-        }
+        handled
     });
-    on_cleanup(move || keys.remove());
 
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     Effect::new(move |_| {

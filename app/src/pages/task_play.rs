@@ -11,7 +11,6 @@ use std::collections::HashMap;
 
 use envs::tasks::share::{TaskRef, LINK_PARAM};
 use envs::tasks::Task;
-use leptos::ev;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
@@ -20,7 +19,7 @@ use crate::bench::{self, TaskLoadError};
 use crate::components::action_buttons::ActionButtons;
 use crate::components::error_box::ErrorBox;
 use crate::components::frame_canvas::{draw_frame, report};
-use crate::components::keys::{left_to_focused_element, plain_press};
+use crate::components::keys::on_page_keys;
 use crate::components::share_box::{page_origin, ShareBox};
 use crate::pages::home::set_title;
 use crate::pages::task::{TagChips, TaskFacts, TaskLoadErrorBox};
@@ -172,25 +171,18 @@ fn PlayTask(
     let title = task_text::title(task).to_string();
     set_title(&format!("Play {title} · Playbench"));
 
-    let keys = window_event_listener(ev::keydown, move |ev| {
-        if !plain_press(&ev) || left_to_focused_element(&ev) {
-            return;
-        }
-        let key = ev.key();
+    on_page_keys(move |key| {
         let mut handled = false;
         session.maybe_update(|s| {
             if let Ok(s) = s {
-                let r = s.press_key(&key);
+                let r = s.press_key(key);
                 handled = r.handled();
                 return matches!(r, TaskKey::Played(_) | TaskKey::Refused(_));
             }
             false
         });
-        if handled {
-            ev.prevent_default();
-        }
+        handled
     });
-    on_cleanup(move || keys.remove());
 
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     Effect::new(move |_| {
