@@ -125,13 +125,16 @@ impl OpenError {
 
     /// A heading for the message.
     pub fn title(&self) -> &'static str {
+        use envs::tasks::link_codec::PayloadError as P;
         use ShareError as S;
         match &self.reason {
-            Reason::Share(S::Truncated) => "This episode link is cut off",
-            Reason::Share(S::Checksum { .. } | S::Corrupt(_) | S::Base64(_)) => {
+            Reason::Share(S::Link(P::Truncated)) => "This episode link is cut off",
+            Reason::Share(S::Link(P::Checksum { .. } | P::Corrupt(_) | P::Base64(_))) => {
                 "This episode was altered or damaged"
             }
-            Reason::Share(S::NotALink | S::LinkVersion(_)) => "This is not a Playbench episode",
+            Reason::Share(S::Link(P::NotALink | P::LinkVersion(_))) => {
+                "This is not a Playbench episode"
+            }
             Reason::Share(
                 S::UnknownSuite(_) | S::SuiteVersion { .. } | S::UnknownTask { .. } | S::Task(_),
             ) => "The episode's task is not available",

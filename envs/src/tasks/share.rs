@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::core_suite::{self, SUITE_ID, SUITE_VERSION};
 use super::episode::{EpisodeRecord, EpisodeRunner, FailureMode, EPISODE_FORMAT};
-use super::link_codec;
+use super::link_codec::{self, LinkKind, PayloadError};
 use super::task::{Suite, Task, TaskError};
 
 pub const EPISODE_FILE_FORMAT: &str = "playbench-episode-file/1";
@@ -23,6 +23,14 @@ pub const LINK_PARAM: &str = "e=";
 pub const LINK_MAX_CHARS: usize = 16_384;
 /// The largest episode JSON a link may inflate to (guards against deflate bombs).
 const INFLATE_LIMIT: usize = 16 << 20;
+/// Episode links.
+pub const EPISODE_LINK: LinkKind = LinkKind {
+    link: "link",
+    document: "episode",
+    param: LINK_PARAM,
+    tag: LINK_TAG,
+    limit: INFLATE_LIMIT,
+};
 /// Settings fields whose names contain one of these (case-insensitive) are dropped.
 const SECRET_WORDS: [&str; 4] = ["key", "token", "secret", "authorization"];
 
@@ -87,23 +95,8 @@ pub struct EpisodeFile {
 pub enum ShareError {
     /// Bad JSON or a bad field (the field as a path).
     Field(TaskError),
-    /// Not a Playbench episode link at all.
-    NotALink,
-    /// A link from another format version.
-    LinkVersion(String),
-    /// A character outside base64url, at this position of the payload.
-    Base64(usize),
-    /// The data ends early or oddly: the link was cut off.
-    Truncated,
-    /// The compressed data is damaged.
-    Corrupt(String),
-    /// The payload inflates beyond the limit.
-    TooLong,
-    /// The content does not match the link's checksum: altered or damaged.
-    Checksum {
-        expected: u32,
-        actual: u32,
-    },
+    /// The link could not be read (not a link, damaged, altered, cut off).
+    Link(PayloadError),
     /// The episode is too long for a link.
     TooLargeForLink {
         chars: usize,
@@ -127,29 +120,7 @@ impl std::fmt::Display for ShareError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Field(e) => write!(f, "bad episode file: {e}"),
-            Self::NotALink => write!(
-                f,
-                "not a Playbench episode link (expected a fragment like {LINK_PARAM}{LINK_TAG}…)"
-            ),
-            Self::LinkVersion(v) => write!(
-                f,
-                "unsupported link version {v:?} (this build reads {LINK_TAG:?})"
-            ),
-            Self::Base64(i) => write!(
-                f,
-                "the link is damaged: invalid base64url at character {}",
-                i + 1
-            ),
-            Self::Truncated => write!(
-                f,
-                "the link is truncated (or its end damaged): its data ends early"
-            ),
-            Self::Corrupt(why) => write!(f, "the link is damaged: corrupt data ({why})"),
-            Self::TooLong => write!(f, "the link's episode is larger than {INFLATE_LIMIT} bytes"),
-            Self::Checksum { expected, actual } => write!(
-                f,
-                "the link was altered or damaged: checksum {actual:08x}, expected {expected:08x}"
-            ),
+            Self::Link(e) => write!(f, "{}", e.describe(&EPISODE_LINK)),
             Self::TooLargeForLink { chars, max } => write!(
                 f,
                 "the episode is too large for a link ({chars} characters, at most {max}): share the episode file instead"
@@ -267,7 +238,7 @@ impl EpisodeFile {
     /// then the raw-deflated compact JSON), no padding.
     pub fn to_link_fragment(&self) -> Result<String, ShareError> {
         let json = serde_json::to_string(&self.clean()).unwrap_or_default();
-        let link = link_codec::encode(&json, LINK_PARAM, LINK_TAG);
+        let link = link_codec::encode(&json, &EPISODE_LINK);
         if link.len() > LINK_MAX_CHARS {
             return Err(ShareError::TooLargeForLink {
                 chars: link.len(),
@@ -280,18 +251,7 @@ impl EpisodeFile {
     /// Reads a link: a full URL, its fragment (with or without `#`, `e=`), or the
     /// bare `pb1.` payload.
     pub fn from_link_fragment(link: &str) -> Result<Self, ShareError> {
-        use link_codec::PayloadError as P;
-        let text =
-            link_codec::decode(link, LINK_PARAM, LINK_TAG, INFLATE_LIMIT).map_err(|e| match e {
-                P::NotALink => ShareError::NotALink,
-                P::LinkVersion(v) => ShareError::LinkVersion(v),
-                P::Base64(i) => ShareError::Base64(i),
-                P::Truncated => ShareError::Truncated,
-                P::Corrupt(why) => ShareError::Corrupt(why),
-                P::TooLong => ShareError::TooLong,
-                P::Checksum { expected, actual } => ShareError::Checksum { expected, actual },
-                P::NotUtf8 => field_err("(document)", "the episode is not UTF-8 text"),
-            })?;
+        let text = link_codec::decode(link, &EPISODE_LINK).map_err(ShareError::Link)?;
         Self::from_json(&text)
     }
 }

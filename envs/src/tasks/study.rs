@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::link_codec;
+use super::link_codec::{self, LinkKind, PayloadError};
 use super::share::crc32;
 use super::task::Suite;
 
@@ -16,6 +16,14 @@ pub const STUDY_LINK_TAG: &str = "ps1.";
 pub const STUDY_LINK_PARAM: &str = "s=";
 /// The largest study JSON a link may inflate to (guards against deflate bombs).
 const INFLATE_LIMIT: usize = 1 << 20;
+/// Study links.
+pub const STUDY_LINK: LinkKind = LinkKind {
+    link: "study link",
+    document: "study",
+    param: STUDY_LINK_PARAM,
+    tag: STUDY_LINK_TAG,
+    limit: INFLATE_LIMIT,
+};
 /// Longest study id: it becomes part of participants' storage keys and file names.
 pub const MAX_ID_CHARS: usize = 64;
 
@@ -44,49 +52,16 @@ pub struct Study {
 /// Why a study link could not be read, or a study is not valid.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StudyError {
-    NotALink,
-    LinkVersion(String),
-    Base64(usize),
-    Truncated,
-    Corrupt(String),
-    TooLong,
-    Checksum {
-        expected: u32,
-        actual: u32,
-    },
+    /// The link could not be read (not a link, damaged, altered, cut off).
+    Link(PayloadError),
     /// The JSON or one of its fields is wrong (field path, message).
-    Field {
-        field: String,
-        message: String,
-    },
+    Field { field: String, message: String },
 }
 
 impl std::fmt::Display for StudyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::NotALink => write!(
-                f,
-                "not a Playbench study link (expected a fragment like #{STUDY_LINK_PARAM}{STUDY_LINK_TAG}…)"
-            ),
-            Self::LinkVersion(v) => write!(
-                f,
-                "unsupported study link version {v:?} (this build reads {STUDY_LINK_TAG:?})"
-            ),
-            Self::Base64(i) => write!(
-                f,
-                "the study link is damaged: invalid character at position {}",
-                i + 1
-            ),
-            Self::Truncated => write!(
-                f,
-                "the study link is truncated (or its end damaged): copy the whole link"
-            ),
-            Self::Corrupt(why) => write!(f, "the study link is damaged: corrupt data ({why})"),
-            Self::TooLong => write!(f, "the study is larger than {INFLATE_LIMIT} bytes"),
-            Self::Checksum { expected, actual } => write!(
-                f,
-                "the study link was altered or damaged: checksum {actual:08x}, expected {expected:08x}"
-            ),
+            Self::Link(e) => write!(f, "{}", e.describe(&STUDY_LINK)),
             Self::Field { field, message } => write!(f, "bad study: {field}: {message}"),
         }
     }
@@ -234,24 +209,13 @@ impl Study {
     /// JSON, big-endian, then the raw-deflated JSON), no padding.
     pub fn to_link_fragment(&self) -> String {
         let json = serde_json::to_string(self).unwrap_or_default();
-        link_codec::encode(&json, STUDY_LINK_PARAM, STUDY_LINK_TAG)
+        link_codec::encode(&json, &STUDY_LINK)
     }
 
     /// Reads a link: a full URL, its fragment (with or without `#`, `s=`) or the bare
     /// `ps1.` payload; the study must be valid for `suite`.
     pub fn from_link_fragment(link: &str, suite: &Suite) -> Result<Self, StudyError> {
-        use link_codec::PayloadError as P;
-        let text = link_codec::decode(link, STUDY_LINK_PARAM, STUDY_LINK_TAG, INFLATE_LIMIT)
-            .map_err(|e| match e {
-                P::NotALink => StudyError::NotALink,
-                P::LinkVersion(v) => StudyError::LinkVersion(v),
-                P::Base64(i) => StudyError::Base64(i),
-                P::Truncated => StudyError::Truncated,
-                P::Corrupt(why) => StudyError::Corrupt(why),
-                P::TooLong => StudyError::TooLong,
-                P::Checksum { expected, actual } => StudyError::Checksum { expected, actual },
-                P::NotUtf8 => field("(document)", "the study is not UTF-8 text"),
-            })?;
+        let text = link_codec::decode(link, &STUDY_LINK).map_err(StudyError::Link)?;
         Self::from_json(&text, suite)
     }
 }
@@ -310,7 +274,9 @@ mod tests {
             assert!(
                 matches!(
                     e,
-                    StudyError::Truncated | StudyError::Corrupt(_) | StudyError::Checksum { .. }
+                    StudyError::Link(PayloadError::Truncated)
+                        | StudyError::Link(PayloadError::Corrupt(_))
+                        | StudyError::Link(PayloadError::Checksum { .. })
                 ),
                 "cut at {cut}: {e:?}"
             );
@@ -322,23 +288,30 @@ mod tests {
         let tampered = format!("{}{swapped}{}", &link[..mid], &link[mid + 1..]);
         let e = Study::from_link_fragment(&tampered, &s).unwrap_err();
         assert!(
-            matches!(e, StudyError::Checksum { .. } | StudyError::Corrupt(_)),
+            matches!(
+                e,
+                StudyError::Link(PayloadError::Checksum { .. })
+                    | StudyError::Link(PayloadError::Corrupt(_))
+            ),
             "{e:?}"
         );
         assert!(e.to_string().contains("damaged") || e.to_string().contains("altered"));
         let e = Study::from_link_fragment(&link.replace("ps1.", "ps2."), &s).unwrap_err();
-        assert_eq!(e, StudyError::LinkVersion("ps2.".into()));
+        assert_eq!(
+            e,
+            StudyError::Link(PayloadError::LinkVersion("ps2.".into()))
+        );
         assert_eq!(
             Study::from_link_fragment("e=pb1.abc", &s).unwrap_err(),
-            StudyError::NotALink
+            StudyError::Link(PayloadError::NotALink)
         );
         assert_eq!(
             Study::from_link_fragment("s=ps1.ab!c", &s).unwrap_err(),
-            StudyError::Base64(2)
+            StudyError::Link(PayloadError::Base64(2))
         );
         assert_eq!(
             Study::from_link_fragment("s=ps1.", &s).unwrap_err(),
-            StudyError::Truncated
+            StudyError::Link(PayloadError::Truncated)
         );
     }
 

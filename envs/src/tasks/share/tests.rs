@@ -1,6 +1,7 @@
 use super::*;
 use crate::tasks::agents::{OracleAgent, RandomAgent};
 use crate::tasks::episode::{run_episode, Agent};
+use crate::tasks::link_codec::PayloadError as P;
 use serde_json::json;
 
 fn task(id: &str) -> Task {
@@ -117,10 +118,10 @@ fn tampering_is_detected_in_every_group() {
                 Err(e) => assert!(
                     matches!(
                         e,
-                        ShareError::Checksum { .. }
-                            | ShareError::Corrupt(_)
-                            | ShareError::Truncated
-                            | ShareError::Base64(_)
+                        ShareError::Link(P::Checksum { .. })
+                            | ShareError::Link(P::Corrupt(_))
+                            | ShareError::Link(P::Truncated)
+                            | ShareError::Link(P::Base64(_))
                     ),
                     "{}: {e:?}",
                     t.id
@@ -276,11 +277,11 @@ fn damaged_links_are_refused_clearly() {
     let cut = &link[..start + ((link.len() - start) / 4 - 1) * 4];
     assert_eq!(
         EpisodeFile::from_link_fragment(cut),
-        Err(ShareError::Truncated)
+        Err(ShareError::Link(P::Truncated))
     );
     for n in start..link.len() {
         let e = EpisodeFile::from_link_fragment(&link[..n]).unwrap_err();
-        assert_eq!(e, ShareError::Truncated, "cut at {n}");
+        assert_eq!(e, ShareError::Link(P::Truncated), "cut at {n}");
     }
     for n in 0..start {
         assert!(EpisodeFile::from_link_fragment(&link[..n]).is_err());
@@ -305,20 +306,22 @@ fn damaged_links_are_refused_clearly() {
     bytes[start + 2] = if bytes[start + 2] == b'A' { b'B' } else { b'A' };
     assert!(matches!(
         EpisodeFile::from_link_fragment(&String::from_utf8(bytes).unwrap()),
-        Err(ShareError::Checksum { .. })
+        Err(ShareError::Link(P::Checksum { .. }))
     ));
 
     type Check = fn(&ShareError) -> bool;
     let cases: [(&str, Check); 6] = [
-        ("", |e| *e == ShareError::NotALink),
-        ("hello world", |e| *e == ShareError::NotALink),
+        ("", |e| *e == ShareError::Link(P::NotALink)),
+        ("hello world", |e| *e == ShareError::Link(P::NotALink)),
         (
             "https://x.org/#e=pb7.AAAA",
-            |e| matches!(e, ShareError::LinkVersion(v) if v == "pb7."),
+            |e| matches!(e, ShareError::Link(P::LinkVersion(v)) if v == "pb7."),
         ),
-        ("e=pb1.abc$def", |e| *e == ShareError::Base64(3)),
-        ("e=pb1.", |e| *e == ShareError::Truncated),
-        ("e=pb1.AAAAAP__", |e| matches!(e, ShareError::Corrupt(_))),
+        ("e=pb1.abc$def", |e| *e == ShareError::Link(P::Base64(3))),
+        ("e=pb1.", |e| *e == ShareError::Link(P::Truncated)),
+        ("e=pb1.AAAAAP__", |e| {
+            matches!(e, ShareError::Link(P::Corrupt(_)))
+        }),
     ];
     for (input, ok) in cases {
         let e = EpisodeFile::from_link_fragment(input).unwrap_err();
