@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every check and test: formatting, lints, the envs-has-no-web-deps rule, native
+# Runs every check and test: formatting, lints, the no-web-deps rule for envs and bench, native
 # unit/golden/driver/CLI tests, the suite regeneration check, the golden and suite tests
 # as wasm in headless Chromium, the release app build and the Playwright end-to-end
 # tests. Installs missing tools first.
@@ -13,13 +13,15 @@ step() { printf '\n==> %s\n' "$*"; }
 step "format"
 cargo fmt --all --check
 
-step "envs has no web dependency in its wasm32 build"
-web=$(cargo tree -p playbench-envs --target wasm32-unknown-unknown -e normal --prefix none |
-  grep -E -o '^(wasm-bindgen|web-sys|js-sys|gloo[a-z-]*|leptos[a-z_-]*) ' | sort -u || true)
-if [[ -n $web ]]; then
-  echo "envs must stay free of web crates, found: $web" >&2
-  exit 1
-fi
+step "envs and bench have no web dependency in their wasm32 builds"
+for crate in playbench-envs playbench-bench; do
+  web=$(cargo tree -p "$crate" --target wasm32-unknown-unknown -e normal --prefix none |
+    grep -E -o '^(wasm-bindgen|web-sys|js-sys|gloo[a-z-]*|leptos[a-z_-]*) ' | sort -u || true)
+  if [[ -n $web ]]; then
+    echo "$crate must stay free of web crates, found: $web" >&2
+    exit 1
+  fi
+done
 
 step "lints (native workspace, then the app for wasm32)"
 cargo clippy --workspace --all-targets -- -D warnings

@@ -2,8 +2,8 @@
 //! captioned lazily and cached) and a play/pause/seek/speed state machine advanced by
 //! `tick(ms)`. The page only drives a timer and draws the current frame.
 
-use envs::tasks::demo::{caption_frame, play_clip, ClipPlay, Outcome};
-use envs::tasks::{DemoClip, Task, TaskError};
+use bench::demo::{caption_frame, play_clip, ClipPlay, Outcome};
+use bench::{DemoClip, Task, TaskError};
 use envs::Frame;
 
 /// Playback speeds, in frames per second of agent decisions.
@@ -250,7 +250,7 @@ impl ClipFrames {
         self.frames.first().map_or((0, 0), |f| {
             (
                 f.width(),
-                f.height() + envs::tasks::demo::CAPTION_HEIGHT * u32::from(!self.captioned[0]),
+                f.height() + bench::demo::CAPTION_HEIGHT * u32::from(!self.captioned[0]),
             )
         })
     }
@@ -269,7 +269,7 @@ impl ClipFrames {
 mod tests {
     use super::*;
     use crate::task_text::tests::lake_task;
-    use envs::tasks::demo::render_clip;
+    use bench::demo::render_clip;
 
     #[test]
     fn plays_at_one_frame_per_second_and_stops_at_the_end() {

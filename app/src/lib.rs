@@ -8,7 +8,7 @@
 //! playback) and [`task_session`] (a person playing a task as an agent would). The
 //! Leptos views, compiled for wasm32 only, draw them and forward clicks and key presses.
 
-pub mod bench;
+pub mod suite_data;
 pub mod catalog;
 pub mod compare;
 pub mod demo_player;

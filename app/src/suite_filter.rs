@@ -2,8 +2,8 @@
 //! (`/suite?memory=single&dynamics=dynamic&family=FrozenLake&initialized=1`), and the
 //! tasks they leave, grouped by environment.
 
-use envs::tasks::task::{Dynamics, Memory};
-use envs::tasks::{Suite, Task};
+use bench::task::{Dynamics, Memory};
+use bench::{Suite, Task};
 
 use crate::task_text::is_initialized;
 use crate::url::{encode_component, parse_flag};
@@ -246,7 +246,7 @@ mod tests {
         mid.prefix = vec!["Down".into(), "Down".into()];
         mid.tags.extra.push("initialized".into());
         Suite {
-            format: envs::tasks::task::SUITE_FORMAT.into(),
+            format: bench::task::SUITE_FORMAT.into(),
             id: "t".into(),
             version: 1,
             description: String::new(),

@@ -3,8 +3,8 @@
 //! stays hidden while the task hides it, and the end is scored by `finish()` as for any
 //! agent. The played actions can be exported as a demonstration clip.
 
-use envs::tasks::share::{EpisodeFile, TaskRef};
-use envs::tasks::{Decision, DemoClip, EpisodeRecord, EpisodeRunner, FailureMode, Task};
+use bench::share::{EpisodeFile, TaskRef};
+use bench::{Decision, DemoClip, EpisodeRecord, EpisodeRunner, FailureMode, Task};
 use envs::{Env, Frame};
 
 use crate::play_state::{control_for_key, Control};
@@ -297,7 +297,7 @@ mod tests {
     use super::*;
     use crate::task_text::tests::{cart_task, lake_task};
     use crate::url::decode_component;
-    use envs::tasks::demo::play_clip;
+    use bench::demo::play_clip;
 
     const WIN: [&str; 6] = [
         "ArrowDown",
@@ -310,7 +310,7 @@ mod tests {
 
     #[test]
     fn every_builtin_task_starts_with_a_key_for_each_action_and_its_demos_replay() {
-        let suite = crate::bench::suite().expect("the built-in suite parses");
+        let suite = crate::suite_data::suite().expect("the built-in suite parses");
         for task in &suite.tasks {
             let s = TaskSession::new(task).unwrap_or_else(|e| panic!("{}: {e}", task.id));
             assert!(s.frame().width() > 0, "{}", task.id);

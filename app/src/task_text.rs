@@ -2,8 +2,8 @@
 //! task pages show them (e.g. "Reach the goal; 70 + 30 × efficiency vs. the oracle's 12
 //! decisions; partial credit by distance closed").
 
-use envs::tasks::task::{Dynamics, Memory, RatioValue};
-use envs::tasks::{PassCondition, ScoreRule, Task};
+use bench::task::{Dynamics, Memory, RatioValue};
+use bench::{PassCondition, ScoreRule, Task};
 use envs::Family;
 
 /// A number as people read it: whole numbers plainly, others with one decimal.
@@ -235,7 +235,7 @@ pub fn env_text(task: &Task) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use envs::tasks::task::{Milestone, Tags};
+    use bench::task::{Milestone, Tags};
 
     /// FrozenLake 4x4, not slippery, seed 0: the shortest route is six moves.
     pub fn lake_task_json(id: &str) -> String {

@@ -1,14 +1,14 @@
 //! The `playbench` subcommands, as functions from arguments to output text (so tests
 //! call them without a process).
 
-use envs::tasks::agents::{OracleAgent, RandomAgent};
-use envs::tasks::core_suite;
-use envs::tasks::report::{format_table, report};
+use bench::agents::{OracleAgent, RandomAgent};
+use bench::suites::core as core_suite;
+use bench::report::{format_table, report};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use envs::tasks::results::{ResultEpisode, ResultsFile, ResultsKind};
-use envs::tasks::{run_episode, Agent, EpisodeRecord, Suite, Task};
+use bench::results::{ResultEpisode, ResultsFile, ResultsKind};
+use bench::{run_episode, Agent, EpisodeRecord, Suite, Task};
 
 /// Command-line arguments: positionals and `--flag value` / `--switch` options.
 pub struct Args {
@@ -227,8 +227,8 @@ pub fn dispatch(args: &Args) -> Result<String, String> {
                 .ok_or_else(|| format!("no task {id:?} in {} (see `playbench tasks`)", suite.id))?;
             let mut a = agent(args, 0)?;
             let record = run_episode(task, a.as_mut()).map_err(|e| e.to_string())?;
-            let file = envs::tasks::share::EpisodeFile::from_record(
-                envs::tasks::share::TaskRef::builtin(id),
+            let file = bench::share::EpisodeFile::from_record(
+                bench::share::TaskRef::builtin(id),
                 record,
                 Some(run_settings(args)),
             );
@@ -273,7 +273,7 @@ pub fn dispatch(args: &Args) -> Result<String, String> {
                         built.tasks.len()
                     ))
                 } else {
-                    Err("the committed suite differs from a fresh build: run `playbench suite > envs/suites/playbench-core.json`".into())
+                    Err("the committed suite differs from a fresh build: run `playbench suite > bench/suites/playbench-core.json`".into())
                 };
             }
             Ok(text)

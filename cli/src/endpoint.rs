@@ -1,20 +1,20 @@
 //! `--agent endpoint`: a model behind an HTTP API (OpenAI-compatible, Anthropic,
-//! Gemini), driven by the pure session of `envs::protocol`. This file adds only the
+//! Gemini), driven by the pure session of `bench::protocol`. This file adds only the
 //! IO: the HTTP(S) client, PNG encoding of the frames and the sleeping between retries.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use envs::protocol::endpoint::{redact, Endpoint, Prices};
-use envs::protocol::parse::Strictness;
-use envs::protocol::prompt::{ImageRef, Message};
-use envs::protocol::providers::{ApiError, EncodedImage, ErrorKind, Provider, Sampling};
-use envs::protocol::session::{
+use bench::protocol::endpoint::{redact, Endpoint, Prices};
+use bench::protocol::parse::Strictness;
+use bench::protocol::prompt::{ImageRef, Message};
+use bench::protocol::providers::{ApiError, EncodedImage, ErrorKind, Provider, Sampling};
+use bench::protocol::session::{
     HistoryWindow, ModelSession, Next, ObservationMode, RewardMode, SessionConfig,
 };
-use envs::tasks::demo::render_clip;
-use envs::tasks::results::Usage;
-use envs::tasks::{Agent, EpisodeRunner, FailureMode, Reply};
+use bench::demo::render_clip;
+use bench::results::Usage;
+use bench::{Agent, EpisodeRunner, FailureMode, Reply};
 use envs::Frame;
 
 use crate::commands::Args;

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use envs::tasks::link_codec::PayloadError as P;
-use envs::tasks::share::{verify, EpisodeFile, Verification, ENVS_VERSION};
+use bench::link_codec::PayloadError as P;
+use bench::share::{verify, EpisodeFile, Verification, ENVS_VERSION};
 
 use crate::commands::Args;
 
@@ -24,7 +24,7 @@ pub fn load(input: &str) -> Result<EpisodeFile, String> {
         return parsed.map_err(|e| format!("{input}: {e}"));
     }
     EpisodeFile::from_link_fragment(input).map_err(|e| match e {
-        envs::tasks::share::ShareError::Link(P::NotALink) => {
+        bench::share::ShareError::Link(P::NotALink) => {
             format!("{input:?} is neither a file nor a Playbench episode link")
         }
         e => e.to_string(),

@@ -8,12 +8,10 @@
 pub mod classic_control;
 pub mod core;
 pub mod minigrid;
-pub mod protocol;
 pub mod registry;
 pub mod render;
 pub mod rng;
 pub mod solvers;
-pub mod tasks;
 pub mod toy_text;
 
 pub use crate::core::env::{Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Step};

@@ -8,17 +8,17 @@
 
 use std::collections::BTreeMap;
 
-use envs::tasks::agents::{OracleAgent, RandomAgent};
-use envs::tasks::core_suite::builtin;
-use envs::tasks::demo::play_clip;
-use envs::tasks::report::{report, Report};
-use envs::tasks::task::{Dynamics, Memory};
-use envs::tasks::{run_episode, Suite};
+use bench::agents::{OracleAgent, RandomAgent};
+use bench::suites::core::builtin;
+use bench::demo::play_clip;
+use bench::report::{report, Report};
+use bench::task::{Dynamics, Memory};
+use bench::{run_episode, Suite};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-const RANDOM_BASELINE: &str = include_str!("../../envs/suites/playbench-core.baseline-random.json");
+const RANDOM_BASELINE: &str = include_str!("../../bench/suites/playbench-core.baseline-random.json");
 
 fn suite() -> Suite {
     builtin().unwrap()
@@ -72,7 +72,7 @@ fn the_suite_covers_every_environment_with_honest_tags() {
 fn every_task_round_trips_through_its_file_format() {
     let suite = suite();
     for t in &suite.tasks {
-        let again = envs::tasks::Task::from_json(&t.to_json()).unwrap();
+        let again = bench::Task::from_json(&t.to_json()).unwrap();
         assert_eq!(&again, t);
     }
     let text = serde_json::to_string(&suite).unwrap();
@@ -131,11 +131,11 @@ fn every_demo_replays_with_its_captions() {
                 play.frames[n - 2],
                 "the outcome frame repeats the last one"
             );
-            if clip.label.contains("succeeding") && t.pass == envs::tasks::PassCondition::ReachGoal
+            if clip.label.contains("succeeding") && t.pass == bench::PassCondition::ReachGoal
             {
                 assert_eq!(
                     play.outcome,
-                    envs::tasks::demo::Outcome::Victory,
+                    bench::demo::Outcome::Victory,
                     "{}",
                     t.id
                 );

@@ -1,6 +1,6 @@
 //! Frames to PNG or JPEG through a canvas (the browser's own encoders), scaled.
 
-use envs::protocol::providers::EncodedImage;
+use bench::protocol::providers::EncodedImage;
 use envs::Frame;
 use wasm_bindgen::{Clamped, JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};

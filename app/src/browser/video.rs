@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use envs::protocol::providers::EncodedImage;
+use bench::protocol::providers::EncodedImage;
 use envs::Frame;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};

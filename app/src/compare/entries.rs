@@ -1,8 +1,8 @@
 //! The rows of the comparison: one per results file, and the human baseline pooling
 //! the episodes of every Human file (each person's file is still shown on its own).
 
-use envs::tasks::results::{ResultsFile, ResultsKind};
-use envs::tasks::EpisodeRecord;
+use bench::results::{ResultsFile, ResultsKind};
+use bench::EpisodeRecord;
 
 /// Where an episode is: the file's position among the imports, and its index there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -4,9 +4,9 @@
 //! regenerate them with
 //! `PLAYBENCH_WRITE_FIXTURES=1 cargo test -p playbench-app compare::fixtures`.
 
-use envs::tasks::agents::{OracleAgent, RandomAgent};
-use envs::tasks::results::{ResultEpisode, ResultsFile, ResultsKind};
-use envs::tasks::{run_episode, Agent, Suite};
+use bench::agents::{OracleAgent, RandomAgent};
+use bench::results::{ResultEpisode, ResultsFile, ResultsKind};
+use bench::{run_episode, Agent, Suite};
 
 const FAMILIES: [&str; 2] = ["frozenlake", "cliffwalking"];
 
@@ -27,7 +27,7 @@ fn fixture(suite: &Suite, label: &str, agent: &mut dyn Agent) -> ResultsFile {
 
 #[test]
 fn committed_fixtures_are_current() {
-    let suite = crate::bench::suite().unwrap();
+    let suite = crate::suite_data::suite().unwrap();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/compare");
     let files = [
         (

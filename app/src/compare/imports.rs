@@ -3,8 +3,8 @@
 //! with its name), the good ones kept in localStorage (`playbench.compare.files`, a JSON
 //! list of `{"name", "json"}`) so a reload shows the same comparison.
 
-use envs::tasks::results::ResultsFile;
-use envs::tasks::Suite;
+use bench::results::ResultsFile;
+use bench::Suite;
 use serde_json::{json, Value};
 
 pub const IMPORTS_STORAGE_KEY: &str = "playbench.compare.files";
@@ -118,7 +118,7 @@ impl Imports {
 mod tests {
     use super::*;
     use crate::compare::table::tests::{run_file, suite};
-    use envs::tasks::results::ResultsKind;
+    use bench::results::ResultsKind;
 
     #[test]
     fn good_files_are_kept_and_bad_ones_explained() {

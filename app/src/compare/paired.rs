@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use envs::rng::NpRandom;
-use envs::tasks::results::ResultsFile;
+use bench::results::ResultsFile;
 
 use super::bootstrap::{interval, resample, Estimate, RESAMPLES, SEED};
 use super::entries::{Entry, EpisodeRef};
@@ -112,7 +112,7 @@ mod tests {
     use super::*;
     use crate::compare::entries::{entries, HUMAN_BASELINE};
     use crate::compare::table::tests::run_file;
-    use envs::tasks::results::ResultsKind;
+    use bench::results::ResultsKind;
 
     #[test]
     fn oracle_against_random_on_shared_tasks() {

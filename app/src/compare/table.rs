@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 
 use envs::rng::NpRandom;
-use envs::tasks::results::ResultsFile;
-use envs::tasks::{Suite, Task};
+use bench::results::ResultsFile;
+use bench::{Suite, Task};
 
 use super::bootstrap::{interval, resample, Estimate, RESAMPLES, SEED};
 use super::entries::{Entry, EpisodeRef};
@@ -48,7 +48,7 @@ pub struct Table {
     pub by_tag: Vec<StatRow>,
 }
 
-pub use envs::tasks::report::{env_name, tag_names};
+pub use bench::report::{env_name, tag_names};
 
 /// Score and pass rate of environments (each a list of task cells), weighted equally.
 fn statistic(envs: &[Vec<&TaskCell>]) -> (f64, f64) {
@@ -180,12 +180,12 @@ pub fn pass_text(e: &Estimate) -> String {
 pub(crate) mod tests {
     use super::*;
     use crate::compare::entries::entries;
-    use envs::tasks::agents::{OracleAgent, RandomAgent};
-    use envs::tasks::results::{ResultEpisode, ResultsKind};
-    use envs::tasks::run_episode;
+    use bench::agents::{OracleAgent, RandomAgent};
+    use bench::results::{ResultEpisode, ResultsKind};
+    use bench::run_episode;
 
     pub fn suite() -> &'static Suite {
-        crate::bench::suite().unwrap()
+        crate::suite_data::suite().unwrap()
     }
 
     /// A results file of `agent` over the tasks whose id starts with one of `prefixes`.

@@ -1,11 +1,11 @@
 //! A results file shown as the protocol's table (overall, per environment, per tag,
 //! outcomes, usage) with a bar chart of the per-environment scores.
 
-use envs::tasks::report::Row;
-use envs::tasks::results::ResultsFile;
+use bench::report::Row;
+use bench::results::ResultsFile;
 use leptos::prelude::*;
 
-use crate::bench::{pass_cell, score_cell};
+use crate::suite_data::{pass_cell, score_cell};
 use crate::runner::suite_run::env_bars;
 
 /// Environment rows count tasks; overall and tag rows count environments.

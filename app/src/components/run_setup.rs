@@ -2,8 +2,8 @@
 //! endpoint profile (its key entered here or on /models), and the run settings
 //! (protocol controls, image encoding), kept in local storage.
 
-use envs::protocol::parse::Strictness;
-use envs::protocol::session::{HistoryWindow, ObservationMode, RewardMode};
+use bench::protocol::parse::Strictness;
+use bench::protocol::session::{HistoryWindow, ObservationMode, RewardMode};
 use leptos::prelude::*;
 
 use crate::browser::{keys, storage};

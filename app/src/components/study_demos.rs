@@ -1,7 +1,7 @@
 //! A task's demonstrations for a study participant, as the agent is shown them: one
 //! player per clip (the task page's), the keyboard driving the last one used.
 
-use envs::tasks::Task;
+use bench::Task;
 use leptos::prelude::*;
 
 use crate::components::demo_clip::DemoPlayer;

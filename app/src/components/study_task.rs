@@ -3,7 +3,7 @@
 //! finished episode is handed to `on_done` at once; nothing is kept of an episode
 //! left unfinished.
 
-use envs::tasks::{EpisodeRecord, Task};
+use bench::{EpisodeRecord, Task};
 use leptos::prelude::*;
 
 use crate::components::action_buttons::ActionButtons;

@@ -3,13 +3,13 @@
 //! rates with bootstrap 95% intervals, a chart, and paired differences. Every number
 //! opens the list of its episodes, each linking to its replay.
 
-use envs::tasks::results::ResultsFile;
-use envs::tasks::Suite;
+use bench::results::ResultsFile;
+use bench::Suite;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::bench;
+use crate::suite_data;
 use crate::browser::storage as local_store;
 use crate::compare::bootstrap::{Estimate, RESAMPLES};
 use crate::compare::entries::{entries, kind_text, Entry, EpisodeRef};
@@ -24,7 +24,7 @@ use crate::task_session::score_text as plain_score;
 #[component]
 pub fn ComparePage() -> impl IntoView {
     set_title("Compare results · Playbench");
-    match bench::suite() {
+    match suite_data::suite() {
         Ok(suite) => view! { <Compare suite=suite /> }.into_any(),
         Err(why) => view! {
             <ErrorBox

@@ -45,7 +45,7 @@ type Slot = RwSignal<Option<Result<Rc<Loaded>, OpenError>>, LocalStorage>;
 
 fn load(
     origin: Origin,
-    file: Result<envs::tasks::share::EpisodeFile, OpenError>,
+    file: Result<bench::share::EpisodeFile, OpenError>,
 ) -> Result<Rc<Loaded>, OpenError> {
     let file = file?;
     let fragment = file.to_link_fragment().ok();
@@ -355,9 +355,9 @@ fn Verdict(loaded: Rc<Loaded>) -> impl IntoView {
         view! {
             <dl class="divergence" data-testid="divergence">
                 <div><dt>"Step"</dt><dd data-testid="divergence-step">{match d.step {
-                    envs::tasks::share::DivergenceStep::Start => "the start".to_string(),
-                    envs::tasks::share::DivergenceStep::Decision(n) => n.to_string(),
-                    envs::tasks::share::DivergenceStep::Final => "the end (totals)".to_string(),
+                    bench::share::DivergenceStep::Start => "the start".to_string(),
+                    bench::share::DivergenceStep::Decision(n) => n.to_string(),
+                    bench::share::DivergenceStep::Final => "the end (totals)".to_string(),
                 }}</dd></div>
                 <div><dt>"Field"</dt><dd data-testid="divergence-field">{d.field.clone()}</dd></div>
                 <div><dt>"The file says"</dt><dd><code>{d.expected.clone()}</code></dd></div>

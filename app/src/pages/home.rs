@@ -44,7 +44,7 @@ pub fn Home() -> impl IntoView {
 /// The way into the benchmark: the suite's size and a link to it.
 #[component]
 fn BenchBanner() -> impl IntoView {
-    let count = crate::bench::suite().map_or(0, |s| s.tasks.len());
+    let count = crate::suite_data::suite().map_or(0, |s| s.tasks.len());
     let size = match count {
         0 => "Its tasks are being prepared.".to_string(),
         n => format!("{n} tasks, each with demonstrations, a decision budget and a 0-100 score."),

@@ -2,8 +2,8 @@
 //! extra headers, timeout, prices) and "test connection". Keys stay in memory unless
 //! the profile says "remember on this device".
 
-use envs::protocol::endpoint::{Answer, Endpoint};
-use envs::protocol::providers::{ApiError, EncodedImage, ErrorKind, Provider};
+use bench::protocol::endpoint::{Answer, Endpoint};
+use bench::protocol::providers::{ApiError, EncodedImage, ErrorKind, Provider};
 use envs::Frame;
 use leptos::prelude::*;
 
@@ -321,7 +321,7 @@ async fn ask(
         Ok(a) => {
             let mut r = endpoint.response(a.status, a.retry_after.as_deref(), unix_s(), &a.body);
             if let Err(e) = &mut r {
-                e.message = envs::protocol::endpoint::redact(&e.message, key);
+                e.message = bench::protocol::endpoint::redact(&e.message, key);
             }
             r
         }

@@ -8,12 +8,12 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use envs::tasks::share::{EpisodeFile, TaskRef};
-use envs::tasks::Task;
+use bench::share::{EpisodeFile, TaskRef};
+use bench::Task;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_query_map};
 
-use crate::bench;
+use crate::suite_data;
 use crate::browser::download::download;
 use crate::browser::drive::{drive, Control, Ended};
 use crate::browser::encode::CanvasEncoder;
@@ -44,7 +44,7 @@ fn resolve(
         return Ok((task.clone(), Some(origin)));
     }
     let id = task.ok_or("Name a task: /run?task=ID (pick one on the suite page).")?;
-    bench::find_task(id)
+    suite_data::find_task(id)
         .map(|t| (t.clone(), None))
         .map_err(|e| e.to_string())
 }
@@ -190,7 +190,7 @@ fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
     });
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     // Before the start, the task's first frame (what the model will see first).
-    let first_frame = envs::tasks::EpisodeRunner::start(&task).ok().map(|r| {
+    let first_frame = bench::EpisodeRunner::start(&task).ok().map(|r| {
         let mut f = envs::Frame::default();
         r.env().render(&mut f);
         f

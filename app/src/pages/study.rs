@@ -3,11 +3,11 @@
 //! participants' link `/study/take#s=ps1.…`. The draft survives a reload
 //! (localStorage `playbench.study.builder`).
 
-use envs::tasks::task::{Dynamics, Memory};
-use envs::tasks::Suite;
+use bench::task::{Dynamics, Memory};
+use bench::Suite;
 use leptos::prelude::*;
 
-use crate::bench;
+use crate::suite_data;
 use crate::browser::storage as local_store;
 use crate::components::error_box::ErrorBox;
 use crate::pages::home::set_title;
@@ -18,7 +18,7 @@ use crate::task_text;
 #[component]
 pub fn StudyPage() -> impl IntoView {
     set_title("Build a human study · Playbench");
-    match bench::suite() {
+    match suite_data::suite() {
         Ok(suite) => view! { <StudyBuilder suite=suite /> }.into_any(),
         Err(why) => view! {
             <ErrorBox

@@ -4,13 +4,13 @@
 //! `study::participation`), so a reload resumes at the next task. At the end: the
 //! results file to download and, if the study names a collection URL, a POST of it.
 
-use envs::tasks::study::Study;
-use envs::tasks::{EpisodeRecord, Suite};
+use bench::study::Study;
+use bench::{EpisodeRecord, Suite};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_location;
 
-use crate::bench;
+use crate::suite_data;
 use crate::browser::http::post_document as post_json;
 use crate::browser::storage as local_store;
 use crate::components::error_box::ErrorBox;
@@ -31,7 +31,7 @@ pub fn StudyTakePage() -> impl IntoView {
     let location = use_location();
     move || {
         let hash = location.hash.get();
-        let suite = match bench::suite() {
+        let suite = match suite_data::suite() {
             Ok(s) => s,
             Err(why) => {
                 return view! {

@@ -2,13 +2,13 @@
 //! grouped by environment, filtered by tag (the filters live in the URL), and the random
 //! and oracle baselines.
 
-use envs::tasks::task::{Dynamics, Memory};
-use envs::tasks::{Suite, Task};
+use bench::task::{Dynamics, Memory};
+use bench::{Suite, Task};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
-use crate::bench::{self, pass_cell, score_cell, BaselineRow, Baselines};
+use crate::suite_data::{self, pass_cell, score_cell, BaselineRow, Baselines};
 use crate::components::error_box::ErrorBox;
 use crate::pages::home::set_title;
 use crate::suite_filter::{self, dynamics_value, memory_value, Filter, Group};
@@ -21,7 +21,7 @@ const OPEN_UP_TO: usize = 30;
 #[component]
 pub fn SuitePage() -> impl IntoView {
     set_title("Benchmark suite · Playbench");
-    match bench::suite() {
+    match suite_data::suite() {
         Ok(suite) => view! { <SuiteView suite=suite /> }.into_any(),
         Err(why) => view! {
             <ErrorBox

@@ -7,12 +7,12 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use envs::tasks::results::ResultEpisode;
-use envs::tasks::run_episode;
-use envs::tasks::Suite;
+use bench::results::ResultEpisode;
+use bench::run_episode;
+use bench::Suite;
 use leptos::prelude::*;
 
-use crate::bench;
+use crate::suite_data;
 use crate::browser::download::download;
 use crate::browser::drive::{drive, Control, Ended};
 use crate::browser::encode::CanvasEncoder;
@@ -33,7 +33,7 @@ use crate::task_session::failure_key;
 #[component]
 pub fn SuiteRunPage() -> impl IntoView {
     set_title("Run the suite with a model · Playbench");
-    match bench::suite() {
+    match suite_data::suite() {
         Ok(suite) => view! { <SuiteRunView suite=suite /> }.into_any(),
         Err(why) => view! {
             <ErrorBox title="The suite could not be loaded".to_string() message=why />
@@ -563,7 +563,7 @@ fn AnyOrOne(
 /// link holds the whole episode).
 #[component]
 fn EpisodeList(
-    file: envs::tasks::results::ResultsFile,
+    file: bench::results::ResultsFile,
     episodes: Vec<(usize, ResultEpisode)>,
 ) -> impl IntoView {
     let file = std::sync::Arc::new(file);
@@ -614,8 +614,8 @@ impl Live {
     fn finish(
         &mut self,
         job: usize,
-        record: envs::tasks::EpisodeRecord,
-        usage: Option<envs::tasks::results::Usage>,
+        record: bench::EpisodeRecord,
+        usage: Option<bench::results::Usage>,
     ) {
         let episode = ResultEpisode {
             record,
@@ -645,7 +645,7 @@ async fn worker(live: Shared, bump: impl Fn() + Copy + 'static, finished: impl F
             let Some((job, j)) = l.run.take_job() else {
                 return;
             };
-            let Ok(task) = bench::find_task(&j.task) else {
+            let Ok(task) = suite_data::find_task(&j.task) else {
                 l.run.release(job);
                 return;
             };

@@ -1,11 +1,11 @@
 //! `/task?id=ID`: one task of the built-in suite — its rules, budget, pass condition and
 //! score rule in words — with a player for each demonstration clip and a way to play it.
 
-use envs::tasks::Task;
+use bench::Task;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
-use crate::bench::{self, TaskLoadError};
+use crate::suite_data::{self, TaskLoadError};
 use crate::components::demo_clip::DemoPlayer;
 use crate::components::error_box::ErrorBox;
 use crate::demo_player::ClipFrames;
@@ -18,7 +18,7 @@ use crate::url::{task_href, task_play_href};
 pub fn TaskPage() -> impl IntoView {
     let query = use_query_map();
     let id = Memo::new(move |_| query.with(|q| q.get_str("id").unwrap_or_default().to_string()));
-    move || match bench::find_task(&id.get()) {
+    move || match suite_data::find_task(&id.get()) {
         Ok(task) => view! { <TaskDetail task=task /> }.into_any(),
         Err(e) => {
             set_title("Unknown task · Playbench");

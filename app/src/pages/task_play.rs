@@ -9,13 +9,13 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use envs::tasks::share::{TaskRef, LINK_PARAM};
-use envs::tasks::Task;
+use bench::share::{TaskRef, LINK_PARAM};
+use bench::Task;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
-use crate::bench::{self, TaskLoadError};
+use crate::suite_data::{self, TaskLoadError};
 use crate::components::action_buttons::ActionButtons;
 use crate::components::error_box::ErrorBox;
 use crate::components::frame_canvas::{draw_frame, report};
@@ -84,7 +84,7 @@ pub fn TaskPlay() -> impl IntoView {
             };
         }
         let id = id.get();
-        match bench::find_task(&id).and_then(|t| start(t).map(|s| (t, s))) {
+        match suite_data::find_task(&id).and_then(|t| start(t).map(|s| (t, s))) {
             Ok((task, session)) => {
                 let session: Session = RwSignal::new_local(Ok(session));
                 let task_ref = TaskRef::builtin(&task.id);

@@ -127,7 +127,7 @@ mod tests {
     fn different_tasks_are_refused() {
         let lake = Replay::open(lake_file(&["Down"])).unwrap();
         let mut other = lake_file(&["Down"]);
-        if let envs::tasks::share::TaskRef::Inline(t) = &mut other.task {
+        if let bench::share::TaskRef::Inline(t) = &mut other.task {
             t.max_steps = 20;
         }
         let edited = Replay::open(other).unwrap();
@@ -136,11 +136,11 @@ mod tests {
 
         let mut cart = crate::task_text::tests::cart_task();
         cart.demos.truncate(1);
-        let record = envs::tasks::EpisodeRunner::start(&cart)
+        let record = bench::EpisodeRunner::start(&cart)
             .unwrap()
             .finish("human");
-        let cart = Replay::open(envs::tasks::share::EpisodeFile::from_record(
-            envs::tasks::share::TaskRef::Inline(Box::new(cart)),
+        let cart = Replay::open(bench::share::EpisodeFile::from_record(
+            bench::share::TaskRef::Inline(Box::new(cart)),
             record,
             None,
         ))

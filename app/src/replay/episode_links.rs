@@ -3,8 +3,8 @@
 //! file's JSON stored under `localStorage["playbench.episode." + KEY]` and the link
 //! `/episode?stored=KEY`.
 
-use envs::tasks::results::ResultsFile;
-use envs::tasks::share::{EpisodeFile, ShareError};
+use bench::results::ResultsFile;
+use bench::share::{EpisodeFile, ShareError};
 
 use crate::replay::share::{episode_href, stored_key_for, EPISODE_PATH};
 use crate::replay::source::stored_entry;
@@ -62,8 +62,8 @@ pub fn episode_link(file: &ResultsFile, index: usize) -> Result<EpisodeLink, Str
 mod tests {
     use super::*;
     use crate::compare::table::tests::run_file;
-    use envs::tasks::results::ResultsKind;
-    use envs::tasks::share::LINK_MAX_CHARS;
+    use bench::results::ResultsKind;
+    use bench::share::LINK_MAX_CHARS;
 
     #[test]
     fn short_episodes_link_by_fragment_and_open_again() {
@@ -102,7 +102,7 @@ mod tests {
                 let mut d = d.clone();
                 d.frame_hash = format!(
                     "{:016x}",
-                    u64::from(envs::tasks::share::crc32(&i.to_le_bytes())) << 17 ^ u64::from(i)
+                    u64::from(bench::share::crc32(&i.to_le_bytes())) << 17 ^ u64::from(i)
                 );
                 d
             })

@@ -1,11 +1,11 @@
 //! Continuing an episode from one of its decisions (`/task/play?fork=T#e=pb1.…`): the
-//! forked task (`envs::tasks::results::fork_task`: the first `T` decisions join the
+//! forked task (`bench::results::fork_task`: the first `T` decisions join the
 //! prefix, the budget shrinks by `T`), what the page says about where it comes from, and
 //! how the new episode records it.
 
-use envs::tasks::results::fork_task;
-use envs::tasks::share::{EpisodeFile, TaskRef};
-use envs::tasks::Task;
+use bench::results::fork_task;
+use bench::share::{EpisodeFile, TaskRef};
+use bench::Task;
 use serde_json::{json, Map, Value};
 
 /// The settings key recording a fork's origin in the new episode file.
@@ -72,7 +72,7 @@ pub fn parse_fork_step(text: &str) -> Result<usize, String> {
 /// The task of `file` continued from decision `step`; errors say why it cannot be.
 pub fn fork(file: &EpisodeFile, step: usize) -> Result<Fork, String> {
     let task = fork_task(file, step).map_err(|e| match e {
-        envs::tasks::share::ShareError::Field(f) if f.field == "step" => {
+        bench::share::ShareError::Field(f) if f.field == "step" => {
             format!("Cannot continue from decision {step}: {}.", f.message)
         }
         other => format!("Cannot continue this episode: {other}."),

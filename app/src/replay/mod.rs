@@ -14,8 +14,8 @@ pub mod timeline;
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use envs::tasks::share::{EpisodeFile, TaskRef};
-    use envs::tasks::EpisodeRunner;
+    use bench::share::{EpisodeFile, TaskRef};
+    use bench::EpisodeRunner;
     use serde_json::json;
 
     use crate::task_text::tests::lake_task;

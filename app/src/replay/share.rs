@@ -8,7 +8,7 @@
 //! - `/task/play?fork=T#e=pb1.…` (or `?fork=T&stored=KEY`): play on as a person from
 //!   decision `T` of the episode; `/run?fork=T#e=pb1.…` the same with a model.
 
-use envs::tasks::share::{crc32, EpisodeFile, LINK_PARAM};
+use bench::share::{crc32, EpisodeFile, LINK_PARAM};
 
 use super::source::{AT_PARAM, COMPARE_PARAM};
 use crate::url::encode_component;

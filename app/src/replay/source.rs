@@ -16,7 +16,7 @@
 
 use std::fmt;
 
-use envs::tasks::share::{EpisodeFile, ShareError, LINK_PARAM};
+use bench::share::{EpisodeFile, ShareError, LINK_PARAM};
 
 /// The `localStorage` key prefix of the stored-episode contract.
 pub const STORED_PREFIX: &str = "playbench.episode.";
@@ -125,7 +125,7 @@ impl OpenError {
 
     /// A heading for the message.
     pub fn title(&self) -> &'static str {
-        use envs::tasks::link_codec::PayloadError as P;
+        use bench::link_codec::PayloadError as P;
         use ShareError as S;
         match &self.reason {
             Reason::Share(S::Link(P::Truncated)) => "This episode link is cut off",

@@ -3,9 +3,9 @@
 //! replies, reward and flags, revealed even when the task hid them from the agent), the
 //! claimed and recomputed pass and score, and a [`Scrubber`] over decisions `0..=N`.
 
-use envs::tasks::demo::{caption_frame, CAPTION_HEIGHT};
-use envs::tasks::share::{resolve_task, verify, Divergence, EpisodeFile, ShareError, TaskRef};
-use envs::tasks::{Decision, EpisodeRunner, FailureMode, Task};
+use bench::demo::{caption_frame, CAPTION_HEIGHT};
+use bench::share::{resolve_task, verify, Divergence, EpisodeFile, ShareError, TaskRef};
+use bench::{Decision, EpisodeRunner, FailureMode, Task};
 use envs::{Env, Frame};
 use serde_json::Value;
 
@@ -58,8 +58,8 @@ impl Replay {
     pub fn open(file: EpisodeFile) -> Result<Self, ShareError> {
         let task = resolve_task(&file.task)?;
         let divergence = match verify(&file)? {
-            envs::tasks::share::Verification::Verified { .. } => None,
-            envs::tasks::share::Verification::Diverged(d) => Some(d),
+            bench::share::Verification::Verified { .. } => None,
+            bench::share::Verification::Diverged(d) => Some(d),
         };
         let mut runner = EpisodeRunner::start(&task).map_err(ShareError::Task)?;
         let mut states = vec![runner.env().clone_box()];

@@ -2,9 +2,9 @@
 //! told apart from unreachable servers by a second, opaque request), API errors, and
 //! the "test connection" checklist.
 
-use envs::protocol::endpoint::Answer;
-use envs::protocol::prompt::{ImageRef, Message, Part, Role};
-use envs::protocol::providers::{ApiError, ErrorKind};
+use bench::protocol::endpoint::Answer;
+use bench::protocol::prompt::{ImageRef, Message, Part, Role};
+use bench::protocol::providers::{ApiError, ErrorKind};
 
 /// A request that got no HTTP answer.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,13 +8,13 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use envs::protocol::endpoint::{redact, Endpoint, HttpRequest, Prices};
-use envs::protocol::prompt::{DemoMode, ImageRef};
-use envs::protocol::providers::{ApiError, EncodedImage, ErrorKind};
-use envs::protocol::session::{ModelSession, Next, SessionConfig};
-use envs::tasks::demo::render_clip;
-use envs::tasks::results::Usage;
-use envs::tasks::{EpisodeRecord, EpisodeRunner, FailureMode, Reply, Task};
+use bench::protocol::endpoint::{redact, Endpoint, HttpRequest, Prices};
+use bench::protocol::prompt::{DemoMode, ImageRef};
+use bench::protocol::providers::{ApiError, EncodedImage, ErrorKind};
+use bench::protocol::session::{ModelSession, Next, SessionConfig};
+use bench::demo::render_clip;
+use bench::results::Usage;
+use bench::{EpisodeRecord, EpisodeRunner, FailureMode, Reply, Task};
 use envs::Frame;
 
 /// Turns a frame into image bytes (the browser uses a canvas; tests anything).
@@ -439,7 +439,7 @@ impl ModelEpisode {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use envs::protocol::providers::{Provider, Sampling};
+    use bench::protocol::providers::{Provider, Sampling};
 
     struct Fake;
     impl FrameEncoder for Fake {
@@ -452,7 +452,7 @@ mod tests {
     }
 
     fn episode() -> ModelEpisode {
-        let task = crate::bench::find_task("frozenlake-4x4-det-s0").unwrap();
+        let task = crate::suite_data::find_task("frozenlake-4x4-det-s0").unwrap();
         let endpoint = Endpoint {
             provider: Provider::OpenAi,
             base_url: "http://x/v1".into(),
@@ -606,13 +606,13 @@ mod tests {
 
     #[test]
     fn video_demonstrations_are_provided_once_per_task() {
-        let task = crate::bench::find_task("frozenlake-4x4-det-s0").unwrap();
+        let task = crate::suite_data::find_task("frozenlake-4x4-det-s0").unwrap();
         let config = SessionConfig {
             demo_mode: DemoMode::Video,
             ..SessionConfig::default()
         };
         let gemini = Endpoint {
-            provider: envs::protocol::providers::Provider::Gemini,
+            provider: bench::protocol::providers::Provider::Gemini,
             base_url: "http://x/v1beta".into(),
             sampling: Sampling {
                 model: "g".into(),

@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use envs::protocol::endpoint::{Endpoint, Prices};
-use envs::protocol::providers::{Provider, Sampling};
+use bench::protocol::endpoint::{Endpoint, Prices};
+use bench::protocol::providers::{Provider, Sampling};
 use serde::{Deserialize, Serialize};
 
 /// Where profiles (without keys) are stored.

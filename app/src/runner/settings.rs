@@ -2,10 +2,10 @@
 //! (strictness, history window, observation, feedback, reward) and how frames are
 //! encoded. Stored with every episode and results file, so a run says how it was made.
 
-use envs::protocol::parse::Strictness;
-use envs::protocol::prompt::DemoMode;
-use envs::protocol::providers::Provider;
-use envs::protocol::session::{HistoryWindow, ObservationMode, RewardMode, SessionConfig};
+use bench::protocol::parse::Strictness;
+use bench::protocol::prompt::DemoMode;
+use bench::protocol::providers::Provider;
+use bench::protocol::session::{HistoryWindow, ObservationMode, RewardMode, SessionConfig};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 

@@ -6,11 +6,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use envs::tasks::agents::{OracleAgent, RandomAgent};
-use envs::tasks::report::tag_names;
-use envs::tasks::results::{ResultEpisode, ResultsFile, ResultsKind};
-use envs::tasks::Agent;
-use envs::tasks::{Suite, Task};
+use bench::agents::{OracleAgent, RandomAgent};
+use bench::report::tag_names;
+use bench::results::{ResultEpisode, ResultsFile, ResultsKind};
+use bench::Agent;
+use bench::{Suite, Task};
 use serde::{Deserialize, Serialize};
 
 use super::profiles::Profile;
@@ -334,8 +334,8 @@ pub fn env_bars(results: &ResultsFile) -> Vec<(String, f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use envs::tasks::agents::RandomAgent;
-    use envs::tasks::run_episode;
+    use bench::agents::RandomAgent;
+    use bench::run_episode;
 
     fn plan(suite: &Suite) -> RunPlan {
         let selection = Selection {
@@ -373,7 +373,7 @@ mod tests {
 
     #[test]
     fn a_run_resumes_without_losing_or_repeating_episodes() {
-        let suite = crate::bench::suite().unwrap();
+        let suite = crate::suite_data::suite().unwrap();
         let p = plan(suite);
         assert!(p.problems().is_empty(), "{:?}", p.problems());
         let mut run = SuiteRun::new(p.clone());
@@ -408,7 +408,7 @@ mod tests {
 
     #[test]
     fn stale_or_foreign_entries_are_ignored() {
-        let suite = crate::bench::suite().unwrap();
+        let suite = crate::suite_data::suite().unwrap();
         let p = plan(suite);
         let mut run = SuiteRun::new(p.clone());
         let (_, job) = run.take_job().unwrap();
@@ -424,7 +424,7 @@ mod tests {
 
     #[test]
     fn selections_and_times() {
-        let suite = crate::bench::suite().unwrap();
+        let suite = crate::suite_data::suite().unwrap();
         let (envs, tags) = Selection::options(suite);
         assert!(envs.len() >= 60);
         assert!(tags.contains(&"memory: multiple".to_string()));
@@ -447,7 +447,7 @@ mod tests {
 
     #[test]
     fn stored_runs_and_entries_round_trip() {
-        let suite = crate::bench::suite().unwrap();
+        let suite = crate::suite_data::suite().unwrap();
         let stored = StoredRun {
             plan: plan(suite),
             state: RunState::Running,
@@ -472,7 +472,7 @@ mod tests {
 
     #[test]
     fn the_random_baseline_in_the_tab_is_the_committed_one() {
-        let suite = crate::bench::suite().unwrap();
+        let suite = crate::suite_data::suite().unwrap();
         let mut p = plan(suite);
         p.agent = AgentChoice::Random { seed: 0 };
         p.profile.model = String::new(); // no endpoint needed
@@ -497,7 +497,7 @@ mod tests {
         let results = run.results(suite);
         assert_eq!(results.kind, ResultsKind::Baseline);
         assert_eq!(results.label, "random (seed 0)");
-        let committed = crate::bench::parse_baseline(crate::bench::RANDOM_BASELINE_JSON)
+        let committed = crate::suite_data::parse_baseline(crate::suite_data::RANDOM_BASELINE_JSON)
             .unwrap()
             .unwrap();
         assert_eq!(results.report.overall, committed.overall);

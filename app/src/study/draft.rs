@@ -2,8 +2,8 @@
 //! localStorage (`playbench.study.builder`) as JSON, and turned into a [`Study`] and
 //! its link once valid.
 
-use envs::tasks::study::{suggested_id, Study, StudyError};
-use envs::tasks::Suite;
+use bench::study::{suggested_id, Study, StudyError};
+use bench::Suite;
 use serde_json::{json, Value};
 
 /// Where the builder keeps its draft.
@@ -165,7 +165,7 @@ mod tests {
 
     /// Two tasks of the built-in suite, in its order: a lake, then a cart pole.
     fn small_suite() -> Suite {
-        let builtin = crate::bench::suite().unwrap();
+        let builtin = crate::suite_data::suite().unwrap();
         Suite {
             tasks: ["frozenlake-4x4-det-s0", "cartpole-s1"]
                 .iter()

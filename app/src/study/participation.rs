@@ -4,9 +4,9 @@
 //! [`progress_key`]), so a reload resumes at the next task; an episode in progress is
 //! not saved and starts over from the task's start.
 
-use envs::tasks::results::{ResultEpisode, ResultsFile, ResultsKind};
-use envs::tasks::study::Study;
-use envs::tasks::{EpisodeRecord, Suite, Task};
+use bench::results::{ResultEpisode, ResultsFile, ResultsKind};
+use bench::study::Study;
+use bench::{EpisodeRecord, Suite, Task};
 use serde_json::{json, Map, Value};
 
 use crate::task_session::HUMAN_AGENT;
@@ -292,13 +292,13 @@ impl Participation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use envs::tasks::{run_episode, Agent, EpisodeRunner, Reply};
+    use bench::{run_episode, Agent, EpisodeRunner, Reply};
 
     const LAKE: &str = "frozenlake-4x4-det-s0";
     const LAKE_MID: &str = "frozenlake-4x4-det-s0-mid";
 
     fn suite() -> &'static Suite {
-        crate::bench::suite().unwrap()
+        crate::suite_data::suite().unwrap()
     }
 
     fn study(show_demos: bool) -> Study {

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::core_suite::{self, SUITE_ID, SUITE_VERSION};
+use crate::suites::core::{self as core_suite, SUITE_ID, SUITE_VERSION};
 use super::episode::{EpisodeRecord, EpisodeRunner, FailureMode, EPISODE_FORMAT};
 use super::link_codec::{self, LinkKind, PayloadError};
 use super::task::{Suite, Task, TaskError};

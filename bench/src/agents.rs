@@ -1,8 +1,8 @@
 //! The built-in agents: a seeded random policy and the oracle.
 
 use super::episode::{Agent, EpisodeRunner, FailureMode, Reply};
-use crate::rng::NpRandom;
-use crate::solvers::{solver_for, Control, Solver};
+use envs::rng::NpRandom;
+use envs::solvers::{solver_for, Control, Solver};
 
 /// Uniformly random over the task's actions, from a seeded numpy generator: the same
 /// seed gives the same episode everywhere.
@@ -57,7 +57,7 @@ pub fn control_of(runner: &EpisodeRunner) -> Control {
         noop: task
             .noop
             .as_deref()
-            .and_then(|n| crate::tasks::task::Task::env_action(env, n)),
+            .and_then(|n| crate::task::Task::env_action(env, n)),
     }
 }
 

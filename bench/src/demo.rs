@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::episode::EpisodeRunner;
 use super::task::{DemoClip, Task, TaskError};
-use crate::core::frame::Frame;
-use crate::render::font::{draw_text_outlined, text_width, GLYPH_H};
+use envs::core::frame::Frame;
+use envs::render::font::{draw_text_outlined, text_width, GLYPH_H};
 
 pub const CAPTION_HEIGHT: u32 = 40;
 

@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use super::task::{PassCondition, RatioValue, ScoreRule, Task};
-use crate::core::env::{Env, Observation, Step};
-use crate::minigrid::object::{DoorState, ObjKind};
-use crate::toy_text::taxi::{TaxiState, IN_TAXI};
+use envs::core::env::{Env, Observation, Step};
+use envs::minigrid::object::{DoorState, ObjKind};
+use envs::toy_text::taxi::{TaxiState, IN_TAXI};
 
 /// What kind of success event an environment has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,7 +22,7 @@ enum SuccessRule {
 }
 
 fn success_rule(env_id: &str) -> SuccessRule {
-    match crate::registry::spec(env_id).map(|s| s.id) {
+    match envs::registry::spec(env_id).map(|s| s.id) {
         Some("CliffWalking-v1" | "MountainCar-v0" | "Acrobot-v1") => SuccessRule::AnyEnd,
         Some("CartPole-v1" | "Pendulum-v1") => SuccessRule::EndIsFailure,
         _ => SuccessRule::PositiveEnd,
@@ -107,7 +107,7 @@ impl Tracker {
         let mut events = BTreeSet::new();
         minigrid_events(env, &mut open_doors, &mut events);
         let start_distance = if navigation {
-            crate::solvers::distance_to_goal(env)
+            envs::solvers::distance_to_goal(env)
         } else {
             None
         };
@@ -155,7 +155,7 @@ impl Tracker {
     pub fn decision(&mut self, env: &dyn Env) {
         self.progress.decisions += 1;
         if self.navigation && !self.progress.terminated {
-            if let Some(d) = crate::solvers::distance_to_goal(env) {
+            if let Some(d) = envs::solvers::distance_to_goal(env) {
                 let best = self.progress.best_distance.map_or(d, |b| b.min(d));
                 self.progress.best_distance = Some(best);
             }
@@ -247,7 +247,7 @@ pub fn passed(pass: &PassCondition, p: &Progress, score: f64, budget_exhausted: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tasks::task::Milestone;
+    use crate::task::Milestone;
 
     fn progress(decisions: u32) -> Progress {
         Progress {

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::core::env::Env;
+use envs::core::env::Env;
 
 pub const TASK_FORMAT: &str = "playbench-task/1";
 pub const SUITE_FORMAT: &str = "playbench-suite/1";
@@ -234,9 +234,9 @@ impl Task {
 
     /// Makes the task's environment.
     pub fn make_env(&self) -> Result<Box<dyn Env>, TaskError> {
-        crate::make(&self.env, &self.kwargs).map_err(|e| {
+        envs::make(&self.env, &self.kwargs).map_err(|e| {
             let field = match e {
-                crate::EnvError::BadKwargs(_) => "kwargs",
+                envs::EnvError::BadKwargs(_) => "kwargs",
                 _ => "env",
             };
             err(field, e.to_string())

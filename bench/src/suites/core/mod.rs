@@ -2,16 +2,16 @@
 //! oracle: budgets and reference targets are calibrated on the oracle's episodes, the
 //! success demonstrations are the oracle's, and failure demonstrations are seeded
 //! random episodes that end badly. Deterministic: `build()` always returns the same
-//! suite, and the committed `envs/suites/playbench-core.json` is its output.
+//! suite, and the committed `bench/suites/playbench-core.json` is its output.
 
 mod recipes;
 
 use serde_json::Value;
 
-use super::agents::{OracleAgent, RandomAgent};
-use super::demo::play_clip;
-use super::episode::{run_episode, Agent, EpisodeRecord, EpisodeRunner};
-use super::task::{
+use crate::agents::{OracleAgent, RandomAgent};
+use crate::demo::play_clip;
+use crate::episode::{run_episode, Agent, EpisodeRecord, EpisodeRunner};
+use crate::task::{
     DemoClip, Milestone, PassCondition, RatioValue, ScoreRule, Suite, Tags, Task, TaskError,
     SUITE_FORMAT, TASK_FORMAT,
 };
@@ -59,7 +59,7 @@ fn milestones_on_the_way(task: &Task, actions: &[String]) -> Result<Vec<String>,
 }
 
 fn skeleton(r: &Recipe, seed: u64) -> Result<Task, TaskError> {
-    let env = crate::make(r.env, &r.kwargs).map_err(|e| TaskError {
+    let env = envs::make(r.env, &r.kwargs).map_err(|e| TaskError {
         field: "env".into(),
         message: e.to_string(),
     })?;
@@ -180,7 +180,7 @@ fn rules_text(r: &Recipe, task: &Task) -> Result<String, TaskError> {
     let runner = EpisodeRunner::start(task)?;
     if let Some(world) = runner.env().grid_world() {
         parts.push(format!("Mission: {}.", world.mission));
-        if r.memory == crate::tasks::task::Memory::Multiple && !r.env.contains("Memory") {
+        if r.memory == crate::task::Memory::Multiple && !r.env.contains("Memory") {
             parts.push("You can carry one object at a time; what you carry is not drawn.".into());
         }
     }

@@ -223,7 +223,7 @@ impl Study {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tasks::core_suite;
+    use crate::suites::core as core_suite;
 
     fn suite() -> Suite {
         core_suite::builtin().unwrap()

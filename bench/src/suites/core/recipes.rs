@@ -2,8 +2,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::registry::Family;
-use crate::tasks::task::{Dynamics, Memory};
+use envs::registry::Family;
+use crate::task::{Dynamics, Memory};
 
 /// How a recipe's tasks are judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,7 +179,7 @@ fn minigrid_family(short: &str) -> &str {
 }
 
 fn minigrid() -> Vec<Recipe> {
-    crate::specs()
+    envs::specs()
         .filter(|s| s.family == Family::MiniGrid)
         .map(|s| {
             let short = s.id.trim_start_matches("MiniGrid-").trim_end_matches("-v0");

@@ -21,9 +21,9 @@ use super::prompt::{
 };
 use super::providers::{ApiError, ErrorKind};
 use super::retry::{backoff_ms, MAX_FORMAT_RETRIES, MAX_TRANSPORT_RETRIES};
-use crate::tasks::demo::play_clip;
-use crate::tasks::episode::EpisodeError;
-use crate::tasks::{EpisodeRunner, FailureMode, Reply, Task, TaskError};
+use crate::demo::play_clip;
+use crate::episode::EpisodeError;
+use crate::{EpisodeRunner, FailureMode, Reply, Task, TaskError};
 
 /// How much of the conversation each request carries (VisGym §2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,7 +72,7 @@ pub struct SessionConfig {
 }
 
 /// The feedback line for a decision: what happened, in words every environment shares.
-fn feedback_text(d: &crate::tasks::Decision, previous_hash: Option<&str>) -> &'static str {
+fn feedback_text(d: &crate::Decision, previous_hash: Option<&str>) -> &'static str {
     if d.terminated {
         "executed; the episode ended"
     } else if d.truncated {
@@ -373,7 +373,7 @@ impl ModelSession {
 mod tests {
     use super::*;
     use crate::protocol::prompt::{ImageRef, RETRY_FIRST_TURN, RETRY_LATER_TURN};
-    use crate::tasks::EpisodeRecord;
+    use crate::EpisodeRecord;
 
     fn task(extra: serde_json::Value) -> Task {
         let mut base = serde_json::json!({

@@ -1,7 +1,7 @@
 use super::*;
-use crate::tasks::agents::{OracleAgent, RandomAgent};
-use crate::tasks::episode::{run_episode, Agent};
-use crate::tasks::link_codec::PayloadError as P;
+use crate::agents::{OracleAgent, RandomAgent};
+use crate::episode::{run_episode, Agent};
+use crate::link_codec::PayloadError as P;
 use serde_json::json;
 
 fn task(id: &str) -> Task {
@@ -157,7 +157,7 @@ fn forked_episodes_round_trip_with_their_task_inline() {
         let t = first_task_of(family);
         let file = file_for(&t.id, &mut OracleAgent::new());
         assert!(file.record.decisions.len() >= 2, "{}", t.id);
-        let forked = crate::tasks::results::fork_task(&file, 1).unwrap();
+        let forked = crate::results::fork_task(&file, 1).unwrap();
         let record = run_episode(&forked, &mut OracleAgent::new()).unwrap();
         let fork_file = EpisodeFile::from_record(TaskRef::Inline(Box::new(forked)), record, None);
         let back = reencoded(&fork_file);

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::scoring::{passed, score, Progress, Tracker};
 use super::task::{Task, TaskError};
-use crate::core::env::{Action, Env};
-use crate::core::frame::Frame;
+use envs::core::env::{Action, Env};
+use envs::core::frame::Frame;
 
 pub const EPISODE_FORMAT: &str = "playbench-episode/1";
 
@@ -444,7 +444,7 @@ mod tests {
             "pass": {"kind": "reach_goal"}, "score": {"kind": "progress", "reference_steps": 30}
         }));
         let mut runner = EpisodeRunner::start(&t).unwrap();
-        let mut env = crate::make_default("MountainCar-v0").unwrap();
+        let mut env = envs::make_default("MountainCar-v0").unwrap();
         env.reset(Some(0));
         for a in [2, 2, 1, 1] {
             env.step(Action::Index(a)).unwrap();

@@ -296,9 +296,9 @@ pub fn fork_task(file: &EpisodeFile, step: usize) -> Result<super::task::Task, S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tasks::agents::RandomAgent;
-    use crate::tasks::core_suite;
-    use crate::tasks::run_episode;
+    use crate::agents::RandomAgent;
+    use crate::suites::core as core_suite;
+    use crate::run_episode;
 
     fn suite() -> Suite {
         core_suite::builtin().unwrap()
@@ -392,8 +392,8 @@ mod tests {
         let f = file(&s, 2);
         let ep = f.episode_file(1).unwrap();
         assert!(matches!(
-            crate::tasks::share::verify(&ep).unwrap(),
-            crate::tasks::share::Verification::Verified { .. }
+            crate::share::verify(&ep).unwrap(),
+            crate::share::Verification::Verified { .. }
         ));
         assert!(f.episode_file(2).is_none());
     }
@@ -402,14 +402,14 @@ mod tests {
     fn forks_continue_from_a_decision() {
         let s = suite();
         let t = s.task("frozenlake-4x4-det-s0").unwrap();
-        let rec = run_episode(t, &mut crate::tasks::agents::OracleAgent::new()).unwrap();
+        let rec = run_episode(t, &mut crate::agents::OracleAgent::new()).unwrap();
         let ep = EpisodeFile::from_record(TaskRef::builtin(&t.id), rec.clone(), None);
         let f = fork_task(&ep, 2).unwrap();
         assert_eq!(f.max_steps, t.max_steps - 2);
         assert_eq!(f.prefix.len(), t.prefix.len() + 2);
         // The fork starts where the episode was after two decisions.
-        let runner = crate::tasks::EpisodeRunner::start(&f).unwrap();
-        let mut frame = crate::Frame::default();
+        let runner = crate::EpisodeRunner::start(&f).unwrap();
+        let mut frame = envs::Frame::default();
         runner.env().render(&mut frame);
         assert_eq!(
             format!("{:016x}", frame.hash()),

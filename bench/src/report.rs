@@ -70,7 +70,7 @@ fn env_rows(entries: &[(&Task, Vec<&EpisodeRecord>)]) -> Vec<Row> {
 
 /// The environment a task is reported under (aliases resolved).
 pub fn env_name(task: &Task) -> String {
-    crate::registry::spec(&task.env).map_or_else(|| task.env.clone(), |s| s.id.to_string())
+    envs::registry::spec(&task.env).map_or_else(|| task.env.clone(), |s| s.id.to_string())
 }
 
 /// Environments weighted equally.

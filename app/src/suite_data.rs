@@ -5,22 +5,22 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use envs::tasks::report::{Report, Row};
-use envs::tasks::{Suite, Task};
+use bench::report::{Report, Row};
+use bench::{Suite, Task};
 
-/// The random policy's results on the built-in suite (`envs::tasks::report::Report`).
+/// The random policy's results on the built-in suite (`bench::report::Report`).
 pub const RANDOM_BASELINE_JSON: &str =
-    include_str!("../../envs/suites/playbench-core.baseline-random.json");
+    include_str!("../../bench/suites/playbench-core.baseline-random.json");
 /// The oracle solver's results on the built-in suite.
 pub const ORACLE_BASELINE_JSON: &str =
-    include_str!("../../envs/suites/playbench-core.baseline-oracle.json");
+    include_str!("../../bench/suites/playbench-core.baseline-oracle.json");
 
 /// The built-in suite, parsed and validated on first use. An `Err` holds the parser's
 /// message (a broken committed file must not take the whole app down).
 pub fn suite() -> Result<&'static Suite, String> {
     static SUITE: OnceLock<Result<Suite, String>> = OnceLock::new();
     SUITE
-        .get_or_init(|| envs::tasks::core_suite::builtin().map_err(|e| e.to_string()))
+        .get_or_init(|| bench::suites::core::builtin().map_err(|e| e.to_string()))
         .as_ref()
         .map_err(Clone::clone)
 }
@@ -264,12 +264,12 @@ pub fn pass_cell(row: Option<&Row>) -> String {
 mod tests {
     use super::*;
     use crate::task_text::tests::{cart_task, lake_task};
-    use envs::tasks::report::report;
-    use envs::tasks::{run_episode, Agent, EpisodeRunner, Reply};
+    use bench::report::report;
+    use bench::{run_episode, Agent, EpisodeRunner, Reply};
 
     pub fn small_suite() -> Suite {
         Suite {
-            format: envs::tasks::task::SUITE_FORMAT.into(),
+            format: bench::task::SUITE_FORMAT.into(),
             id: "test-suite".into(),
             version: 1,
             description: String::new(),

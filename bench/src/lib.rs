@@ -1,0 +1,22 @@
+//! The Playbench benchmark over the environments of `envs`: tasks and suites, the
+//! episode engine, scoring, agents, demonstration clips, the model protocols and
+//! sessions, episode files and share links, human studies and results files.
+//!
+//! Pure Rust with no web dependency: the browser app and the command line are adapters
+//! over the same types (see `docs/architecture.md`).
+
+pub mod agents;
+pub mod demo;
+pub mod episode;
+pub mod link_codec;
+pub mod protocol;
+pub mod report;
+pub mod results;
+pub mod scoring;
+pub mod share;
+pub mod study;
+pub mod suites;
+pub mod task;
+
+pub use episode::{run_episode, Agent, Decision, EpisodeRecord, EpisodeRunner, FailureMode, Reply};
+pub use task::{DemoClip, PassCondition, ScoreRule, Suite, Task, TaskError};

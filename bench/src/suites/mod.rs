@@ -1,0 +1,3 @@
+//! The built-in suites.
+
+pub mod core;
