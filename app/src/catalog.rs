@@ -2,7 +2,7 @@
 //! links that start it and its seed-0 first frame for a thumbnail.
 
 use envs::{Family, Frame};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::url::{LoadError, PlayRequest};
 
@@ -23,11 +23,13 @@ impl PlayLink {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
     pub id: &'static str,
-    pub family: Family,
+    pub family: &'static Family,
     pub aliases: &'static [&'static str],
     pub summary: &'static str,
     pub kwargs_doc: &'static str,
     pub max_episode_steps: Option<u32>,
+    /// A step limit the environment applies itself (MiniGrid levels).
+    pub own_step_limit: Option<u32>,
     /// The first link plays the defaults; others are notable variants.
     pub links: Vec<PlayLink>,
 }
@@ -40,11 +42,9 @@ impl Entry {
 
     /// "Time limit: 200 steps", or what stands in for one.
     pub fn limit_text(&self) -> String {
-        match (self.max_episode_steps, self.family) {
-            (Some(n), _) => format!("Time limit: {n} steps"),
-            // MiniGrid levels truncate themselves (at `max_steps`), not through `TimeLimit`.
-            (None, Family::MiniGrid) => "Time limit: the level's own".to_string(),
-            (None, _) => "No time limit".to_string(),
+        match self.max_episode_steps.or(self.own_step_limit) {
+            Some(n) => format!("Time limit: {n} steps"),
+            None => "No time limit".to_string(),
         }
     }
 }
@@ -52,7 +52,7 @@ impl Entry {
 /// The environments of one family, in registry order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Group {
-    pub family: Family,
+    pub family: &'static Family,
     pub label: &'static str,
     pub entries: Vec<Entry>,
 }
@@ -65,12 +65,16 @@ pub fn groups() -> Vec<Group> {
             label: "Play".to_string(),
             request: PlayRequest::new(spec.id, Map::new(), 0),
         }];
-        if spec.id.starts_with("FrozenLake") {
+        for v in spec.variants {
+            let kwargs = serde_json::from_str::<Map<String, Value>>(v.kwargs).unwrap_or_default();
             links.push(PlayLink {
-                label: "Play not slippery".to_string(),
-                request: PlayRequest::new(spec.id, object(json!({"is_slippery": false})), 0),
+                label: format!("Play {}", v.label),
+                request: PlayRequest::new(spec.id, kwargs, 0),
             });
         }
+        let own_step_limit = envs::make_default(spec.id)
+            .ok()
+            .and_then(|e| e.own_step_limit());
         let entry = Entry {
             id: spec.id,
             family: spec.family,
@@ -78,25 +82,19 @@ pub fn groups() -> Vec<Group> {
             summary: spec.summary,
             kwargs_doc: spec.kwargs_doc,
             max_episode_steps: spec.max_episode_steps,
+            own_step_limit,
             links,
         };
         match groups.iter_mut().find(|g| g.family == spec.family) {
             Some(g) => g.entries.push(entry),
             None => groups.push(Group {
                 family: spec.family,
-                label: spec.family.label(),
+                label: spec.family.label,
                 entries: vec![entry],
             }),
         }
     }
     groups
-}
-
-fn object(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    }
 }
 
 /// The first frame of an episode: make, reset with the request's seed, render.
@@ -127,7 +125,7 @@ mod tests {
                 assert_eq!(envs::spec(e.id).map(|s| s.family), Some(g.family));
             }
         }
-        let families: Vec<Family> = groups.iter().map(|g| g.family).collect();
+        let families: Vec<&Family> = groups.iter().map(|g| g.family).collect();
         let mut dedup = families.clone();
         dedup.dedup();
         assert_eq!(families, dedup, "a family appears twice");

@@ -8,7 +8,6 @@
 //! playback) and [`task_session`] (a person playing a task as an agent would). The
 //! Leptos views, compiled for wasm32 only, draw them and forward clicks and key presses.
 
-pub mod suite_data;
 pub mod catalog;
 pub mod compare;
 pub mod demo_player;
@@ -16,6 +15,7 @@ pub mod play_state;
 pub mod replay;
 pub mod runner;
 pub mod study;
+pub mod suite_data;
 pub mod suite_filter;
 pub mod task_session;
 pub mod task_text;

@@ -2,7 +2,7 @@
 //! the play page shows. Plain Rust, so it is tested natively; the page only draws it.
 
 use envs::core::env::RenderOptions;
-use envs::{Action, Env, EnvError, Family, Frame, Observation};
+use envs::{Action, Env, EnvError, Frame};
 
 use crate::url::{LoadError, PlayRequest, ViewOptions};
 
@@ -10,8 +10,7 @@ use crate::url::{LoadError, PlayRequest, ViewOptions};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     Running,
-    /// Terminated by reaching the goal (FrozenLake's present, Taxi's drop-off,
-    /// CliffWalking's goal, MiniGrid's goal square; see [`is_success`]).
+    /// Terminated by the environment's success event (its `Signals::success`).
     Success,
     /// Terminated some other way (a FrozenLake hole, CartPole's pole falling, …).
     Terminated,
@@ -32,23 +31,6 @@ impl Outcome {
             Self::Terminated => "terminated",
             Self::Truncated => "truncated",
         }
-    }
-}
-
-/// Whether an episode that ended with these flags reached its goal.
-///
-/// Grid worlds have a goal that a terminated flag with a positive reward signals
-/// unambiguously: FrozenLake, Taxi and MiniGrid terminate with a positive reward exactly
-/// at the goal, and CliffWalking (whose cliff sends the walker back to the start, at -1
-/// a step) terminates only at the goal. Classic Control's flags are shown as they are.
-pub fn is_success(env_id: &str, family: Family, terminated: bool, last_reward: f64) -> bool {
-    if !terminated {
-        return false;
-    }
-    match family {
-        Family::ToyText => last_reward > 0.0 || env_id.starts_with("CliffWalking"),
-        Family::ClassicControl => false,
-        Family::MiniGrid => last_reward > 0.0,
     }
 }
 
@@ -109,7 +91,6 @@ impl KeyResult {
 pub struct PlaySession {
     env: Box<dyn Env>,
     request: PlayRequest,
-    family: Family,
     max_episode_steps: Option<u32>,
     controls: Vec<Control>,
     frame: Frame,
@@ -118,9 +99,10 @@ pub struct PlaySession {
     last_reward: Option<f64>,
     terminated: bool,
     truncated: bool,
+    /// The last step was the environment's success event.
+    succeeded: bool,
     last_error: Option<String>,
-    /// The mission of a MiniGrid level (an environment with a grid observation); `None`
-    /// for every other environment, which also has no [`ViewOptions`].
+    /// The mission, for environments that state one (MiniGrid).
     mission: Option<String>,
     view: ViewOptions,
     /// The agent's-eye view, drawn while `view.agent_view` is on.
@@ -144,7 +126,6 @@ impl PlaySession {
                 env_id: spec.id.to_string(),
                 ..request
             },
-            family: spec.family,
             max_episode_steps: spec.max_episode_steps,
             controls,
             frame: Frame::default(),
@@ -153,6 +134,7 @@ impl PlaySession {
             last_reward: None,
             terminated: false,
             truncated: false,
+            succeeded: false,
             last_error: None,
             mission: None,
             view: ViewOptions::default(),
@@ -165,17 +147,15 @@ impl PlaySession {
 
     /// Starts a new episode from `seed` (the generator is rebuilt from it).
     pub fn reset(&mut self, seed: u64) {
-        let start = self.env.reset(Some(seed));
-        self.mission = match start.obs {
-            Observation::Grid(g) => Some(g.mission),
-            _ => None,
-        };
+        self.env.reset(Some(seed));
+        self.mission = self.env.mission();
         self.request.seed = seed;
         self.steps = 0;
         self.total_reward = 0.0;
         self.last_reward = None;
         self.terminated = false;
         self.truncated = false;
+        self.succeeded = false;
         self.last_error = None;
         self.redraw();
     }
@@ -197,6 +177,7 @@ impl PlaySession {
                 self.last_reward = Some(step.reward);
                 self.terminated = step.terminated;
                 self.truncated = step.truncated;
+                self.succeeded = step.terminated && step.signals.success;
                 self.last_error = None;
                 self.redraw();
                 Ok(Some(step.reward))
@@ -278,8 +259,7 @@ impl PlaySession {
     }
 
     pub fn outcome(&self) -> Outcome {
-        let reward = self.last_reward.unwrap_or(0.0);
-        if is_success(&self.request.env_id, self.family, self.terminated, reward) {
+        if self.succeeded {
             Outcome::Success
         } else if self.terminated {
             Outcome::Terminated
@@ -292,35 +272,17 @@ impl PlaySession {
 
     /// The status line: starts with the outcome's word (`success`, `running`, …).
     pub fn status_text(&self) -> String {
-        let id = self.request.env_id.as_str();
         let steps = self.steps;
         let step_word = if steps == 1 { "step" } else { "steps" };
+        let words = self.env.words();
         match self.outcome() {
-            Outcome::Running => match self.carrying() {
-                Some(what) => format!("running — carrying {what}"),
+            Outcome::Running => match self.env.status_note() {
+                Some(note) => format!("running — {note}"),
                 None => "running".to_string(),
             },
-            Outcome::Success => {
-                let what = if id.starts_with("Taxi") {
-                    "passenger delivered"
-                } else {
-                    "reached the goal"
-                };
-                format!("success — {what} in {steps} {step_word}")
-            }
+            Outcome::Success => format!("success — {} in {steps} {step_word}", words.success),
             Outcome::Terminated => {
-                let why = if id.starts_with("FrozenLake") {
-                    "fell into a hole"
-                } else if id.starts_with("CartPole") {
-                    "the pole fell or the cart left the track"
-                } else if id.starts_with("MountainCar") {
-                    "the car reached the flag"
-                } else if id.starts_with("Acrobot") {
-                    "the tip swung above the line"
-                } else {
-                    "the episode ended"
-                };
-                format!("terminated — {why} after {steps} {step_word}")
+                format!("terminated — {} after {steps} {step_word}", words.failure)
             }
             Outcome::Truncated => match self.max_episode_steps {
                 Some(max) => format!("truncated — time limit of {max} steps reached"),
@@ -339,10 +301,6 @@ impl PlaySession {
 
     pub fn seed(&self) -> u64 {
         self.request.seed
-    }
-
-    pub fn family(&self) -> Family {
-        self.family
     }
 
     pub fn max_episode_steps(&self) -> Option<u32> {
@@ -386,9 +344,9 @@ impl PlaySession {
         self.env.render_text()
     }
 
-    /// Whether the environment is a MiniGrid level: it has a mission and [`ViewOptions`].
+    /// Whether the environment offers the agent's-eye view and the highlight toggle.
     pub fn has_views(&self) -> bool {
-        self.mission.is_some()
+        self.env.render_caps().agent_view
     }
 
     /// The level's mission, e.g. "use the key to open the door and then get to the goal".
@@ -406,15 +364,9 @@ impl PlaySession {
         self.agent_frame.as_ref()
     }
 
-    /// What the agent carries, as the text rendering says it (`"a yellow key"`).
-    pub fn carrying(&self) -> Option<String> {
-        if !self.has_views() {
-            return None;
-        }
-        let text = self.env.render_text();
-        let last = text.lines().last()?;
-        let (_, what) = last.split_once("; carrying ")?;
-        Some(what.trim().to_string())
+    /// What the frame does not show, e.g. "carrying a yellow key".
+    pub fn status_note(&self) -> Option<String> {
+        self.env.status_note()
     }
 
     /// The play page's query: the episode's start, then the view options that differ
@@ -622,7 +574,7 @@ mod tests {
             Some("use the key to open the door and then get to the goal")
         );
         assert_eq!(s.status_text(), "running");
-        assert_eq!(s.carrying(), None);
+        assert_eq!(s.status_note(), None);
         assert_eq!(
             s.press_key("p"),
             KeyResult::Stepped {
@@ -630,7 +582,7 @@ mod tests {
                 reward: 0.0
             }
         );
-        assert_eq!(s.carrying().as_deref(), Some("a yellow key"));
+        assert_eq!(s.status_note().as_deref(), Some("carrying a yellow key"));
         assert_eq!(s.status_text(), "running — carrying a yellow key");
         for (key, action) in [
             ("ArrowLeft", 0),
@@ -731,7 +683,7 @@ mod tests {
         });
         assert!(!s.has_views());
         assert_eq!(s.mission(), None);
-        assert_eq!(s.carrying(), None);
+        assert_eq!(s.status_note(), None);
         assert_eq!(s.view(), ViewOptions::default());
         assert_eq!(s.agent_frame(), None);
         assert!(!s.set_view(ViewOptions::default().with_agent_view(true)));
@@ -740,7 +692,7 @@ mod tests {
 
     #[test]
     fn every_minigrid_level_has_a_mission_and_an_agent_view() {
-        for spec in envs::specs().filter(|s| s.family == Family::MiniGrid) {
+        for spec in envs::minigrid::FAMILY.specs {
             let s = PlaySession::new(PlayRequest::new(spec.id, Map::new(), 0))
                 .unwrap()
                 .with_view(ViewOptions::default().with_agent_view(true));
@@ -751,27 +703,21 @@ mod tests {
     }
 
     #[test]
-    fn success_rules() {
-        use Family::{ClassicControl, ToyText};
-        assert!(is_success("FrozenLake-v1", ToyText, true, 1.0));
-        assert!(!is_success("FrozenLake-v1", ToyText, true, 0.0));
-        assert!(!is_success("FrozenLake-v1", ToyText, false, 1.0));
-        assert!(is_success("Taxi-v3", ToyText, true, 20.0));
-        assert!(is_success("CliffWalking-v1", ToyText, true, -1.0));
-        assert!(!is_success("CliffWalking-v1", ToyText, false, -100.0));
-        assert!(!is_success("MountainCar-v0", ClassicControl, true, -1.0));
-        assert!(is_success(
-            "MiniGrid-Empty-5x5-v0",
-            Family::MiniGrid,
-            true,
-            0.82
-        ));
-        assert!(!is_success(
-            "MiniGrid-LavaGapS5-v0",
-            Family::MiniGrid,
-            true,
-            0.0
-        ));
+    fn mountain_car_at_the_flag_is_a_success_as_in_task_play() {
+        // One success rule everywhere: the environment's own signal.
+        let mut s = PlaySession::new(PlayRequest::new("MountainCar-v0", Map::new(), 0)).unwrap();
+        let mut oracle = s.env.oracle(Default::default()).unwrap();
+        while !s.outcome().is_over() {
+            let a = oracle.act(s.env.as_ref()).unwrap();
+            s.act(a).unwrap();
+        }
+        assert_eq!(s.outcome(), Outcome::Success);
+        assert!(
+            s.status_text()
+                .starts_with("success — the car reached the flag in "),
+            "{}",
+            s.status_text()
+        );
         assert_eq!(Outcome::Success.word(), "success");
         assert!(!Outcome::Running.is_over());
     }

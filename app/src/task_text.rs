@@ -4,7 +4,6 @@
 
 use bench::task::{Dynamics, Memory, RatioValue};
 use bench::{PassCondition, ScoreRule, Task};
-use envs::Family;
 
 /// A number as people read it: whole numbers plainly, others with one decimal.
 pub fn number(v: f64) -> String {
@@ -23,16 +22,9 @@ fn plural(n: u64, one: &str, many: &str) -> String {
     }
 }
 
-/// What the environment's success event is, as an instruction.
+/// What the environment's success event is, as an instruction (its `Env::words`).
 pub fn goal_words(env_id: &str) -> &'static str {
-    let spec = envs::spec(env_id);
-    match spec.map(|s| (s.id, s.family)) {
-        Some(("Taxi-v3", _)) => "Deliver the passenger to its destination",
-        Some(("MountainCar-v0", _)) => "Drive the car up to the flag",
-        Some(("Acrobot-v1", _)) => "Swing the tip above the line",
-        Some((_, Family::MiniGrid)) => "Complete the mission",
-        _ => "Reach the goal",
-    }
+    envs::make_default(env_id).map_or(envs::core::env::Words::default().goal, |e| e.words().goal)
 }
 
 /// The pass condition, e.g. "Reach the goal" or "Last all 100 decisions without the

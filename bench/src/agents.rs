@@ -1,8 +1,8 @@
 //! The built-in agents: a seeded random policy and the oracle.
 
 use super::episode::{Agent, EpisodeRunner, FailureMode, Reply};
+use envs::core::oracle::{Control, Solver};
 use envs::rng::NpRandom;
-use envs::solvers::{solver_for, Control, Solver};
 
 /// Uniformly random over the task's actions, from a seeded numpy generator: the same
 /// seed gives the same episode everywhere.
@@ -67,7 +67,7 @@ impl Agent for OracleAgent {
     }
 
     fn begin(&mut self, runner: &EpisodeRunner) {
-        self.solver = solver_for(runner.env(), control_of(runner));
+        self.solver = runner.env().oracle(control_of(runner));
     }
 
     fn decide(&mut self, runner: &EpisodeRunner) -> Reply {

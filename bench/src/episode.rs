@@ -1,11 +1,12 @@
 //! The episode engine: runs a task for any agent under the same conditions
-//! (protocol.md §1, §4) and records everything needed to replay and re-score it.
+//! (`docs/tasks.md`) and records everything needed to replay and re-score it.
 
 use serde::{Deserialize, Serialize};
 
-use super::scoring::{passed, score, Progress, Tracker};
-use super::task::{Task, TaskError};
-use envs::core::env::{Action, Env};
+use crate::scoring::{passed, score, Progress, Tracker};
+use crate::task::{Task, TaskError};
+use envs::core::clock::{Clock, ClockMode};
+use envs::core::env::{Action, ActionSpace, Env};
 use envs::core::frame::Frame;
 
 pub const EPISODE_FORMAT: &str = "playbench-episode/1";
@@ -26,10 +27,18 @@ pub enum FailureMode {
     ApiError,
 }
 
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 /// One agent decision.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Decision {
-    /// The executed action's name.
+    /// Idle steps the environment's clock played before this decision (real-time
+    /// environments: ticks without a key press, or the model's thinking time).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub idle_before: u32,
+    /// The executed action in the environment's text form (a preset's name).
     pub action: String,
     /// The agent's raw reply, when it gave one (models).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -72,6 +81,10 @@ pub struct EpisodeRunner {
     /// The environment action for each of the task's action names.
     actions: Vec<Action>,
     noop: Option<Action>,
+    /// The real-time rule and its idle action, for environments with a clock.
+    clock: Option<(Clock, Action)>,
+    /// Idle steps played since the last decision.
+    idle_pending: u32,
     tracker: Tracker,
     decisions: Vec<Decision>,
     ending: Option<(Option<FailureMode>, Vec<String>)>,
@@ -83,11 +96,7 @@ fn env_action(task: &Task, env: &dyn Env, name: &str, field: &str) -> Result<Act
         .and_then(|i| env.preset_action(i))
         .ok_or_else(|| TaskError {
             field: field.to_string(),
-            message: format!("unknown action {name:?}"),
-        })
-        .map_err(|mut e| {
-            e.message = format!("{} (task {})", e.message, task.id);
-            e
+            message: format!("unknown action {name:?} (task {})", task.id),
         })
 }
 
@@ -111,6 +120,9 @@ impl EpisodeRunner {
             Some(name) => Some(env_action(task, env.as_ref(), name, "noop")?),
             None => None,
         };
+        let clock = env
+            .clock()
+            .and_then(|c| env.preset_action(c.idle).map(|a| (c, a)));
         env.reset(Some(seed));
         let step_or_fail =
             |env: &mut Box<dyn Env>, a: Action, field: &str| -> Result<bool, TaskError> {
@@ -121,8 +133,8 @@ impl EpisodeRunner {
                 Ok(s.terminated || s.truncated)
             };
         for _ in 0..task.init_skip {
-            if let Some(noop) = noop {
-                if step_or_fail(&mut env, noop, "init_skip")? {
+            if let Some(noop) = &noop {
+                if step_or_fail(&mut env, noop.clone(), "init_skip")? {
                     return Err(TaskError {
                         field: "init_skip".into(),
                         message: "the episode ended during init_skip".into(),
@@ -132,12 +144,14 @@ impl EpisodeRunner {
         }
         for (i, name) in prefix.iter().enumerate() {
             let field = format!("prefix[{i}]");
-            let a = env_action(task, env.as_ref(), name, &field)?;
+            let a = match env_action(task, env.as_ref(), name, &field) {
+                Ok(a) => a,
+                Err(e) => text_action(env.as_ref(), name).ok_or(e)?,
+            };
             for k in 0..task.frame_skip {
-                let act = if k < task.action_steps {
-                    a
-                } else {
-                    noop.unwrap_or(a)
+                let act = match (&noop, k < task.action_steps) {
+                    (Some(noop), false) => noop.clone(),
+                    _ => a.clone(),
                 };
                 if step_or_fail(&mut env, act, &field)? {
                     return Err(TaskError {
@@ -153,6 +167,8 @@ impl EpisodeRunner {
             env,
             actions,
             noop,
+            clock,
+            idle_pending: 0,
             tracker,
             decisions: Vec::new(),
             ending: None,
@@ -185,6 +201,11 @@ impl EpisodeRunner {
         self.tracker.progress()
     }
 
+    /// The real-time rule of the task's environment, if it has one.
+    pub fn clock(&self) -> Option<Clock> {
+        self.clock.as_ref().map(|(c, _)| *c)
+    }
+
     /// The task's action index for a name (exact match).
     pub fn action_index(&self, name: &str) -> Option<usize> {
         self.task.actions.iter().position(|a| a == name)
@@ -198,19 +219,98 @@ impl EpisodeRunner {
         raw: Option<String>,
         rejected: Vec<String>,
     ) -> Result<&Decision, EpisodeError> {
+        let action = self
+            .actions
+            .get(index)
+            .cloned()
+            .ok_or(EpisodeError::UnknownAction(index.to_string()))?;
+        let name = self.task.actions[index].clone();
+        self.play(action, name, raw, rejected)
+    }
+
+    /// Plays an action given in the environment's text form: a task action's name, or
+    /// for parametric environments any text (a call such as `place(1, 2)`, or what a
+    /// model wrote, which the environment judges itself).
+    pub fn apply_text(
+        &mut self,
+        text: &str,
+        raw: Option<String>,
+        rejected: Vec<String>,
+    ) -> Result<&Decision, EpisodeError> {
+        if let Some(index) = self.action_index(text) {
+            return self.apply(index, raw, rejected);
+        }
+        let action = text_action(self.env.as_ref(), text)
+            .ok_or_else(|| EpisodeError::UnknownAction(text.to_string()))?;
+        let name = match &action {
+            Action::Text(t) => t.clone(),
+            a => self.env.action_text(a),
+        };
+        self.play(action, name, raw, rejected)
+    }
+
+    /// Lets the environment's clock play `steps` idle steps before the next decision
+    /// (real-time environments only). In `Fixed` mode each tick is a decision of the
+    /// budget. An episode that ends on an idle step records it as its last decision.
+    pub fn idle(&mut self, steps: u32) -> Result<(), EpisodeError> {
+        let Some((clock, idle)) = self.clock.clone() else {
+            return if steps == 0 {
+                Ok(())
+            } else {
+                Err(EpisodeError::NoClock)
+            };
+        };
+        for _ in 0..steps {
+            if self.ending.is_some() {
+                return Err(EpisodeError::Finished);
+            }
+            let step = self
+                .env
+                .step(idle.clone())
+                .map_err(|e| EpisodeError::Env(e.to_string()))?;
+            self.tracker.env_step(self.env.as_ref(), &step);
+            let counts = clock.mode == ClockMode::Fixed;
+            if step.terminated || step.truncated || (counts && self.budget_left() == 1) {
+                let name = self.env.action_text(&idle);
+                self.record(
+                    name,
+                    None,
+                    Vec::new(),
+                    step.reward,
+                    step.terminated,
+                    step.truncated,
+                );
+                return Ok(());
+            }
+            if counts {
+                self.tracker.decision(self.env.as_ref());
+            }
+            self.idle_pending += 1;
+        }
+        Ok(())
+    }
+
+    fn budget_left(&self) -> u32 {
+        self.task
+            .max_steps
+            .saturating_sub(self.tracker.progress().decisions)
+    }
+
+    fn play(
+        &mut self,
+        action: Action,
+        name: String,
+        raw: Option<String>,
+        rejected: Vec<String>,
+    ) -> Result<&Decision, EpisodeError> {
         if self.ending.is_some() {
             return Err(EpisodeError::Finished);
         }
-        let action = *self
-            .actions
-            .get(index)
-            .ok_or(EpisodeError::UnknownAction(index))?;
         let (mut reward, mut terminated, mut truncated) = (0.0, false, false);
         for k in 0..self.task.frame_skip {
-            let a = if k < self.task.action_steps {
-                action
-            } else {
-                self.noop.unwrap_or(action)
+            let a = match (&self.noop, k < self.task.action_steps) {
+                (Some(noop), false) => noop.clone(),
+                _ => action.clone(),
             };
             let step = self
                 .env
@@ -224,10 +324,25 @@ impl EpisodeRunner {
                 break;
             }
         }
+        self.record(name, raw, rejected, reward, terminated, truncated);
+        self.decisions.last().ok_or(EpisodeError::Finished)
+    }
+
+    /// Ends a decision: renders, records it and sees whether the episode is over.
+    fn record(
+        &mut self,
+        name: String,
+        raw: Option<String>,
+        rejected: Vec<String>,
+        reward: f64,
+        terminated: bool,
+        truncated: bool,
+    ) {
         self.tracker.decision(self.env.as_ref());
         self.env.render(&mut self.frame);
         self.decisions.push(Decision {
-            action: self.task.actions[index].clone(),
+            idle_before: std::mem::take(&mut self.idle_pending),
+            action: name,
             raw,
             rejected,
             reward,
@@ -235,7 +350,7 @@ impl EpisodeRunner {
             truncated,
             frame_hash: format!("{:016x}", self.frame.hash()),
         });
-        let budget_out = self.decisions.len() as u32 >= self.task.max_steps;
+        let budget_out = self.tracker.progress().decisions >= self.task.max_steps;
         let success = self.tracker.progress().success;
         if success {
             self.ending = Some((None, Vec::new()));
@@ -244,7 +359,6 @@ impl EpisodeRunner {
         } else if truncated || budget_out {
             self.ending = Some((Some(FailureMode::Timeout), Vec::new()));
         }
-        self.decisions.last().ok_or(EpisodeError::Finished)
     }
 
     /// Ends the episode early for an agent-side failure (invalid replies, context
@@ -284,10 +398,25 @@ impl EpisodeRunner {
     }
 }
 
+/// The action a text stands for in `env`: a preset's name, a parsed call, or — for
+/// parametric environments, which judge malformed text themselves — the text as is.
+fn text_action(env: &dyn Env, text: &str) -> Option<Action> {
+    match env.parse_action(text) {
+        Ok(a) => Some(a),
+        Err(_) if matches!(env.action_space(), ActionSpace::Parametric { .. }) => {
+            Some(Action::Text(text.to_string()))
+        }
+        Err(_) => None,
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EpisodeError {
     Finished,
-    UnknownAction(usize),
+    /// A task action index or text that is not an action here.
+    UnknownAction(String),
+    /// Idle steps asked of an environment without a clock.
+    NoClock,
     Env(String),
 }
 
@@ -295,7 +424,8 @@ impl std::fmt::Display for EpisodeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Finished => write!(f, "the episode is over"),
-            Self::UnknownAction(i) => write!(f, "action {i} is not one of the task's actions"),
+            Self::UnknownAction(a) => write!(f, "{a:?} is not one of the task's actions"),
+            Self::NoClock => write!(f, "the environment has no clock: it does not idle"),
             Self::Env(e) => write!(f, "environment error: {e}"),
         }
     }

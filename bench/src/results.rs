@@ -297,8 +297,8 @@ pub fn fork_task(file: &EpisodeFile, step: usize) -> Result<super::task::Task, S
 mod tests {
     use super::*;
     use crate::agents::RandomAgent;
-    use crate::suites::core as core_suite;
     use crate::run_episode;
+    use crate::suites::core as core_suite;
 
     fn suite() -> Suite {
         core_suite::builtin().unwrap()

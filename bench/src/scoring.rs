@@ -1,43 +1,13 @@
-//! Pass and 0-100 score (protocol.md §5): a tracker watches the episode's true state
-//! and the task's rule turns what it saw into a number.
+//! Pass and 0-100 score (`docs/scoring.md`): a tracker watches what the environment
+//! reports on each step (its success event, milestones, progress) and the task's rule
+//! turns what it saw into a number.
 
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::task::{PassCondition, RatioValue, ScoreRule, Task};
-use envs::core::env::{Env, Observation, Step};
-use envs::minigrid::object::{DoorState, ObjKind};
-use envs::toy_text::taxi::{TaxiState, IN_TAXI};
-
-/// What kind of success event an environment has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SuccessRule {
-    /// Terminated with a positive reward (goals, deliveries, target pickups).
-    PositiveEnd,
-    /// Termination is success (CliffWalking's goal, MountainCar's flag, Acrobot's line).
-    AnyEnd,
-    /// Termination is failure (CartPole).
-    EndIsFailure,
-}
-
-fn success_rule(env_id: &str) -> SuccessRule {
-    match envs::registry::spec(env_id).map(|s| s.id) {
-        Some("CliffWalking-v1" | "MountainCar-v0" | "Acrobot-v1") => SuccessRule::AnyEnd,
-        Some("CartPole-v1" | "Pendulum-v1") => SuccessRule::EndIsFailure,
-        _ => SuccessRule::PositiveEnd,
-    }
-}
-
-/// Whether `step` is the environment's success event.
-pub fn is_success(env_id: &str, step: &Step) -> bool {
-    step.terminated
-        && match success_rule(env_id) {
-            SuccessRule::PositiveEnd => step.reward > 0.0,
-            SuccessRule::AnyEnd => true,
-            SuccessRule::EndIsFailure => false,
-        }
-}
+use crate::task::{PassCondition, RatioValue, ScoreRule, Task};
+use envs::core::env::{Env, Step};
 
 /// Everything a score rule needs, gathered while the episode runs.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -60,69 +30,35 @@ pub struct Progress {
     pub best_progress: f64,
 }
 
+/// The milestone Taxi reports while its passenger is aboard.
+const TAXI_PICKUP: &str = envs::toy_text::taxi::PICKUP_EVENT;
+
 /// Watches an episode.
 #[derive(Clone, Debug)]
 pub struct Tracker {
-    env_id: String,
     navigation: bool,
     progress: Progress,
-    /// Start height (Acrobot) or position (MountainCar) for progress.
+    /// The progress measure at the start, for progress rules.
     origin: Option<f64>,
-    open_doors: BTreeSet<(i64, i64)>,
-}
-
-fn minigrid_events(
-    env: &dyn Env,
-    open_doors: &mut BTreeSet<(i64, i64)>,
-    events: &mut BTreeSet<String>,
-) {
-    let Some(world) = env.grid_world() else {
-        return;
-    };
-    if let Some(c) = &world.carrying {
-        events.insert(format!("pickup {} {}", c.color.name(), c.type_name()));
-    }
-    for (pos, obj) in world.grid.cells() {
-        if obj.kind == ObjKind::Door(DoorState::Open) && open_doors.insert(pos) {
-            events.insert(format!("open {} door", obj.color.name()));
-        }
-    }
-}
-
-/// Acrobot's tip height or MountainCar's position: the quantity progress is measured on.
-fn progress_value(env: &dyn Env) -> Option<f64> {
-    let s = env.physical_state()?;
-    match env.id() {
-        "Acrobot-v1" => Some(-libm::cos(s[0]) - libm::cos(s[1] + s[0])),
-        "MountainCar-v0" => Some(s[0]),
-        _ => None,
-    }
 }
 
 impl Tracker {
     /// Starts watching from the agent's first decision (after any prefix).
     pub fn new(task: &Task, env: &dyn Env) -> Self {
         let navigation = matches!(task.score, ScoreRule::Navigation { .. });
-        let mut open_doors = BTreeSet::new();
-        let mut events = BTreeSet::new();
-        minigrid_events(env, &mut open_doors, &mut events);
         let start_distance = if navigation {
-            envs::solvers::distance_to_goal(env)
+            env.distance_to_goal()
         } else {
             None
         };
         Self {
-            env_id: task.env.clone(),
             navigation,
             progress: Progress {
                 start_distance,
                 best_distance: start_distance,
-                // Events already true at the start are not progress.
-                events: BTreeSet::new(),
                 ..Progress::default()
             },
-            origin: progress_value(env),
-            open_doors,
+            origin: env.progress().map(|m| m.value),
         }
     }
 
@@ -135,17 +71,14 @@ impl Tracker {
             p.steps_survived += 1;
         }
         p.terminated |= step.terminated;
-        p.success |= is_success(&self.env_id, step);
-        if let Observation::Int(s) = step.obs {
-            if env.id() == "Taxi-v3" && TaxiState::decode(s as usize).passenger == IN_TAXI {
-                p.picked_up = true;
-            }
+        p.success |= step.terminated && step.signals.success;
+        for e in &step.signals.events {
+            p.picked_up |= e == TAXI_PICKUP;
+            p.events.insert(e.clone());
         }
-        minigrid_events(env, &mut self.open_doors, &mut p.events);
-        if let (Some(origin), Some(v)) = (self.origin, progress_value(env)) {
-            let goal = if env.id() == "Acrobot-v1" { 1.0 } else { 0.5 };
-            if goal > origin {
-                let fraction = ((v - origin) / (goal - origin)).clamp(0.0, 1.0);
+        if let (Some(origin), Some(m)) = (self.origin, env.progress()) {
+            if m.goal > origin {
+                let fraction = ((m.value - origin) / (m.goal - origin)).clamp(0.0, 1.0);
                 p.best_progress = p.best_progress.max(fraction);
             }
         }
@@ -155,7 +88,7 @@ impl Tracker {
     pub fn decision(&mut self, env: &dyn Env) {
         self.progress.decisions += 1;
         if self.navigation && !self.progress.terminated {
-            if let Some(d) = envs::solvers::distance_to_goal(env) {
+            if let Some(d) = env.distance_to_goal() {
                 let best = self.progress.best_distance.map_or(d, |b| b.min(d));
                 self.progress.best_distance = Some(best);
             }

@@ -7,10 +7,10 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::suites::core::{self as core_suite, SUITE_ID, SUITE_VERSION};
 use super::episode::{EpisodeRecord, EpisodeRunner, FailureMode, EPISODE_FORMAT};
 use super::link_codec::{self, LinkKind, PayloadError};
 use super::task::{Suite, Task, TaskError};
+use crate::suites::core::{self as core_suite, SUITE_ID, SUITE_VERSION};
 
 pub const EPISODE_FILE_FORMAT: &str = "playbench-episode-file/1";
 /// The build of the environments that wrote a file.

@@ -2,8 +2,8 @@
 //! call them without a process).
 
 use bench::agents::{OracleAgent, RandomAgent};
-use bench::suites::core as core_suite;
 use bench::report::{format_table, report};
+use bench::suites::core as core_suite;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 

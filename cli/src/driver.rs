@@ -151,6 +151,15 @@ fn parse_action(space: ActionSpace, value: Option<&Value>) -> Result<Action, Str
                 .map(Action::Value)
                 .ok_or_else(|| format!("action {value} is invalid: expected a number"))
         }
+        ActionSpace::Parametric { .. } => match value {
+            Value::String(text) => Ok(Action::Text(text.clone())),
+            Value::Object(_) => serde_json::from_value(value.clone())
+                .map(Action::Call)
+                .map_err(|e| format!("action {value} is invalid: {e}")),
+            _ => Err(format!(
+                "action {value} is invalid: expected the action's text or {{\"name\":…,\"args\":[…]}}"
+            )),
+        },
     }
 }
 

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use bench::demo::render_clip;
 use bench::protocol::endpoint::{redact, Endpoint, Prices};
 use bench::protocol::parse::Strictness;
 use bench::protocol::prompt::{ImageRef, Message};
@@ -12,7 +13,6 @@ use bench::protocol::providers::{ApiError, EncodedImage, ErrorKind, Provider, Sa
 use bench::protocol::session::{
     HistoryWindow, ModelSession, Next, ObservationMode, RewardMode, SessionConfig,
 };
-use bench::demo::render_clip;
 use bench::results::Usage;
 use bench::{Agent, EpisodeRunner, FailureMode, Reply};
 use envs::Frame;

@@ -1,67 +1,32 @@
-//! Gymnasium ids → constructors, with the kwargs and time limits `gym.make` applies.
-//! Each family lists its own ids (`toy_text::SPECS`, `classic_control::SPECS`,
-//! `minigrid::SPECS`).
+//! Every family, in display order: one line each. Ids → constructors, with the kwargs
+//! and time limits `gym.make` applies; each family lists its own ids in its folder.
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::core::env::Env;
 use crate::core::error::EnvError;
 use crate::core::kwargs::Kwargs;
-use crate::core::wrappers::Registered;
+pub use crate::core::spec::{EnvSpec, Family};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Family {
-    ToyText,
-    ClassicControl,
-    MiniGrid,
-}
-
-impl Family {
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::ToyText => "Toy Text",
-            Self::ClassicControl => "Classic Control",
-            Self::MiniGrid => "MiniGrid",
-        }
-    }
-}
-
-pub(crate) type MakeFn = fn(&'static EnvSpec, &mut Kwargs) -> Result<Box<dyn Env>, EnvError>;
-
-/// One registered id.
-#[derive(Serialize)]
-pub struct EnvSpec {
-    pub id: &'static str,
-    /// Older or newer ids that make the same environment.
-    pub aliases: &'static [&'static str],
-    pub family: Family,
-    /// The `TimeLimit` of `gym.make` (`None`: episodes can run forever).
-    pub max_episode_steps: Option<u32>,
-    /// The accepted kwargs, for people.
-    pub kwargs_doc: &'static str,
-    pub summary: &'static str,
-    #[serde(skip)]
-    pub(crate) make: MakeFn,
-}
-
-/// Wraps an environment the way `gym.make` does for this spec.
-pub(crate) fn wrap<E: Env + Clone + 'static>(spec: &EnvSpec, env: E) -> Box<dyn Env> {
-    Box::new(Registered::new(env, spec.max_episode_steps))
-}
+pub static FAMILIES: &[&Family] = &[
+    &crate::toy_text::FAMILY,
+    &crate::classic_control::FAMILY,
+    &crate::minigrid::FAMILY,
+];
 
 /// Every registered environment, in display order.
 pub fn specs() -> impl Iterator<Item = &'static EnvSpec> {
-    crate::toy_text::SPECS
-        .iter()
-        .chain(crate::classic_control::SPECS.iter())
-        .chain(crate::minigrid::SPECS.iter())
+    FAMILIES.iter().flat_map(|f| f.specs.iter())
 }
 
 /// The spec for an id or one of its aliases.
 pub fn spec(id: &str) -> Option<&'static EnvSpec> {
     specs().find(|s| s.id == id || s.aliases.contains(&id))
+}
+
+/// The family with this id.
+pub fn family(id: &str) -> Option<&'static Family> {
+    FAMILIES.iter().copied().find(|f| f.id == id)
 }
 
 /// `gym.make(id, **kwargs)`.
@@ -94,6 +59,23 @@ mod tests {
             make_default("CliffWalking-v0").unwrap().id(),
             "CliffWalking-v1"
         );
+    }
+
+    #[test]
+    fn ids_and_aliases_are_unique_and_every_family_has_ids() {
+        let mut seen = std::collections::BTreeSet::new();
+        for s in specs() {
+            for id in std::iter::once(&s.id).chain(s.aliases) {
+                assert!(seen.insert(*id), "{id} registered twice");
+            }
+            assert!(
+                FAMILIES.iter().any(|f| std::ptr::eq(*f, s.family)),
+                "{}",
+                s.id
+            );
+        }
+        assert!(FAMILIES.iter().all(|f| !f.specs.is_empty()));
+        assert!(seen.len() >= 70, "{}", seen.len());
     }
 
     #[test]

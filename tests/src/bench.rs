@@ -245,7 +245,10 @@ pub fn cases() -> Vec<&'static BenchCase> {
     static MORE: std::sync::OnceLock<Vec<BenchCase>> = std::sync::OnceLock::new();
     let more = MORE.get_or_init(|| {
         envs::specs()
-            .filter(|s| s.family == envs::Family::MiniGrid && !CASES.iter().any(|c| c.env == s.id))
+            .filter(|s| {
+                std::ptr::eq(s.family, &envs::minigrid::FAMILY)
+                    && !CASES.iter().any(|c| c.env == s.id)
+            })
             .filter_map(|s| {
                 let (w, h) = envs::make(s.id, &Map::new()).ok()?.frame_size();
                 let pixels = f64::from(w) * f64::from(h);
@@ -297,6 +300,11 @@ fn run(case: &BenchCase, seconds: f64, render: bool, now: &dyn Fn() -> f64) -> R
                     Action::Index(actions.index(n).map_err(|e| e.to_string())?)
                 }
                 ActionSpace::Continuous { low, high } => Action::Value(actions.uniform(low, high)),
+                ActionSpace::Parametric { .. } => {
+                    let n = env.action_names().len();
+                    let i = actions.index(n).map_err(|e| e.to_string())?;
+                    env.preset_action(i).ok_or("a preset without an action")?
+                }
             };
             let step = env.step(action).map_err(|e| e.to_string())?;
             if render {

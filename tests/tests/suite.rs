@@ -9,16 +9,17 @@
 use std::collections::BTreeMap;
 
 use bench::agents::{OracleAgent, RandomAgent};
-use bench::suites::core::builtin;
 use bench::demo::play_clip;
 use bench::report::{report, Report};
+use bench::suites::core::builtin;
 use bench::task::{Dynamics, Memory};
 use bench::{run_episode, Suite};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-const RANDOM_BASELINE: &str = include_str!("../../bench/suites/playbench-core.baseline-random.json");
+const RANDOM_BASELINE: &str =
+    include_str!("../../bench/suites/playbench-core.baseline-random.json");
 
 fn suite() -> Suite {
     builtin().unwrap()
@@ -131,14 +132,8 @@ fn every_demo_replays_with_its_captions() {
                 play.frames[n - 2],
                 "the outcome frame repeats the last one"
             );
-            if clip.label.contains("succeeding") && t.pass == bench::PassCondition::ReachGoal
-            {
-                assert_eq!(
-                    play.outcome,
-                    bench::demo::Outcome::Victory,
-                    "{}",
-                    t.id
-                );
+            if clip.label.contains("succeeding") && t.pass == bench::PassCondition::ReachGoal {
+                assert_eq!(play.outcome, bench::demo::Outcome::Victory, "{}", t.id);
             }
             total += n;
         }

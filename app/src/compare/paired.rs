@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use envs::rng::NpRandom;
 use bench::results::ResultsFile;
+use envs::rng::NpRandom;
 
 use super::bootstrap::{interval, resample, Estimate, RESAMPLES, SEED};
 use super::entries::{Entry, EpisodeRef};

@@ -6,9 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use envs::rng::NpRandom;
 use bench::results::ResultsFile;
 use bench::{Suite, Task};
+use envs::rng::NpRandom;
 
 use super::bootstrap::{interval, resample, Estimate, RESAMPLES, SEED};
 use super::entries::{Entry, EpisodeRef};

@@ -5,8 +5,8 @@ use bench::report::Row;
 use bench::results::ResultsFile;
 use leptos::prelude::*;
 
-use crate::suite_data::{pass_cell, score_cell};
 use crate::runner::suite_run::env_bars;
+use crate::suite_data::{pass_cell, score_cell};
 
 /// Environment rows count tasks; overall and tag rows count environments.
 fn count_text(r: &Row, kind: &str) -> String {

@@ -9,7 +9,6 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::suite_data;
 use crate::browser::storage as local_store;
 use crate::compare::bootstrap::{Estimate, RESAMPLES};
 use crate::compare::entries::{entries, kind_text, Entry, EpisodeRef};
@@ -19,6 +18,7 @@ use crate::compare::table::{pass_text, score_text, table, StatRow, Table};
 use crate::components::error_box::ErrorBox;
 use crate::pages::home::set_title;
 use crate::replay::episode_links::{episode_link, EpisodeLink};
+use crate::suite_data;
 use crate::task_session::score_text as plain_score;
 
 #[component]

@@ -13,7 +13,6 @@ use bench::Task;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_query_map};
 
-use crate::suite_data;
 use crate::browser::download::download;
 use crate::browser::drive::{drive, Control, Ended};
 use crate::browser::encode::CanvasEncoder;
@@ -28,6 +27,7 @@ use crate::replay::fork::ForkOrigin;
 use crate::replay::share::{episode_file_name, share_target};
 use crate::runner::episode::{FrameEncoder, ModelEpisode, Turn};
 use crate::runner::settings::{ImageFormat, ImageSettings};
+use crate::suite_data;
 use crate::task_session::{failure_text, score_text};
 use crate::task_text;
 use crate::url::task_href;

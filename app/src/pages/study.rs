@@ -7,11 +7,11 @@ use bench::task::{Dynamics, Memory};
 use bench::Suite;
 use leptos::prelude::*;
 
-use crate::suite_data;
 use crate::browser::storage as local_store;
 use crate::components::error_box::ErrorBox;
 use crate::pages::home::set_title;
 use crate::study::draft::{take_href, StudyDraft, DRAFT_STORAGE_KEY};
+use crate::suite_data;
 use crate::suite_filter::{self, Filter};
 use crate::task_text;
 

@@ -10,7 +10,6 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use leptos_router::hooks::use_location;
 
-use crate::suite_data;
 use crate::browser::http::post_document as post_json;
 use crate::browser::storage as local_store;
 use crate::components::error_box::ErrorBox;
@@ -20,6 +19,7 @@ use crate::pages::home::set_title;
 use crate::study::participation::{
     current_participant_key, parse_code, progress_key, sent_key, Participation, Stage,
 };
+use crate::suite_data;
 use crate::task_session::{json_data_url, score_text, TaskSession};
 use crate::task_text;
 

@@ -8,9 +8,9 @@ use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
-use crate::suite_data::{self, pass_cell, score_cell, BaselineRow, Baselines};
 use crate::components::error_box::ErrorBox;
 use crate::pages::home::set_title;
+use crate::suite_data::{self, pass_cell, score_cell, BaselineRow, Baselines};
 use crate::suite_filter::{self, dynamics_value, memory_value, Filter, Group};
 use crate::task_text;
 use crate::url::{task_href, task_play_href};

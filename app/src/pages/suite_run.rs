@@ -12,7 +12,6 @@ use bench::run_episode;
 use bench::Suite;
 use leptos::prelude::*;
 
-use crate::suite_data;
 use crate::browser::download::download;
 use crate::browser::drive::{drive, Control, Ended};
 use crate::browser::encode::CanvasEncoder;
@@ -28,6 +27,7 @@ use crate::runner::suite_run::{
     episode_storage_key, eta_ms, format_duration, parse_episode_entry, run_id, AgentChoice,
     RunPlan, RunState, Selection, StoredRun, SuiteRun, PLAN_STORAGE_KEY,
 };
+use crate::suite_data;
 use crate::task_session::failure_key;
 
 #[component]

@@ -5,11 +5,11 @@ use bench::Task;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
-use crate::suite_data::{self, TaskLoadError};
 use crate::components::demo_clip::DemoPlayer;
 use crate::components::error_box::ErrorBox;
 use crate::demo_player::ClipFrames;
 use crate::pages::home::set_title;
+use crate::suite_data::{self, TaskLoadError};
 use crate::suite_filter::Filter;
 use crate::task_text;
 use crate::url::{task_href, task_play_href};

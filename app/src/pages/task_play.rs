@@ -15,7 +15,6 @@ use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
-use crate::suite_data::{self, TaskLoadError};
 use crate::components::action_buttons::ActionButtons;
 use crate::components::error_box::ErrorBox;
 use crate::components::frame_canvas::{draw_frame, report};
@@ -29,6 +28,7 @@ use crate::replay::share::{episode_at_href, episode_file_name, share_target, EPI
 use crate::replay::source::{
     open_link, open_stored, parse_viewer_fragment, stored_entry, Origin, AT_PARAM,
 };
+use crate::suite_data::{self, TaskLoadError};
 use crate::task_session::{
     failure_key, failure_text, json_data_url, score_text, TaskKey, TaskSession,
 };

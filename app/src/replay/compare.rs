@@ -136,9 +136,7 @@ mod tests {
 
         let mut cart = crate::task_text::tests::cart_task();
         cart.demos.truncate(1);
-        let record = bench::EpisodeRunner::start(&cart)
-            .unwrap()
-            .finish("human");
+        let record = bench::EpisodeRunner::start(&cart).unwrap().finish("human");
         let cart = Replay::open(bench::share::EpisodeFile::from_record(
             bench::share::TaskRef::Inline(Box::new(cart)),
             record,

@@ -8,11 +8,11 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use bench::demo::render_clip;
 use bench::protocol::endpoint::{redact, Endpoint, HttpRequest, Prices};
 use bench::protocol::prompt::{DemoMode, ImageRef};
 use bench::protocol::providers::{ApiError, EncodedImage, ErrorKind};
 use bench::protocol::session::{ModelSession, Next, SessionConfig};
-use bench::demo::render_clip;
 use bench::results::Usage;
 use bench::{EpisodeRecord, EpisodeRunner, FailureMode, Reply, Task};
 use envs::Frame;

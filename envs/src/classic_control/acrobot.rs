@@ -6,10 +6,12 @@ use std::f64::consts::PI;
 use super::canvas::{Canvas, BLACK};
 use super::numpy_f32;
 use crate::core::env::{
-    discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Step,
+    discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, ProgressMeasure,
+    Reset, Signals, Step, Words,
 };
 use crate::core::error::EnvError;
 use crate::core::frame::Frame;
+use crate::core::oracle::{Control, Solver};
 use crate::render::raster::rotate;
 use crate::rng::EnvRng;
 
@@ -186,7 +188,7 @@ impl Env for Acrobot {
     }
 
     fn step(&mut self, action: Action) -> Result<Step, EnvError> {
-        let action = discrete_action(action, 3)?;
+        let action = discrete_action(&action, 3)?;
         if !self.has_reset {
             return Err(EnvError::NotReset);
         }
@@ -206,6 +208,10 @@ impl Env for Acrobot {
             terminated,
             truncated: false,
             info: Info::default(),
+            signals: Signals {
+                success: terminated,
+                events: Vec::new(),
+            },
         })
     }
 
@@ -272,6 +278,27 @@ impl Env for Acrobot {
 
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
+    }
+
+    fn render_fps(&self) -> u32 {
+        15
+    }
+    fn words(&self) -> Words {
+        Words {
+            goal: "Swing the tip above the line",
+            success: "the tip swung above the line",
+            failure: "the episode ended",
+        }
+    }
+    fn oracle(&self, control: Control) -> Option<Box<dyn Solver>> {
+        super::oracle::solver(self, control)
+    }
+
+    fn progress(&self) -> Option<ProgressMeasure> {
+        Some(ProgressMeasure {
+            value: self.tip_height(),
+            goal: 1.0,
+        })
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -5,10 +5,12 @@ use std::f64::consts::PI;
 
 use super::canvas::{Canvas, BLACK};
 use crate::core::env::{
-    discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Step,
+    discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Signals, Step,
+    Words,
 };
 use crate::core::error::EnvError;
 use crate::core::frame::Frame;
+use crate::core::oracle::{Control, Solver};
 use crate::render::raster::rotate;
 use crate::rng::EnvRng;
 
@@ -92,7 +94,7 @@ impl Env for CartPole {
     }
 
     fn step(&mut self, action: Action) -> Result<Step, EnvError> {
-        let action = discrete_action(action, 2)?;
+        let action = discrete_action(&action, 2)?;
         if !self.has_reset {
             return Err(EnvError::NotReset);
         }
@@ -133,6 +135,7 @@ impl Env for CartPole {
             terminated,
             truncated: false,
             info: Info::default(),
+            signals: Signals::default(),
         })
     }
 
@@ -199,6 +202,20 @@ impl Env for CartPole {
 
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
+    }
+
+    fn render_fps(&self) -> u32 {
+        50
+    }
+    fn words(&self) -> Words {
+        Words {
+            goal: "Keep the pole upright",
+            success: "kept the pole upright",
+            failure: "the pole fell or the cart left the track",
+        }
+    }
+    fn oracle(&self, control: Control) -> Option<Box<dyn Solver>> {
+        super::oracle::solver(self, control)
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

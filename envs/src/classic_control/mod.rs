@@ -7,11 +7,12 @@ mod canvas;
 pub mod cartpole;
 pub mod mountain_car;
 mod numpy_f32;
+mod oracle;
 pub mod pendulum;
 
 use crate::core::error::EnvError;
 use crate::core::kwargs::Kwargs;
-use crate::registry::{wrap, EnvSpec, Family};
+use crate::core::spec::{wrap, EnvSpec, Family};
 use acrobot::Acrobot;
 use cartpole::CartPole;
 use mountain_car::MountainCar;
@@ -28,11 +29,18 @@ fn pendulum(spec: &'static EnvSpec, kw: &mut Kwargs) -> Result<Box<dyn crate::En
     Ok(wrap(spec, Pendulum::new(spec.id, dtype)))
 }
 
-pub(crate) static SPECS: &[EnvSpec] = &[
+pub static FAMILY: Family = Family {
+    id: "classic_control",
+    label: "Classic Control",
+    specs: SPECS,
+};
+
+static SPECS: &[EnvSpec] = &[
     EnvSpec {
         id: "CartPole-v1",
         aliases: &[],
-        family: Family::ClassicControl,
+        family: &FAMILY,
+        variants: &[],
         max_episode_steps: Some(500),
         kwargs_doc: "none",
         summary: "Push the cart left or right to keep the pole upright.",
@@ -41,7 +49,8 @@ pub(crate) static SPECS: &[EnvSpec] = &[
     EnvSpec {
         id: "Acrobot-v1",
         aliases: &[],
-        family: Family::ClassicControl,
+        family: &FAMILY,
+        variants: &[],
         max_episode_steps: Some(500),
         kwargs_doc: "none",
         summary: "Swing the two-link arm by its middle joint until the tip rises above the line.",
@@ -50,7 +59,8 @@ pub(crate) static SPECS: &[EnvSpec] = &[
     EnvSpec {
         id: "MountainCar-v0",
         aliases: &[],
-        family: Family::ClassicControl,
+        family: &FAMILY,
+        variants: &[],
         max_episode_steps: Some(200),
         kwargs_doc: "none",
         summary: "Rock the under-powered car back and forth to reach the flag on the hill.",
@@ -59,7 +69,8 @@ pub(crate) static SPECS: &[EnvSpec] = &[
     EnvSpec {
         id: "Pendulum-v1",
         aliases: &[],
-        family: Family::ClassicControl,
+        family: &FAMILY,
+        variants: &[],
         max_episode_steps: Some(200),
         kwargs_doc:
             "action_dtype: \"float32\" | \"float64\" (default \"float32\"): the dtype of the \

@@ -3,10 +3,12 @@
 
 use super::canvas::{Canvas, BLACK};
 use crate::core::env::{
-    discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Step,
+    discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, ProgressMeasure,
+    Reset, Signals, Step, Words,
 };
 use crate::core::error::EnvError;
 use crate::core::frame::Frame;
+use crate::core::oracle::{Control, Solver};
 use crate::render::raster::rotate;
 use crate::rng::EnvRng;
 
@@ -100,7 +102,7 @@ impl Env for MountainCar {
     }
 
     fn step(&mut self, action: Action) -> Result<Step, EnvError> {
-        let action = discrete_action(action, 3)?;
+        let action = discrete_action(&action, 3)?;
         if !self.has_reset {
             return Err(EnvError::NotReset);
         }
@@ -121,6 +123,10 @@ impl Env for MountainCar {
             terminated,
             truncated: false,
             info: Info::default(),
+            signals: Signals {
+                success: terminated,
+                events: Vec::new(),
+            },
         })
     }
 
@@ -176,6 +182,27 @@ impl Env for MountainCar {
 
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
+    }
+
+    fn render_fps(&self) -> u32 {
+        30
+    }
+    fn words(&self) -> Words {
+        Words {
+            goal: "Drive the car up to the flag",
+            success: "the car reached the flag",
+            failure: "the episode ended",
+        }
+    }
+    fn oracle(&self, control: Control) -> Option<Box<dyn Solver>> {
+        super::oracle::solver(self, control)
+    }
+
+    fn progress(&self) -> Option<ProgressMeasure> {
+        Some(ProgressMeasure {
+            value: self.state[0],
+            goal: GOAL_POSITION,
+        })
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -8,9 +8,12 @@ use std::f64::consts::PI;
 
 use super::canvas::{Canvas, BLACK};
 use super::numpy_f32;
-use crate::core::env::{Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Step};
+use crate::core::env::{
+    Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words,
+};
 use crate::core::error::EnvError;
 use crate::core::frame::Frame;
+use crate::core::oracle::{Control, Solver};
 use crate::render::raster::rotate;
 use crate::rng::EnvRng;
 
@@ -163,9 +166,9 @@ impl Env for Pendulum {
                     "torque {v} is not a finite number"
                 )))
             }
-            Action::Index(i) => {
+            other => {
                 return Err(EnvError::InvalidAction(format!(
-                    "action {i} is an index: Pendulum takes a torque value in [-2, 2]"
+                    "action {other:?} is not a value: Pendulum takes a torque value in [-2, 2]"
                 )))
             }
         };
@@ -202,6 +205,7 @@ impl Env for Pendulum {
             terminated: false,
             truncated: false,
             info: Info::default(),
+            signals: Signals::default(),
         })
     }
 
@@ -269,6 +273,20 @@ impl Env for Pendulum {
 
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
+    }
+
+    fn render_fps(&self) -> u32 {
+        30
+    }
+    fn words(&self) -> Words {
+        Words {
+            goal: "Swing the pendulum up and hold it upright",
+            success: "held the pendulum upright",
+            failure: "the episode ended",
+        }
+    }
+    fn oracle(&self, control: Control) -> Option<Box<dyn Solver>> {
+        super::oracle::solver(self, control)
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -2,26 +2,13 @@
 
 use serde::Serialize;
 
+pub use super::action::{Action, ActionSpace};
+use super::clock::Clock;
 use super::error::EnvError;
 use super::frame::Frame;
-
-/// What an environment accepts as an action.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum ActionSpace {
-    /// `Discrete(n)`: actions `0..n`.
-    Discrete { n: usize },
-    /// A one-dimensional `Box(low, high)`, e.g. Pendulum's torque.
-    Continuous { low: f64, high: f64 },
-}
-
-/// One action: an index for discrete spaces, a value for continuous ones.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum Action {
-    Index(usize),
-    Value(f64),
-}
+pub use super::input::KeyBinding;
+use super::input::{Gesture, PointerMode};
+use super::oracle::{Control, Solver};
 
 /// The observation as the reference returns it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -77,19 +64,58 @@ pub struct Step {
     pub terminated: bool,
     pub truncated: bool,
     pub info: Info,
+    /// What the benchmark judges by: the success event and milestones of this step.
+    #[serde(skip)]
+    pub signals: Signals,
 }
 
-/// A key (a browser `KeyboardEvent.key` value) that plays one action.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct KeyBinding {
-    pub key: &'static str,
-    pub action: usize,
+/// What happened on a step beyond the reference's return values, as the environment
+/// itself knows it: one success rule for play, task play, runs and verification.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Signals {
+    /// The environment's success event (goal reached, passenger delivered, flag reached,
+    /// tip above the line, game won).
+    pub success: bool,
+    /// Milestones reached or held after this step, named by the family (e.g.
+    /// `pickup yellow key`, `open red door`, `pickup passenger`).
+    pub events: Vec<String>,
 }
 
-impl KeyBinding {
-    pub const fn new(key: &'static str, action: usize) -> Self {
-        Self { key, action }
+/// A continuous measure of progress toward the goal (Acrobot's tip height, MountainCar's
+/// position) and the value at which the goal is reached.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProgressMeasure {
+    pub value: f64,
+    pub goal: f64,
+}
+
+/// How an environment's episodes are described to people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Words {
+    /// The goal as an instruction: "Reach the goal".
+    pub goal: &'static str,
+    /// Success, after the fact: "reached the goal".
+    pub success: &'static str,
+    /// Any other termination, after the fact: "fell into a hole".
+    pub failure: &'static str,
+}
+
+impl Default for Words {
+    fn default() -> Self {
+        Self {
+            goal: "Reach the goal",
+            success: "reached the goal",
+            failure: "the episode ended",
+        }
     }
+}
+
+/// Which [`RenderOptions`] an environment honours.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RenderCaps {
+    pub highlight: bool,
+    pub agent_view: bool,
+    pub tile_size: bool,
 }
 
 /// A Gymnasium-style environment.
@@ -116,6 +142,83 @@ pub trait Env {
 
     /// Keyboard bindings to action presets, as data.
     fn keymap(&self) -> Vec<KeyBinding>;
+
+    /// The action's text form, as models write it and episode files store it: the
+    /// preset's name for presets, the generic call syntax for parametric actions.
+    fn action_text(&self, action: &Action) -> String {
+        let names = self.action_names();
+        let preset = (0..names.len()).find(|&i| self.preset_action(i).as_ref() == Some(action));
+        match (preset, action) {
+            (Some(i), _) => names[i].clone(),
+            (None, Action::Call(call)) => super::action::call_text(&self.action_space(), call),
+            (None, Action::Text(t)) => t.clone(),
+            (None, Action::Index(i)) => i.to_string(),
+            (None, Action::Value(v)) => v.to_string(),
+        }
+    }
+
+    /// Reads an action's text form: a preset's name, or a call in the generic syntax.
+    fn parse_action(&self, text: &str) -> Result<Action, super::action::ActionError> {
+        let names = self.action_names();
+        if let Some(i) = names.iter().position(|n| n == text.trim()) {
+            if let Some(a) = self.preset_action(i) {
+                return Ok(a);
+            }
+        }
+        match self.action_space() {
+            space @ ActionSpace::Parametric { .. } => {
+                super::action::parse_call(&space, text).map(Action::Call)
+            }
+            _ => Err(super::action::ActionError(format!(
+                "{text:?} is not an action of {} (its actions: {})",
+                self.id(),
+                names.join(", ")
+            ))),
+        }
+    }
+
+    /// What the pointer does on the frame, if anything.
+    fn pointer_mode(&self) -> Option<PointerMode> {
+        None
+    }
+
+    /// The action a pointer gesture on the frame stands for.
+    fn pointer_action(&self, gesture: Gesture) -> Option<Action> {
+        let _ = gesture;
+        None
+    }
+
+    /// The real-time rule of an environment that advances on its own; `None` for
+    /// turn-based play (the default).
+    fn clock(&self) -> Option<Clock> {
+        None
+    }
+
+    /// Frames per second for watching episodes (the reference's `render_fps`).
+    fn render_fps(&self) -> u32 {
+        4
+    }
+
+    /// How episodes of this environment are described.
+    fn words(&self) -> Words {
+        Words::default()
+    }
+
+    /// The current mission or instruction, when the environment states one in words.
+    fn mission(&self) -> Option<String> {
+        None
+    }
+
+    /// A step limit the environment applies itself, besides `gym.make`'s `TimeLimit`
+    /// (MiniGrid levels truncate at their own `max_steps`).
+    fn own_step_limit(&self) -> Option<u32> {
+        None
+    }
+
+    /// A short note on state the frame does not show (e.g. "carrying a yellow key").
+    fn status_note(&self) -> Option<String> {
+        None
+    }
 
     fn reset(&mut self, seed: Option<u64>) -> Reset;
 
@@ -149,16 +252,39 @@ pub trait Env {
         None
     }
 
+    /// Which render options `render_with` honours.
+    fn render_caps(&self) -> RenderCaps {
+        RenderCaps::default()
+    }
+
     /// A plain-text picture of the current state.
     fn render_text(&self) -> String;
 
     fn clone_box(&self) -> Box<dyn Env>;
 
-    /// The concrete environment, for solvers and scorers that read its true state.
+    /// The concrete environment, for its family's oracle that reads its true state.
     fn as_any(&self) -> &dyn std::any::Any;
 
-    /// MiniGrid's world (grid, agent, carried object, mission), for planners.
-    fn grid_world(&self) -> Option<&crate::minigrid::world::World> {
+    /// The family's world state when the concrete type is generic (MiniGrid's levels),
+    /// for the family's own oracle: it downcasts what it put here.
+    fn world_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
+
+    /// The family's oracle: plays from the true state under the task's `control`.
+    fn oracle(&self, control: Control) -> Option<Box<dyn Solver>> {
+        let _ = control;
+        None
+    }
+
+    /// The oracle's number of decisions to success from here, where that measures
+    /// progress (navigation); `None` otherwise or when success is out of reach.
+    fn distance_to_goal(&self) -> Option<u32> {
+        None
+    }
+
+    /// Progress toward the goal on a continuous measure, where there is one.
+    fn progress(&self) -> Option<ProgressMeasure> {
         None
     }
 }
@@ -170,15 +296,15 @@ impl Clone for Box<dyn Env> {
 }
 
 /// Checks a discrete action against `n` actions.
-pub fn discrete_action(action: Action, n: usize) -> Result<usize, EnvError> {
+pub fn discrete_action(action: &Action, n: usize) -> Result<usize, EnvError> {
     match action {
-        Action::Index(i) if i < n => Ok(i),
+        Action::Index(i) if *i < n => Ok(*i),
         Action::Index(i) => Err(EnvError::InvalidAction(format!(
             "action {i} is out of range: this environment has actions 0..{}",
             n - 1
         ))),
-        Action::Value(v) => Err(EnvError::InvalidAction(format!(
-            "action {v} is not an index: this environment has discrete actions 0..{}",
+        other => Err(EnvError::InvalidAction(format!(
+            "action {other:?} is not an index: this environment has discrete actions 0..{}",
             n - 1
         ))),
     }

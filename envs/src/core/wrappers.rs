@@ -1,8 +1,17 @@
 //! What `gym.make` adds around an environment: reset-before-step and the time limit.
+//! It also reads text actions (`Action::Text`) for environments with named presets,
+//! so each environment sees only actions of its own space.
 
-use super::env::{Action, ActionSpace, Env, KeyBinding, Observation, RenderOptions, Reset, Step};
+use super::action::ActionSpace;
+use super::clock::Clock;
+use super::env::{
+    Action, Env, KeyBinding, Observation, ProgressMeasure, RenderCaps, RenderOptions, Reset, Step,
+    Words,
+};
 use super::error::EnvError;
 use super::frame::Frame;
+use super::input::{Gesture, PointerMode};
+use super::oracle::{Control, Solver};
 
 #[derive(Clone)]
 pub struct Registered<E: Clone> {
@@ -39,6 +48,36 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     fn keymap(&self) -> Vec<KeyBinding> {
         self.inner.keymap()
     }
+    fn action_text(&self, action: &Action) -> String {
+        self.inner.action_text(action)
+    }
+    fn parse_action(&self, text: &str) -> Result<Action, super::action::ActionError> {
+        self.inner.parse_action(text)
+    }
+    fn pointer_mode(&self) -> Option<PointerMode> {
+        self.inner.pointer_mode()
+    }
+    fn pointer_action(&self, gesture: Gesture) -> Option<Action> {
+        self.inner.pointer_action(gesture)
+    }
+    fn clock(&self) -> Option<Clock> {
+        self.inner.clock()
+    }
+    fn render_fps(&self) -> u32 {
+        self.inner.render_fps()
+    }
+    fn words(&self) -> Words {
+        self.inner.words()
+    }
+    fn mission(&self) -> Option<String> {
+        self.inner.mission()
+    }
+    fn own_step_limit(&self) -> Option<u32> {
+        self.inner.own_step_limit()
+    }
+    fn status_note(&self) -> Option<String> {
+        self.inner.status_note()
+    }
     fn reset(&mut self, seed: Option<u64>) -> Reset {
         self.has_reset = true;
         self.elapsed = 0;
@@ -48,6 +87,16 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
         if !self.has_reset {
             return Err(EnvError::NotReset);
         }
+        let action = match action {
+            Action::Text(text)
+                if !matches!(self.inner.action_space(), ActionSpace::Parametric { .. }) =>
+            {
+                self.inner
+                    .parse_action(&text)
+                    .map_err(|e| EnvError::InvalidAction(e.0))?
+            }
+            other => other,
+        };
         let mut step = self.inner.step(action)?;
         self.elapsed += 1;
         if let Some(max) = self.max_episode_steps {
@@ -72,6 +121,9 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     fn render_with(&self, frame: &mut Frame, options: RenderOptions) -> bool {
         self.inner.render_with(frame, options)
     }
+    fn render_caps(&self) -> RenderCaps {
+        self.inner.render_caps()
+    }
     fn snapshot(&self) -> Option<serde_json::Value> {
         self.inner.snapshot()
     }
@@ -84,7 +136,16 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     fn as_any(&self) -> &dyn std::any::Any {
         self.inner.as_any()
     }
-    fn grid_world(&self) -> Option<&crate::minigrid::world::World> {
-        self.inner.grid_world()
+    fn world_any(&self) -> Option<&dyn std::any::Any> {
+        self.inner.world_any()
+    }
+    fn oracle(&self, control: Control) -> Option<Box<dyn Solver>> {
+        self.inner.oracle(control)
+    }
+    fn distance_to_goal(&self) -> Option<u32> {
+        self.inner.distance_to_goal()
+    }
+    fn progress(&self) -> Option<ProgressMeasure> {
+        self.inner.progress()
     }
 }

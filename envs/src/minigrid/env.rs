@@ -7,12 +7,17 @@ use super::grid::{encode_cell, VIEW};
 use super::object::ObjKind;
 use super::render::{render_full, render_view};
 use super::world::{GenError, Outcome, World};
+use std::collections::BTreeSet;
+
+use super::grid::Pos;
+use super::object::DoorState;
 use crate::core::env::{
     discrete_action, Action, ActionSpace, Env, GridObservation, Info, KeyBinding, Observation,
-    RenderOptions, Reset, Step,
+    RenderCaps, RenderOptions, Reset, Signals, Step, Words,
 };
 use crate::core::error::EnvError;
 use crate::core::frame::Frame;
+use crate::core::oracle::{Control, Solver};
 
 pub const ACTION_NAMES: [&str; 7] = [
     "turn left",
@@ -25,6 +30,7 @@ pub const ACTION_NAMES: [&str; 7] = [
 ];
 
 const TILE: u32 = 32;
+const TOGGLE: usize = 5;
 
 /// How a family generates its grid and steps.
 pub trait Level: Clone + 'static {
@@ -53,6 +59,8 @@ pub struct MiniGrid<L: Level> {
     world: World,
     /// Set when generation failed: the reference would have raised during reset.
     error: Option<String>,
+    /// Doors seen open since the reset: opening one of the others is a milestone.
+    seen_open: BTreeSet<Pos>,
 }
 
 impl<L: Level> MiniGrid<L> {
@@ -64,11 +72,40 @@ impl<L: Level> MiniGrid<L> {
             level,
             world,
             error: None,
+            seen_open: BTreeSet::new(),
         }
     }
 
     pub fn world(&self) -> &World {
         &self.world
+    }
+
+    fn open_doors(&self) -> impl Iterator<Item = (Pos, &super::object::Obj)> {
+        self.world
+            .grid
+            .cells()
+            .filter(|(_, o)| o.kind == ObjKind::Door(DoorState::Open))
+    }
+
+    /// The milestones after a step: what the agent carries, and doors opened for the
+    /// first time since the reset.
+    fn events(&mut self, action: usize) -> Vec<String> {
+        let mut events = Vec::new();
+        if let Some(c) = &self.world.carrying {
+            events.push(format!("pickup {} {}", c.color.name(), c.type_name()));
+        }
+        if action == TOGGLE {
+            let opened: Vec<(Pos, String)> = self
+                .open_doors()
+                .filter(|(pos, _)| !self.seen_open.contains(pos))
+                .map(|(pos, o)| (pos, format!("open {} door", o.color.name())))
+                .collect();
+            for (pos, event) in opened {
+                self.seen_open.insert(pos);
+                events.push(event);
+            }
+        }
+        events
     }
 }
 
@@ -114,6 +151,7 @@ impl<L: Level> Env for MiniGrid<L> {
         self.error = self.level.generate(&mut self.world).err().map(|e| e.0);
         self.world.carrying = None;
         self.world.step_count = 0;
+        self.seen_open = self.open_doors().map(|(pos, _)| pos).collect();
         Reset {
             obs: self.observation(),
             info: Info::default(),
@@ -121,19 +159,24 @@ impl<L: Level> Env for MiniGrid<L> {
     }
 
     fn step(&mut self, action: Action) -> Result<Step, EnvError> {
-        let a = discrete_action(action, self.level.num_actions())?;
+        let a = discrete_action(&action, self.level.num_actions())?;
         if let Some(e) = &self.error {
             return Err(EnvError::InvalidAction(format!(
                 "the level failed to generate: {e}"
             )));
         }
         let out = self.level.step(&mut self.world, a);
+        let events = self.events(a);
         Ok(Step {
             obs: self.observation(),
             reward: out.reward,
             terminated: out.terminated,
             truncated: out.truncated,
             info: Info::default(),
+            signals: Signals {
+                success: out.terminated && out.reward > 0.0,
+                events,
+            },
         })
     }
 
@@ -275,11 +318,53 @@ impl<L: Level> Env for MiniGrid<L> {
         Box::new(self.clone())
     }
 
+    fn render_caps(&self) -> RenderCaps {
+        RenderCaps {
+            highlight: true,
+            agent_view: true,
+            tile_size: true,
+        }
+    }
+
+    fn render_fps(&self) -> u32 {
+        10
+    }
+
+    fn words(&self) -> Words {
+        Words {
+            goal: "Complete the mission",
+            ..Words::default()
+        }
+    }
+
+    fn mission(&self) -> Option<String> {
+        Some(self.world.mission.clone())
+    }
+
+    fn own_step_limit(&self) -> Option<u32> {
+        Some(self.level.max_steps())
+    }
+
+    fn status_note(&self) -> Option<String> {
+        self.world
+            .carrying
+            .as_ref()
+            .map(|c| format!("carrying a {} {}", c.color.name(), c.type_name()))
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
 
-    fn grid_world(&self) -> Option<&World> {
+    fn world_any(&self) -> Option<&dyn std::any::Any> {
         Some(&self.world)
+    }
+
+    fn oracle(&self, control: Control) -> Option<Box<dyn Solver>> {
+        super::oracle::solver(self.id, control)
+    }
+
+    fn distance_to_goal(&self) -> Option<u32> {
+        super::oracle::distance_to_goal(self.id, &self.world)
     }
 }

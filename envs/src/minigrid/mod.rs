@@ -5,13 +5,14 @@ pub mod env;
 pub mod grid;
 pub mod levels;
 pub mod object;
+mod oracle;
 pub mod render;
 pub mod world;
 
 use crate::core::env::Env;
 use crate::core::error::EnvError;
 use crate::core::kwargs::Kwargs;
-use crate::registry::{wrap, EnvSpec, Family};
+use crate::core::spec::{wrap, EnvSpec, Family};
 use env::{Level, MiniGrid};
 use levels::crossing::Crossing;
 use levels::door_key::DoorKey;
@@ -39,7 +40,8 @@ const fn spec(id: &'static str, summary: &'static str, make: Make) -> EnvSpec {
     EnvSpec {
         id,
         aliases: &[],
-        family: Family::MiniGrid,
+        family: &FAMILY,
+        variants: &[],
         max_episode_steps: None,
         kwargs_doc: "none",
         summary,
@@ -203,7 +205,13 @@ macro_rules! obstructed_maze {
     };
 }
 
-pub(crate) static SPECS: &[EnvSpec] = &[
+pub static FAMILY: Family = Family {
+    id: "minigrid",
+    label: "MiniGrid",
+    specs: SPECS,
+};
+
+static SPECS: &[EnvSpec] = &[
     empty!("MiniGrid-Empty-5x5-v0", 5, false),
     empty!("MiniGrid-Empty-Random-5x5-v0", 5, true),
     empty!("MiniGrid-Empty-6x6-v0", 6, false),

@@ -1,10 +1,11 @@
 //! CliffWalking-v1 (= v0), not slippery: reference-envs §3.2.
 
 use crate::core::env::{
-    discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Step,
+    discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Signals, Step,
 };
 use crate::core::error::EnvError;
 use crate::core::frame::Frame;
+use crate::core::oracle::{Control, Solver};
 use crate::rng::EnvRng;
 
 use super::sprites;
@@ -94,7 +95,7 @@ impl Env for CliffWalking {
     }
 
     fn step(&mut self, action: Action) -> Result<Step, EnvError> {
-        let a = discrete_action(action, 4)?;
+        let a = discrete_action(&action, 4)?;
         let (next, reward, terminated) = transition(self.state, a);
         self.rng.get().categorical_sample(&[1.0]);
         self.state = next;
@@ -107,6 +108,10 @@ impl Env for CliffWalking {
             info: Info {
                 prob: Some(1.0),
                 action_mask: None,
+            },
+            signals: Signals {
+                success: terminated,
+                events: Vec::new(),
             },
         })
     }
@@ -150,6 +155,17 @@ impl Env for CliffWalking {
 
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
+    }
+
+    fn render_fps(&self) -> u32 {
+        4
+    }
+    fn oracle(&self, control: Control) -> Option<Box<dyn Solver>> {
+        super::oracle::solver(self, control)
+    }
+
+    fn distance_to_goal(&self) -> Option<u32> {
+        super::oracle::distance_to_goal(self)
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

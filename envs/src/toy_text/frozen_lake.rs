@@ -1,10 +1,12 @@
 //! FrozenLake-v1 and FrozenLake8x8-v1: reference-envs §3.3.
 
 use crate::core::env::{
-    discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Step,
+    discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Signals, Step,
+    Words,
 };
 use crate::core::error::EnvError;
 use crate::core::frame::Frame;
+use crate::core::oracle::{Control, Solver};
 use crate::rng::EnvRng;
 
 use super::sprites;
@@ -151,7 +153,7 @@ impl Env for FrozenLake {
     }
 
     fn step(&mut self, action: Action) -> Result<Step, EnvError> {
-        let a = discrete_action(action, 4)?;
+        let a = discrete_action(&action, 4)?;
         let options = self.transitions(self.state, a);
         let probs: Vec<f64> = options.iter().map(|o| o.0).collect();
         let (prob, next, reward, terminated) = options[self.rng.get().categorical_sample(&probs)];
@@ -165,6 +167,10 @@ impl Env for FrozenLake {
             info: Info {
                 prob: Some(prob),
                 action_mask: None,
+            },
+            signals: Signals {
+                success: terminated && reward > 0.0,
+                events: Vec::new(),
             },
         })
     }
@@ -209,6 +215,24 @@ impl Env for FrozenLake {
 
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
+    }
+
+    fn render_fps(&self) -> u32 {
+        4
+    }
+    fn words(&self) -> Words {
+        Words {
+            goal: "Reach the goal",
+            success: "reached the goal",
+            failure: "fell into a hole",
+        }
+    }
+    fn oracle(&self, control: Control) -> Option<Box<dyn Solver>> {
+        super::oracle::solver(self, control)
+    }
+
+    fn distance_to_goal(&self) -> Option<u32> {
+        super::oracle::distance_to_goal(self)
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -3,12 +3,13 @@
 
 pub mod cliff_walking;
 pub mod frozen_lake;
+mod oracle;
 mod sprites;
 pub mod taxi;
 
 use crate::core::error::EnvError;
 use crate::core::kwargs::Kwargs;
-use crate::registry::{wrap, EnvSpec, Family};
+use crate::core::spec::{wrap, EnvSpec, Family, Variant};
 use cliff_walking::CliffWalking;
 use frozen_lake::{FrozenLake, LakeMap};
 use taxi::Taxi;
@@ -29,11 +30,23 @@ fn frozen_lake(
     Ok(wrap(spec, FrozenLake::new(spec.id, map, slippery)))
 }
 
-pub(crate) static SPECS: &[EnvSpec] = &[
+const NOT_SLIPPERY: &[Variant] = &[Variant {
+    label: "not slippery",
+    kwargs: r#"{"is_slippery": false}"#,
+}];
+
+pub static FAMILY: Family = Family {
+    id: "toy_text",
+    label: "Toy Text",
+    specs: SPECS,
+};
+
+static SPECS: &[EnvSpec] = &[
     EnvSpec {
         id: "Taxi-v3",
         aliases: &["Taxi-v4"],
-        family: Family::ToyText,
+        family: &FAMILY,
+        variants: &[],
         max_episode_steps: Some(200),
         kwargs_doc: "none",
         summary: "Pick up the passenger and drop them at their destination.",
@@ -42,7 +55,8 @@ pub(crate) static SPECS: &[EnvSpec] = &[
     EnvSpec {
         id: "CliffWalking-v1",
         aliases: &["CliffWalking-v0"],
-        family: Family::ToyText,
+        family: &FAMILY,
+        variants: &[],
         max_episode_steps: None,
         kwargs_doc: "none",
         summary: "Walk from start to goal along the cliff without falling.",
@@ -51,7 +65,8 @@ pub(crate) static SPECS: &[EnvSpec] = &[
     EnvSpec {
         id: "FrozenLake-v1",
         aliases: &[],
-        family: Family::ToyText,
+        family: &FAMILY,
+        variants: NOT_SLIPPERY,
         max_episode_steps: Some(100),
         kwargs_doc:
             "map_name: \"4x4\" | \"8x8\" (default \"4x4\"); is_slippery: bool (default true)",
@@ -61,7 +76,8 @@ pub(crate) static SPECS: &[EnvSpec] = &[
     EnvSpec {
         id: "FrozenLake8x8-v1",
         aliases: &[],
-        family: Family::ToyText,
+        family: &FAMILY,
+        variants: NOT_SLIPPERY,
         max_episode_steps: Some(200),
         kwargs_doc:
             "map_name: \"4x4\" | \"8x8\" (default \"8x8\"); is_slippery: bool (default true)",

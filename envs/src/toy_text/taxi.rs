@@ -1,10 +1,12 @@
 //! Taxi-v3 (= Taxi-v4 with default arguments), reference-envs §3.1.
 
 use crate::core::env::{
-    discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Step,
+    discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Signals, Step,
+    Words,
 };
 use crate::core::error::EnvError;
 use crate::core::frame::Frame;
+use crate::core::oracle::{Control, Solver};
 use crate::rng::EnvRng;
 
 use super::sprites;
@@ -27,6 +29,9 @@ pub const IN_TAXI: usize = 4;
 const N_STATES: usize = 500;
 
 pub const ACTION_NAMES: [&str; 6] = ["Down", "Up", "Right", "Left", "Pickup", "Dropoff"];
+
+/// The milestone of a taxi carrying its passenger.
+pub const PICKUP_EVENT: &str = "pickup passenger";
 
 /// A decoded Taxi state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,7 +201,7 @@ impl Env for Taxi {
     }
 
     fn step(&mut self, action: Action) -> Result<Step, EnvError> {
-        let a = discrete_action(action, 6)?;
+        let a = discrete_action(&action, 6)?;
         let (next, reward, terminated) = transition(self.decoded(), a);
         // The reference samples its one-entry transition list: one draw per step.
         self.rng.get().categorical_sample(&[1.0]);
@@ -211,6 +216,14 @@ impl Env for Taxi {
             terminated,
             truncated: false,
             info: self.info(),
+            signals: Signals {
+                success: terminated && reward > 0.0,
+                events: if next.passenger == IN_TAXI {
+                    vec![PICKUP_EVENT.to_string()]
+                } else {
+                    Vec::new()
+                },
+            },
         })
     }
 
@@ -256,6 +269,24 @@ impl Env for Taxi {
 
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
+    }
+
+    fn render_fps(&self) -> u32 {
+        4
+    }
+    fn words(&self) -> Words {
+        Words {
+            goal: "Deliver the passenger to its destination",
+            success: "passenger delivered",
+            failure: "the episode ended",
+        }
+    }
+    fn oracle(&self, control: Control) -> Option<Box<dyn Solver>> {
+        super::oracle::solver(self, control)
+    }
+
+    fn distance_to_goal(&self) -> Option<u32> {
+        super::oracle::distance_to_goal(self)
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

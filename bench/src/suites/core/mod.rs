@@ -178,11 +178,8 @@ fn calibrate(r: &Recipe, mut task: Task) -> Result<Option<Task>, TaskError> {
 fn rules_text(r: &Recipe, task: &Task) -> Result<String, TaskError> {
     let mut parts = Vec::new();
     let runner = EpisodeRunner::start(task)?;
-    if let Some(world) = runner.env().grid_world() {
-        parts.push(format!("Mission: {}.", world.mission));
-        if r.memory == crate::task::Memory::Multiple && !r.env.contains("Memory") {
-            parts.push("You can carry one object at a time; what you carry is not drawn.".into());
-        }
+    if let Some(mission) = runner.env().mission() {
+        parts.push(format!("Mission: {mission}."));
     }
     if !r.rules.is_empty() {
         parts.push(r.rules.to_string());

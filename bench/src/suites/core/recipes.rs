@@ -2,7 +2,6 @@
 
 use serde_json::{json, Map, Value};
 
-use envs::registry::Family;
 use crate::task::{Dynamics, Memory};
 
 /// How a recipe's tasks are judged.
@@ -179,8 +178,9 @@ fn minigrid_family(short: &str) -> &str {
 }
 
 fn minigrid() -> Vec<Recipe> {
-    envs::specs()
-        .filter(|s| s.family == Family::MiniGrid)
+    envs::minigrid::FAMILY
+        .specs
+        .iter()
         .map(|s| {
             let short = s.id.trim_start_matches("MiniGrid-").trim_end_matches("-v0");
             let family = format!("MiniGrid-{}", minigrid_family(short));
@@ -190,6 +190,13 @@ fn minigrid() -> Vec<Recipe> {
                 Static
             };
             let kind = minigrid_kind(s.id);
+            let memory = minigrid_memory(s.id);
+            // What the agent carries is not drawn (Memory levels need another cue).
+            let rules = if memory == Multiple && !s.id.contains("Memory") {
+                "You can carry one object at a time; what you carry is not drawn."
+            } else {
+                ""
+            };
             // Key-and-door tasks also start once from a key decision point mid-route.
             let initialized = usize::from(kind == Kind::Milestones || s.id.contains("Lava"));
             let mut r = recipe(
@@ -198,10 +205,10 @@ fn minigrid() -> Vec<Recipe> {
                 &short.to_lowercase(),
                 short,
                 &family,
-                minigrid_memory(s.id),
+                memory,
                 dynamics,
                 kind,
-                "",
+                rules,
                 &[1, 2],
                 initialized,
             );

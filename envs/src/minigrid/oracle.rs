@@ -1,4 +1,4 @@
-//! The MiniGrid oracle: plans over the true state (`Env::grid_world`) and replans at
+//! The MiniGrid oracle: plans over the true state (the level's [`World`]) and replans at
 //! every decision, so it needs no memory of its own.
 //!
 //! - [`missions`] reads what the level asks for;
@@ -16,8 +16,8 @@ mod strategy;
 #[cfg(test)]
 mod tests;
 
-use super::{Control, Solver};
 use crate::core::env::Env;
+use crate::core::oracle::{Control, Solver};
 use crate::minigrid::world::World;
 use missions::Objective;
 use planner::{MoveKind, Pose};
@@ -29,20 +29,24 @@ struct Oracle {
     dynamic: bool,
 }
 
-fn is_dynamic(env: &dyn Env) -> bool {
-    env.id().contains("Dynamic-Obstacles")
+fn is_dynamic(id: &str) -> bool {
+    id.contains("Dynamic-Obstacles")
 }
 
-pub(super) fn solver(env: &dyn Env, _control: Control) -> Option<Box<dyn Solver>> {
-    env.grid_world()?;
+/// The world of a MiniGrid environment (through any wrapper).
+pub(crate) fn world_of(env: &dyn Env) -> Option<&World> {
+    env.world_any()?.downcast_ref::<World>()
+}
+
+pub(super) fn solver(id: &str, _control: Control) -> Option<Box<dyn Solver>> {
     Some(Box::new(Oracle {
-        dynamic: is_dynamic(env),
+        dynamic: is_dynamic(id),
     }))
 }
 
 impl Solver for Oracle {
     fn act(&mut self, env: &dyn Env) -> Option<usize> {
-        let world = env.grid_world()?;
+        let world = world_of(env)?;
         if self.dynamic {
             return dynamic::act(world);
         }
@@ -54,9 +58,8 @@ impl Solver for Oracle {
 /// The oracle's number of decisions to success from here, for objectives reached by
 /// walking (the goal square, Memory's object, GoToDoor's door). Dynamic-Obstacles: the
 /// shortest way with the (moving) balls ignored.
-pub(super) fn distance_to_goal(env: &dyn Env) -> Option<u32> {
-    let world = env.grid_world()?;
-    if is_dynamic(env) {
+pub(super) fn distance_to_goal(id: &str, world: &World) -> Option<u32> {
+    if is_dynamic(id) {
         return dynamic::distance(world);
     }
     let objective = Objective::parse(world)?;

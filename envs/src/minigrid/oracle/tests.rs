@@ -3,8 +3,6 @@
 
 use super::*;
 use crate::core::env::Action;
-use crate::registry::Family;
-use crate::solvers::{distance_to_goal, solver_for};
 
 const SEEDS: u64 = 20;
 
@@ -23,8 +21,8 @@ struct Episode {
 fn play(id: &str, seed: u64) -> Episode {
     let mut env = crate::make_default(id).unwrap();
     env.reset(Some(seed));
-    let mut solver = solver_for(&*env, Control::default()).unwrap();
-    let start_distance = distance_to_goal(&*env);
+    let mut solver = env.oracle(Control::default()).unwrap();
+    let start_distance = env.distance_to_goal();
     let mut last = start_distance;
     let mut distance_slips = 0;
     let mut steps = 0;
@@ -48,7 +46,7 @@ fn play(id: &str, seed: u64) -> Episode {
                 distance_slips,
             };
         }
-        let d = distance_to_goal(&*env);
+        let d = env.distance_to_goal();
         if let (Some(before), Some(now)) = (last, d) {
             if now + 1 != before {
                 distance_slips += 1;
@@ -59,10 +57,7 @@ fn play(id: &str, seed: u64) -> Episode {
 }
 
 fn minigrid_ids() -> Vec<&'static str> {
-    crate::specs()
-        .filter(|s| s.family == Family::MiniGrid)
-        .map(|s| s.id)
-        .collect()
+    crate::minigrid::FAMILY.specs.iter().map(|s| s.id).collect()
 }
 
 #[test]
@@ -85,7 +80,8 @@ fn solves_every_minigrid_id() {
                             env
                         })
                         .unwrap()
-                        .grid_world()
+                        .world_any()
+                        .and_then(|w| w.downcast_ref::<crate::minigrid::world::World>())
                         .unwrap(),
                 )
                 .is_some_and(Objective::is_navigation);
@@ -121,7 +117,7 @@ fn distance_only_for_navigation() {
     ] {
         let mut env = crate::make_default(id).unwrap();
         env.reset(Some(1));
-        assert_eq!(distance_to_goal(&*env).is_some(), expected, "{id}");
+        assert_eq!(env.distance_to_goal().is_some(), expected, "{id}");
     }
 }
 
@@ -130,7 +126,7 @@ fn empty_5x5_plan_is_shortest() {
     // Agent at (1, 1) facing east, goal at (3, 3): forward ×2, right, forward ×2.
     let mut env = crate::make_default("MiniGrid-Empty-5x5-v0").unwrap();
     env.reset(Some(0));
-    assert_eq!(distance_to_goal(&*env), Some(5));
+    assert_eq!(env.distance_to_goal(), Some(5));
     let e = play("MiniGrid-Empty-5x5-v0", 0);
     assert!(e.success);
     assert_eq!(e.steps, 5);
@@ -171,8 +167,8 @@ fn recovers_from_random_detours() {
             if over {
                 continue;
             }
-            distance_to_goal(&*env);
-            let mut solver = solver_for(&*env, Control::default()).unwrap();
+            env.distance_to_goal();
+            let mut solver = env.oracle(Control::default()).unwrap();
             loop {
                 let Some(a) = solver.act(&*env) else {
                     if !id.contains("PutNear") {
@@ -198,7 +194,7 @@ fn recovers_from_random_detours() {
 fn brute_force(env: &dyn crate::Env) -> Option<u32> {
     use std::collections::{HashSet, VecDeque};
     let key = |e: &dyn crate::Env| {
-        let w = e.grid_world().unwrap();
+        let w = super::world_of(e).unwrap();
         (
             w.agent_pos,
             w.agent_dir,

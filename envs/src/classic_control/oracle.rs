@@ -19,26 +19,12 @@
 
 use std::f64::consts::PI;
 
-use super::{Control, Solver};
 use crate::classic_control::acrobot::Acrobot;
 use crate::classic_control::cartpole::CartPole;
 use crate::classic_control::mountain_car::MountainCar;
 use crate::classic_control::pendulum::Pendulum;
 use crate::core::env::Env;
-
-/// The per-step actions (indices into `action_names()`) the engine plays for one
-/// decision: `action` for `action_steps` of `frame_skip` steps, then `noop`; without a
-/// no-op the action fills the whole decision.
-pub(super) fn decision_actions(control: Control, action: usize) -> Vec<usize> {
-    let n = control.frame_skip.max(1);
-    let k = control.action_steps.clamp(1, n);
-    (0..n)
-        .map(|i| match control.noop {
-            Some(noop) if i >= k => noop,
-            _ => action,
-        })
-        .collect()
-}
+use crate::core::oracle::{Control, Solver};
 
 pub(super) fn solver(env: &dyn Env, control: Control) -> Option<Box<dyn Solver>> {
     let any = env.as_any();
@@ -59,7 +45,7 @@ pub(super) fn solver(env: &dyn Env, control: Control) -> Option<Box<dyn Solver>>
     };
     let n_actions = env.action_names().len();
     let decisions: Vec<Vec<usize>> = (0..n_actions)
-        .map(|a| decision_actions(control, a))
+        .map(|a| control.decision_actions(a))
         .collect();
     let horizon = horizon_steps.div_ceil(control.frame_skip.max(1));
     Some(Box::new(Rollout {
@@ -275,11 +261,11 @@ mod tests {
         let kw: Map<String, Value> = kwargs.as_object().cloned().unwrap_or_default();
         let mut env = crate::make(id, &kw).unwrap();
         env.reset(Some(seed));
-        let mut solver = super::super::solver_for(env.as_ref(), control).unwrap();
+        let mut solver = env.oracle(control).unwrap();
         let mut states = Vec::new();
         for d in 1..=max {
             let a = solver.act(env.as_ref()).unwrap();
-            for step_action in decision_actions(control, a) {
+            for step_action in control.decision_actions(a) {
                 let s = env.step(env.preset_action(step_action).unwrap()).unwrap();
                 states.push(env.physical_state().unwrap());
                 if s.terminated {
@@ -323,17 +309,6 @@ mod tests {
             control.frame_skip, control.action_steps
         );
         (wins, mean, worst)
-    }
-
-    #[test]
-    fn decisions_repeat_then_fill_with_the_noop() {
-        assert_eq!(
-            decision_actions(control(4, 1, Some(1)), 2),
-            vec![2, 1, 1, 1]
-        );
-        assert_eq!(decision_actions(control(3, 3, Some(1)), 0), vec![0, 0, 0]);
-        assert_eq!(decision_actions(control(3, 1, None), 1), vec![1, 1, 1]);
-        assert_eq!(decision_actions(control(0, 0, None), 1), vec![1]);
     }
 
     #[test]

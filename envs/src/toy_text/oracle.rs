@@ -10,9 +10,8 @@
 
 use std::collections::{HashSet, VecDeque};
 
-use super::classic_control::decision_actions;
-use super::{Control, Solver};
 use crate::core::env::{Action, Env, Observation, Step};
+use crate::core::oracle::{Control, Solver};
 use crate::toy_text::cliff_walking::{self, CliffWalking};
 use crate::toy_text::frozen_lake::{FrozenLake, LakeMap, FAIL, SUCCESS};
 use crate::toy_text::taxi::{self, TaxiState};
@@ -125,7 +124,7 @@ fn shortest_plan(env: &dyn Env, game: Game, control: Control) -> Option<(Option<
         return Some((None, 0));
     }
     let decisions: Vec<Vec<usize>> = (0..game.actions())
-        .map(|a| decision_actions(control, a))
+        .map(|a| control.decision_actions(a))
         .collect();
     let mut seen = HashSet::from([start]);
     let mut queue: VecDeque<(Box<dyn Env>, Option<usize>, u32)> = VecDeque::new();
@@ -224,7 +223,7 @@ fn plan_lake(map: LakeMap, slippery: bool, control: Control) -> LakePlan {
     let goal = |s: usize| map.tile(s) == b'G';
     let model: Vec<[Vec<(f64, usize)>; 4]> = (0..n)
         .map(|s| {
-            std::array::from_fn(|a| lake_decision(map, slippery, s, &decision_actions(control, a)))
+            std::array::from_fn(|a| lake_decision(map, slippery, s, &control.decision_actions(a)))
         })
         .collect();
     let expect = |v: &[f64], outcomes: &[(f64, usize)]| -> f64 {
@@ -348,7 +347,7 @@ mod tests {
     }
 
     fn oracle(env: &dyn Env, control: Control) -> Box<dyn Solver> {
-        super::super::solver_for(env, control).unwrap()
+        env.oracle(control).unwrap()
     }
 
     /// Plays an episode from `seed` the way the engine does; (won, decisions).
@@ -369,7 +368,7 @@ mod tests {
             let Some(a) = solver.act(env) else {
                 return (false, d - 1);
             };
-            for step_action in decision_actions(control, a) {
+            for step_action in control.decision_actions(a) {
                 let s = env.step(Action::Index(step_action)).unwrap();
                 if s.terminated {
                     return (s.reward > 0.0 || env.id().starts_with("Cliff"), d);
@@ -389,14 +388,14 @@ mod tests {
         let mut total = 0;
         for seed in 0..300 {
             env.reset(Some(seed));
-            let distance = super::super::distance_to_goal(env.as_ref()).unwrap();
+            let distance = env.distance_to_goal().unwrap();
             let mut solver = oracle(env.as_ref(), Control::default());
             let (won, decisions) = play(env.as_mut(), seed, solver.as_mut(), 200);
             assert!(won, "seed {seed}");
             assert_eq!(decisions, distance, "seed {seed}");
             total += decisions;
             // A delivered taxi is at distance 0 with nothing left to do.
-            assert_eq!(super::super::distance_to_goal(env.as_ref()), Some(0));
+            assert_eq!(env.distance_to_goal(), Some(0));
         }
         eprintln!(
             "Taxi: 300/300, mean decisions {:.2}",
@@ -415,7 +414,7 @@ mod tests {
             env.reset(Some(seed));
             let s = TaxiState::decode(state_index(env.as_ref()).unwrap());
             if (s.row, s.col, s.passenger, s.destination) == (0, 0, 0, 1) {
-                assert_eq!(super::super::distance_to_goal(env.as_ref()), Some(10));
+                assert_eq!(env.distance_to_goal(), Some(10));
                 found = true;
                 break;
             }
@@ -429,7 +428,7 @@ mod tests {
         let mut solver = oracle(env.as_ref(), Control::default());
         for seed in 0..50 {
             env.reset(Some(seed));
-            assert_eq!(super::super::distance_to_goal(env.as_ref()), Some(13));
+            assert_eq!(env.distance_to_goal(), Some(13));
             assert_eq!(play(env.as_mut(), seed, solver.as_mut(), 100), (true, 13));
         }
         // From the top-left corner: 3 down... the safe route is 2 down, 11 right, 1 down.
@@ -438,7 +437,7 @@ mod tests {
         for a in [0, 0, 0] {
             env.step(Action::Index(a)).unwrap();
         }
-        assert_eq!(super::super::distance_to_goal(env.as_ref()), Some(14));
+        assert_eq!(env.distance_to_goal(), Some(14));
         eprintln!("CliffWalking: 50/50, 13 decisions");
     }
 
@@ -449,7 +448,7 @@ mod tests {
             let mut solver = oracle(env.as_ref(), Control::default());
             for seed in 0..50 {
                 env.reset(Some(seed));
-                assert_eq!(super::super::distance_to_goal(env.as_ref()), Some(expected));
+                assert_eq!(env.distance_to_goal(), Some(expected));
                 assert_eq!(
                     play(env.as_mut(), seed, solver.as_mut(), 200),
                     (true, expected),
@@ -468,7 +467,7 @@ mod tests {
         assert_eq!(lake_distance(LakeMap::EightByEight, 0), Some(14));
         let mut env = make("FrozenLake-v1", json!({}));
         env.reset(Some(3));
-        assert_eq!(super::super::distance_to_goal(env.as_ref()), Some(6));
+        assert_eq!(env.distance_to_goal(), Some(6));
     }
 
     /// The policy's action attains the optimal value in every state (the value-iteration

@@ -1,0 +1,214 @@
+//! Frames as the images models see: PNG or JPEG at a quality and a scale, encoded in
+//! Rust so the command line and every browser send byte-identical images for the same
+//! settings (a canvas's JPEG differs from browser to browser).
+
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::providers::EncodedImage;
+use envs::Frame;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImageFormat {
+    #[default]
+    Png,
+    Jpeg,
+}
+
+impl ImageFormat {
+    pub fn mime(self) -> &'static str {
+        match self {
+            Self::Png => "image/png",
+            Self::Jpeg => "image/jpeg",
+        }
+    }
+}
+
+/// How frames become images in requests.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ImageSettings {
+    pub format: ImageFormat,
+    /// JPEG quality, 0.1-1.
+    pub quality: f64,
+    /// Frames are resized by this factor (nearest neighbour keeps cells crisp).
+    pub scale: f64,
+}
+
+impl Default for ImageSettings {
+    fn default() -> Self {
+        Self {
+            format: ImageFormat::Png,
+            quality: 0.85,
+            scale: 1.0,
+        }
+    }
+}
+
+impl ImageSettings {
+    /// Names the encoding (for caches of encoded frames).
+    pub fn key(&self) -> String {
+        format!("{:?}:{}:{}", self.format, self.quality, self.scale)
+    }
+
+    /// The scaled size of a `w`×`h` frame (at least one pixel).
+    pub fn scaled(&self, w: u32, h: u32) -> (u32, u32) {
+        let s = self.scale.clamp(0.1, 4.0);
+        let f = |v: u32| ((f64::from(v) * s).round() as u32).max(1);
+        (f(w), f(h))
+    }
+
+    /// JPEG quality as the encoder takes it, 1-100.
+    fn jpeg_quality(&self) -> u8 {
+        (self.quality.clamp(0.01, 1.0) * 100.0).round() as u8
+    }
+}
+
+/// Turns a frame into image bytes.
+pub trait FrameEncoder {
+    fn encode(&mut self, frame: &Frame) -> Result<EncodedImage, String>;
+}
+
+/// The encoder of record: the same bytes natively and in every browser.
+pub struct ImageEncoder {
+    settings: ImageSettings,
+    /// The scaled RGB pixels, reused from frame to frame.
+    scaled: Vec<u8>,
+    out: Vec<u8>,
+}
+
+impl ImageEncoder {
+    pub fn new(settings: ImageSettings) -> Self {
+        Self {
+            settings,
+            scaled: Vec::new(),
+            out: Vec::new(),
+        }
+    }
+
+    pub fn settings(&self) -> ImageSettings {
+        self.settings
+    }
+
+    /// The frame's bytes in the chosen format (without the base64 wrapping).
+    pub fn encode_bytes(&mut self, frame: &Frame) -> Result<&[u8], String> {
+        use image::ImageEncoder as _;
+        let (w, h) = (frame.width(), frame.height());
+        if w == 0 || h == 0 {
+            return Err("the frame is empty".into());
+        }
+        let (tw, th) = self.settings.scaled(w, h);
+        let pixels: &[u8] = if (tw, th) == (w, h) {
+            frame.data()
+        } else {
+            scale_nearest(frame, tw, th, &mut self.scaled);
+            &self.scaled
+        };
+        self.out.clear();
+        let rgb = image::ExtendedColorType::Rgb8;
+        match self.settings.format {
+            ImageFormat::Png => image::codecs::png::PngEncoder::new(&mut self.out)
+                .write_image(pixels, tw, th, rgb),
+            ImageFormat::Jpeg => image::codecs::jpeg::JpegEncoder::new_with_quality(
+                &mut self.out,
+                self.settings.jpeg_quality(),
+            )
+            .write_image(pixels, tw, th, rgb),
+        }
+        .map_err(|e| format!("encoding a {tw}×{th} frame: {e}"))?;
+        Ok(&self.out)
+    }
+}
+
+impl FrameEncoder for ImageEncoder {
+    fn encode(&mut self, frame: &Frame) -> Result<EncodedImage, String> {
+        let mime = self.settings.format.mime();
+        let bytes = self.encode_bytes(frame)?;
+        Ok(EncodedImage::from_bytes(mime, bytes))
+    }
+}
+
+/// Nearest-neighbour resize of an RGB frame into `out` (`tw`×`th`×3).
+fn scale_nearest(frame: &Frame, tw: u32, th: u32, out: &mut Vec<u8>) {
+    let (w, h) = (frame.width() as usize, frame.height() as usize);
+    let (tw, th) = (tw as usize, th as usize);
+    let data = frame.data();
+    out.clear();
+    out.reserve(tw * th * 3);
+    for y in 0..th {
+        let sy = (y * h / th).min(h - 1);
+        for x in 0..tw {
+            let sx = (x * w / tw).min(w - 1);
+            let i = (sy * w + sx) * 3;
+            out.extend_from_slice(&data[i..i + 3]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checkerboard() -> Frame {
+        let mut f = Frame::new(40, 30);
+        for y in 0..30 {
+            for x in 0..40 {
+                let c = if (x / 10 + y / 10) % 2 == 0 {
+                    [250, 20, 20]
+                } else {
+                    [10, 10, 200]
+                };
+                f.set(x, y, c);
+            }
+        }
+        f
+    }
+
+    #[test]
+    fn png_decodes_to_the_same_pixels_and_scales_by_nearest_neighbour() {
+        let f = checkerboard();
+        let mut e = ImageEncoder::new(ImageSettings::default());
+        let png = e.encode_bytes(&f).unwrap().to_vec();
+        let img = image::load_from_memory(&png).unwrap().to_rgb8();
+        assert_eq!((img.width(), img.height()), (40, 30));
+        assert_eq!(img.as_raw().as_slice(), f.data());
+        let mut e = ImageEncoder::new(ImageSettings {
+            scale: 2.0,
+            ..ImageSettings::default()
+        });
+        let png = e.encode_bytes(&f).unwrap().to_vec();
+        let img = image::load_from_memory(&png).unwrap().to_rgb8();
+        assert_eq!((img.width(), img.height()), (80, 60));
+        assert_eq!(img.get_pixel(39, 19).0, [250, 20, 20]);
+        assert_eq!(img.get_pixel(40, 19).0, [10, 10, 200]);
+    }
+
+    #[test]
+    fn jpeg_follows_the_quality_and_is_deterministic() {
+        let f = checkerboard();
+        let jpeg = |q: f64| {
+            let mut e = ImageEncoder::new(ImageSettings {
+                format: ImageFormat::Jpeg,
+                quality: q,
+                scale: 1.0,
+            });
+            e.encode_bytes(&f).unwrap().to_vec()
+        };
+        let (low, high) = (jpeg(0.2), jpeg(0.95));
+        assert!(low.len() < high.len(), "{} vs {}", low.len(), high.len());
+        assert_eq!(jpeg(0.2), low);
+        let decoded = image::load_from_memory(&high).unwrap();
+        assert_eq!((decoded.width(), decoded.height()), (40, 30));
+        let mut e = ImageEncoder::new(ImageSettings {
+            format: ImageFormat::Jpeg,
+            ..ImageSettings::default()
+        });
+        assert_eq!(e.encode(&f).unwrap().mime, "image/jpeg");
+    }
+
+    #[test]
+    fn an_empty_frame_is_an_error() {
+        let mut e = ImageEncoder::new(ImageSettings::default());
+        assert!(e.encode(&Frame::default()).is_err());
+    }
+}

@@ -1,0 +1,74 @@
+//! What the registry knows of an environment before making it: its id, family, time
+//! limit, kwargs and the variants worth offering people.
+
+use serde::Serialize;
+
+use super::env::Env;
+use super::error::EnvError;
+use super::kwargs::Kwargs;
+use super::wrappers::Registered;
+
+/// A family of environments: one folder under `envs/src/`, one line in the registry.
+#[derive(Serialize)]
+pub struct Family {
+    /// A stable name, e.g. `minigrid`.
+    pub id: &'static str,
+    /// As people read it, e.g. `MiniGrid`.
+    pub label: &'static str,
+    #[serde(skip)]
+    pub specs: &'static [EnvSpec],
+}
+
+impl std::fmt::Debug for Family {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+impl PartialEq for Family {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Family {}
+
+pub type MakeFn = fn(&'static EnvSpec, &mut Kwargs) -> Result<Box<dyn Env>, EnvError>;
+
+/// Constructor kwargs worth a link of their own, e.g. FrozenLake "not slippery".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Variant {
+    pub label: &'static str,
+    /// A JSON object.
+    pub kwargs: &'static str,
+}
+
+/// One registered id.
+#[derive(Serialize)]
+pub struct EnvSpec {
+    pub id: &'static str,
+    /// Older or newer ids that make the same environment.
+    pub aliases: &'static [&'static str],
+    pub family: &'static Family,
+    /// The `TimeLimit` of `gym.make` (`None`: episodes can run forever or the
+    /// environment truncates itself).
+    pub max_episode_steps: Option<u32>,
+    /// The accepted kwargs, for people.
+    pub kwargs_doc: &'static str,
+    pub summary: &'static str,
+    /// Kwargs variants offered beside the defaults.
+    pub variants: &'static [Variant],
+    #[serde(skip)]
+    pub make: MakeFn,
+}
+
+impl std::fmt::Debug for EnvSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+/// Wraps an environment the way `gym.make` does for this spec.
+pub fn wrap<E: Env + Clone + 'static>(spec: &EnvSpec, env: E) -> Box<dyn Env> {
+    Box::new(Registered::new(env, spec.max_episode_steps))
+}
