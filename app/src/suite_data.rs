@@ -10,17 +10,21 @@ use bench::{Suite, Task};
 
 /// The random policy's results on the built-in suite (`bench::report::Report`).
 pub const RANDOM_BASELINE_JSON: &str =
-    include_str!("../../bench/suites/playbench-core.baseline-random.json");
+    include_str!("../../bench/suites/playbench-core/v1.baseline-random.json");
 /// The oracle solver's results on the built-in suite.
 pub const ORACLE_BASELINE_JSON: &str =
-    include_str!("../../bench/suites/playbench-core.baseline-oracle.json");
+    include_str!("../../bench/suites/playbench-core/v1.baseline-oracle.json");
 
 /// The built-in suite, parsed and validated on first use. An `Err` holds the parser's
 /// message (a broken committed file must not take the whole app down).
 pub fn suite() -> Result<&'static Suite, String> {
     static SUITE: OnceLock<Result<Suite, String>> = OnceLock::new();
     SUITE
-        .get_or_init(|| bench::suites::core::builtin().map_err(|e| e.to_string()))
+        .get_or_init(|| {
+            bench::suites::latest(bench::suites::DEFAULT_SUITE)
+                .cloned()
+                .map_err(|e| e.to_string())
+        })
         .as_ref()
         .map_err(Clone::clone)
 }

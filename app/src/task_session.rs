@@ -390,7 +390,12 @@ mod tests {
             *s.record().unwrap()
         );
         assert_eq!(s.episode_filename(), "frozenlake-4x4-det-s0-episode.json");
-        let file = s.episode_file(TaskRef::builtin(&task.id), None).unwrap();
+        let file = s
+            .episode_file(
+                TaskRef::in_suite(crate::suite_data::suite().unwrap(), &task.id),
+                None,
+            )
+            .unwrap();
         assert_eq!(&file.record, s.record().unwrap());
         assert_eq!(file.agent, HUMAN_AGENT);
         assert_eq!(s.default_demo_label(), "a person succeeding");

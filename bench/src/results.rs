@@ -8,7 +8,9 @@ use serde_json::{Map, Value};
 
 use super::episode::EpisodeRecord;
 use super::report::{report, Report, Row};
-use super::share::{resolve_task, strip_secrets, EpisodeFile, ShareError, TaskRef, ENVS_VERSION};
+use super::share::{
+    resolve_task, strip_secrets, EpisodeFile, ShareError, SuiteTask, TaskRef, ENVS_VERSION,
+};
 use super::task::{Suite, TaskError};
 
 pub const RESULTS_FORMAT: &str = "playbench-results/1";
@@ -143,9 +145,10 @@ impl ResultsFile {
         s
     }
 
-    /// Reads a results file made for the built-in `suite`; every episode must name one
-    /// of its tasks. The report is recomputed, so a hand-edited table is not trusted.
-    pub fn from_json(json: &str, suite: &Suite) -> Result<Self, ShareError> {
+    /// Reads a results file made on a built-in suite (any version this build has);
+    /// every episode must name one of its tasks. The report is recomputed, so a
+    /// hand-edited table is not trusted.
+    pub fn from_json(json: &str) -> Result<Self, ShareError> {
         let de = &mut serde_json::Deserializer::from_str(json);
         let mut file: ResultsFile = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
@@ -158,16 +161,8 @@ impl ResultsFile {
                 format!("expected {RESULTS_FORMAT:?}, got {:?}", file.format),
             ));
         }
-        if file.suite != suite.id {
-            return Err(ShareError::UnknownSuite(file.suite));
-        }
-        if file.suite_version != suite.version {
-            return Err(ShareError::SuiteVersion {
-                suite: file.suite,
-                file: file.suite_version,
-                builtin: suite.version,
-            });
-        }
+        let suite =
+            crate::suites::get(&file.suite, file.suite_version).map_err(ShareError::Suite)?;
         if let Some((i, e)) = file
             .episodes
             .iter()
@@ -187,7 +182,11 @@ impl ResultsFile {
     pub fn episode_file(&self, index: usize) -> Option<EpisodeFile> {
         let e = self.episodes.get(index)?;
         Some(EpisodeFile::from_record(
-            TaskRef::builtin(&e.record.task),
+            TaskRef::Suite(SuiteTask {
+                suite: self.suite.clone(),
+                suite_version: self.suite_version,
+                task: e.record.task.clone(),
+            }),
             e.record.clone(),
             self.config.clone(),
         ))
@@ -301,7 +300,7 @@ mod tests {
     use crate::suites::core as core_suite;
 
     fn suite() -> Suite {
-        core_suite::builtin().unwrap()
+        crate::suites::latest(core_suite::SUITE_ID).unwrap().clone()
     }
 
     fn file(suite: &Suite, n: usize) -> ResultsFile {
@@ -342,17 +341,14 @@ mod tests {
         let json = f.to_json();
         assert!(!json.contains("sk-secret"));
         assert!(json.contains("max_output_tokens"));
-        let back = ResultsFile::from_json(&json, &s).unwrap();
+        let back = ResultsFile::from_json(&json).unwrap();
         assert_eq!(back, f);
         assert_eq!(f.usage.as_ref().unwrap().requests, 10);
         assert_eq!(f.usage.as_ref().unwrap().cost_usd, Some(2.5));
         assert_eq!(f.report.overall.episodes, 5);
         // A doctored table is recomputed from the episodes.
         let doctored = json.replacen("\"pass_rate\": 0.0", "\"pass_rate\": 1.0", 1);
-        assert_eq!(
-            ResultsFile::from_json(&doctored, &s).unwrap().report,
-            f.report
-        );
+        assert_eq!(ResultsFile::from_json(&doctored).unwrap().report, f.report);
     }
 
     #[test]
@@ -360,14 +356,14 @@ mod tests {
         let s = suite();
         let f = file(&s, 1);
         let json = f.to_json();
-        let e = ResultsFile::from_json("{}", &s).unwrap_err().to_string();
+        let e = ResultsFile::from_json("{}").unwrap_err().to_string();
         assert!(e.contains("format") || e.contains("missing"), "{e}");
-        let e = ResultsFile::from_json(&json.replace(RESULTS_FORMAT, "x/1"), &s)
+        let e = ResultsFile::from_json(&json.replace(RESULTS_FORMAT, "x/1"))
             .unwrap_err()
             .to_string();
         assert!(e.contains("format"), "{e}");
         let task = &f.episodes[0].record.task;
-        let e = ResultsFile::from_json(&json.replace(task.as_str(), "nope"), &s)
+        let e = ResultsFile::from_json(&json.replace(task.as_str(), "nope"))
             .unwrap_err()
             .to_string();
         assert!(e.contains("nope"), "{e}");
@@ -403,7 +399,11 @@ mod tests {
         let s = suite();
         let t = s.task("frozenlake-4x4-det-s0").unwrap();
         let rec = run_episode(t, &mut crate::agents::OracleAgent::new()).unwrap();
-        let ep = EpisodeFile::from_record(TaskRef::builtin(&t.id), rec.clone(), None);
+        let ep = EpisodeFile::from_record(
+            TaskRef::in_suite(crate::suites::latest(core_suite::SUITE_ID).unwrap(), &t.id),
+            rec.clone(),
+            None,
+        );
         let f = fork_task(&ep, 2).unwrap();
         assert_eq!(f.max_steps, t.max_steps - 2);
         assert_eq!(f.prefix.len(), t.prefix.len() + 2);

@@ -2,15 +2,13 @@
 //! suite reference, the build, the agent, the run settings and the full record), a
 //! compact URL-fragment encoding of it, and verification by re-simulation.
 
-use std::sync::OnceLock;
-
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::episode::{EpisodeRecord, EpisodeRunner, FailureMode, EPISODE_FORMAT};
 use super::link_codec::{self, LinkKind, PayloadError};
 use super::task::{Suite, Task, TaskError};
-use crate::suites::core::{self as core_suite, SUITE_ID, SUITE_VERSION};
+use crate::suites::SuiteError;
 
 pub const EPISODE_FILE_FORMAT: &str = "playbench-episode-file/1";
 /// The build of the environments that wrote a file.
@@ -52,11 +50,11 @@ pub enum TaskRef {
 }
 
 impl TaskRef {
-    /// A task of the built-in suite `playbench-core`, at this build's version.
-    pub fn builtin(task: &str) -> Self {
+    /// Task `task` of a built-in suite, by reference.
+    pub fn in_suite(suite: &Suite, task: &str) -> Self {
         Self::Suite(SuiteTask {
-            suite: SUITE_ID.to_string(),
-            suite_version: SUITE_VERSION,
+            suite: suite.id.clone(),
+            suite_version: suite.version,
             task: task.to_string(),
         })
     }
@@ -102,12 +100,8 @@ pub enum ShareError {
         chars: usize,
         max: usize,
     },
-    UnknownSuite(String),
-    SuiteVersion {
-        suite: String,
-        file: u32,
-        builtin: u32,
-    },
+    /// The suite or its version is not built in.
+    Suite(SuiteError),
     UnknownTask {
         suite: String,
         task: String,
@@ -125,15 +119,7 @@ impl std::fmt::Display for ShareError {
                 f,
                 "the episode is too large for a link ({chars} characters, at most {max}): share the episode file instead"
             ),
-            Self::UnknownSuite(s) => write!(f, "unknown suite {s:?} (built in: {SUITE_ID})"),
-            Self::SuiteVersion {
-                suite,
-                file,
-                builtin,
-            } => write!(
-                f,
-                "the episode was played on {suite} version {file}, this build has version {builtin}"
-            ),
+            Self::Suite(e) => write!(f, "{e}"),
             Self::UnknownTask { suite, task } => write!(f, "no task {task:?} in {suite}"),
             Self::Task(e) => write!(f, "the episode's task: {e}"),
         }
@@ -366,14 +352,6 @@ pub enum Verification {
     Diverged(Divergence),
 }
 
-fn builtin_suite() -> Result<&'static Suite, ShareError> {
-    static SUITE: OnceLock<Result<Suite, TaskError>> = OnceLock::new();
-    SUITE
-        .get_or_init(core_suite::builtin)
-        .as_ref()
-        .map_err(|e| ShareError::Task(e.clone()))
-}
-
 /// The task a file refers to.
 pub fn resolve_task(task: &TaskRef) -> Result<Task, ShareError> {
     match task {
@@ -386,25 +364,14 @@ pub fn resolve_task(task: &TaskRef) -> Result<Task, ShareError> {
             })?;
             Ok((**t).clone())
         }
-        TaskRef::Suite(r) => {
-            if r.suite != SUITE_ID {
-                return Err(ShareError::UnknownSuite(r.suite.clone()));
-            }
-            if r.suite_version != SUITE_VERSION {
-                return Err(ShareError::SuiteVersion {
-                    suite: r.suite.clone(),
-                    file: r.suite_version,
-                    builtin: SUITE_VERSION,
-                });
-            }
-            builtin_suite()?
-                .task(&r.task)
-                .cloned()
-                .ok_or_else(|| ShareError::UnknownTask {
-                    suite: r.suite.clone(),
-                    task: r.task.clone(),
-                })
-        }
+        TaskRef::Suite(r) => crate::suites::get(&r.suite, r.suite_version)
+            .map_err(ShareError::Suite)?
+            .task(&r.task)
+            .cloned()
+            .ok_or_else(|| ShareError::UnknownTask {
+                suite: r.suite.clone(),
+                task: r.task.clone(),
+            }),
     }
 }
 

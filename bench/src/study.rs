@@ -122,8 +122,14 @@ impl Study {
         }
     }
 
+    /// The built-in suite version the study names.
+    pub fn suite(&self) -> Result<&'static Suite, StudyError> {
+        crate::suites::get(&self.suite, self.suite_version)
+            .map_err(|e| field("suite", e.to_string()))
+    }
+
     /// Checks the study against the suite its participants will play.
-    pub fn validate(&self, suite: &Suite) -> Result<(), StudyError> {
+    pub fn validate(&self) -> Result<(), StudyError> {
         if self.format != STUDY_FORMAT {
             return Err(field(
                 "format",
@@ -142,21 +148,7 @@ impl Study {
         if self.title.trim().is_empty() {
             return Err(field("title", "give the study a title"));
         }
-        if self.suite != suite.id {
-            return Err(field(
-                "suite",
-                format!("{:?} is not the built-in suite {:?}", self.suite, suite.id),
-            ));
-        }
-        if self.suite_version != suite.version {
-            return Err(field(
-                "suite_version",
-                format!(
-                    "the study was made for {} version {}, this build has version {}",
-                    self.suite, self.suite_version, suite.version
-                ),
-            ));
-        }
+        let suite = self.suite()?;
         if self.tasks.is_empty() {
             return Err(field("tasks", "choose at least one task"));
         }
@@ -194,14 +186,14 @@ impl Study {
     }
 
     /// Reads and validates a study's JSON; errors name the offending field.
-    pub fn from_json(json: &str, suite: &Suite) -> Result<Self, StudyError> {
+    pub fn from_json(json: &str) -> Result<Self, StudyError> {
         let de = &mut serde_json::Deserializer::from_str(json);
         let study: Study = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
             let at = if path == "." { "(document)" } else { &path };
             field(at, e.inner().to_string())
         })?;
-        study.validate(suite)?;
+        study.validate()?;
         Ok(study)
     }
 
@@ -213,10 +205,10 @@ impl Study {
     }
 
     /// Reads a link: a full URL, its fragment (with or without `#`, `s=`) or the bare
-    /// `ps1.` payload; the study must be valid for `suite`.
-    pub fn from_link_fragment(link: &str, suite: &Suite) -> Result<Self, StudyError> {
+    /// `ps1.` payload; the study must be valid for the suite it names.
+    pub fn from_link_fragment(link: &str) -> Result<Self, StudyError> {
         let text = link_codec::decode(link, &STUDY_LINK).map_err(StudyError::Link)?;
-        Self::from_json(&text, suite)
+        Self::from_json(&text)
     }
 }
 
@@ -226,7 +218,7 @@ mod tests {
     use crate::suites::core as core_suite;
 
     fn suite() -> Suite {
-        core_suite::builtin().unwrap()
+        crate::suites::latest(core_suite::SUITE_ID).unwrap().clone()
     }
 
     fn study(s: &Suite) -> Study {
@@ -251,17 +243,17 @@ mod tests {
         let link = st.to_link_fragment();
         assert!(link.starts_with("s=ps1."));
         assert!(link.len() < 600, "{}", link.len());
-        assert_eq!(Study::from_link_fragment(&link, &s).unwrap(), st);
+        assert_eq!(Study::from_link_fragment(&link).unwrap(), st);
         let url = format!("https://x.test/study/take#{link}");
-        assert_eq!(Study::from_link_fragment(&url, &s).unwrap(), st);
+        assert_eq!(Study::from_link_fragment(&url).unwrap(), st);
         let bare = link.strip_prefix("s=").unwrap();
-        assert_eq!(Study::from_link_fragment(bare, &s).unwrap(), st);
+        assert_eq!(Study::from_link_fragment(bare).unwrap(), st);
         let mut plain = st.clone();
         plain.collect_url = None;
         plain.show_demos = false;
-        let back = Study::from_link_fragment(&plain.to_link_fragment(), &s).unwrap();
+        let back = Study::from_link_fragment(&plain.to_link_fragment()).unwrap();
         assert_eq!(back, plain);
-        assert_eq!(Study::from_json(&st.to_json(), &s).unwrap(), st);
+        assert_eq!(Study::from_json(&st.to_json()).unwrap(), st);
     }
 
     #[test]
@@ -270,7 +262,7 @@ mod tests {
         let link = study(&s).to_link_fragment();
         // Truncated anywhere past the header.
         for cut in [link.len() - 1, link.len() - 7, link.len() / 2, 12] {
-            let e = Study::from_link_fragment(&link[..cut], &s).unwrap_err();
+            let e = Study::from_link_fragment(&link[..cut]).unwrap_err();
             assert!(
                 matches!(
                     e,
@@ -286,7 +278,7 @@ mod tests {
         let c = &link[mid..=mid];
         let swapped = if c == "A" { "B" } else { "A" };
         let tampered = format!("{}{swapped}{}", &link[..mid], &link[mid + 1..]);
-        let e = Study::from_link_fragment(&tampered, &s).unwrap_err();
+        let e = Study::from_link_fragment(&tampered).unwrap_err();
         assert!(
             matches!(
                 e,
@@ -296,21 +288,21 @@ mod tests {
             "{e:?}"
         );
         assert!(e.to_string().contains("damaged") || e.to_string().contains("altered"));
-        let e = Study::from_link_fragment(&link.replace("ps1.", "ps2."), &s).unwrap_err();
+        let e = Study::from_link_fragment(&link.replace("ps1.", "ps2.")).unwrap_err();
         assert_eq!(
             e,
             StudyError::Link(PayloadError::LinkVersion("ps2.".into()))
         );
         assert_eq!(
-            Study::from_link_fragment("e=pb1.abc", &s).unwrap_err(),
+            Study::from_link_fragment("e=pb1.abc").unwrap_err(),
             StudyError::Link(PayloadError::NotALink)
         );
         assert_eq!(
-            Study::from_link_fragment("s=ps1.ab!c", &s).unwrap_err(),
+            Study::from_link_fragment("s=ps1.ab!c").unwrap_err(),
             StudyError::Link(PayloadError::Base64(2))
         );
         assert_eq!(
-            Study::from_link_fragment("s=ps1.", &s).unwrap_err(),
+            Study::from_link_fragment("s=ps1.").unwrap_err(),
             StudyError::Link(PayloadError::Truncated)
         );
     }
@@ -320,7 +312,7 @@ mod tests {
         let s = suite();
         let mut st = study(&s);
         st.tasks.push("nope".into());
-        let e = Study::from_link_fragment(&st.to_link_fragment(), &s).unwrap_err();
+        let e = Study::from_link_fragment(&st.to_link_fragment()).unwrap_err();
         assert!(e.to_string().contains("tasks[2]"), "{e}");
         assert!(e.to_string().contains("nope"), "{e}");
     }
@@ -329,11 +321,11 @@ mod tests {
     fn validation() {
         let s = suite();
         let ok = study(&s);
-        assert_eq!(ok.validate(&s), Ok(()));
+        assert_eq!(ok.validate(), Ok(()));
         let check = |f: &dyn Fn(&mut Study), field_name: &str| {
             let mut st = ok.clone();
             f(&mut st);
-            match st.validate(&s) {
+            match st.validate() {
                 Err(StudyError::Field { field, .. }) => assert_eq!(field, field_name),
                 other => panic!("{field_name}: {other:?}"),
             }
@@ -351,8 +343,8 @@ mod tests {
         check(&|st| st.format = "x".into(), "format");
         let mut local = ok.clone();
         local.collect_url = Some("http://127.0.0.1:9000/collect".into());
-        assert_eq!(local.validate(&s), Ok(()));
-        let e = Study::from_json("{\"format\": 3}", &s).unwrap_err();
+        assert_eq!(local.validate(), Ok(()));
+        let e = Study::from_json("{\"format\": 3}").unwrap_err();
         assert!(e.to_string().contains("format"), "{e}");
     }
 

@@ -59,8 +59,13 @@ const USAGE: &str = "usage:
   playbench baseline --agent random|oracle [--seed S] [--episodes N] [--concurrency N] [--json]
   playbench suite [--check]";
 
-fn suite() -> Result<Suite, String> {
-    core_suite::builtin().map_err(|e| format!("the built-in suite is invalid: {e}"))
+fn suite_of(args: &Args) -> Result<Suite, String> {
+    let id = args
+        .value("--suite-id")
+        .unwrap_or(bench::suites::DEFAULT_SUITE);
+    bench::suites::latest(id)
+        .cloned()
+        .map_err(|e| e.to_string())
 }
 
 /// The agent named on the command line; the random agent's seed mixes in the episode
@@ -213,9 +218,9 @@ fn run_suite_command(suite: &Suite, args: &Args) -> Result<String, String> {
 
 pub fn dispatch(args: &Args) -> Result<String, String> {
     match args.command() {
-        Some("tasks") => Ok(json(&suite()?.tasks)),
+        Some("tasks") => Ok(json(&suite_of(args)?.tasks)),
         Some("run") => {
-            let suite = suite()?;
+            let suite = suite_of(args)?;
             if args.has("--suite") {
                 return run_suite_command(&suite, args);
             }
@@ -228,7 +233,7 @@ pub fn dispatch(args: &Args) -> Result<String, String> {
             let mut a = agent(args, 0)?;
             let record = run_episode(task, a.as_mut()).map_err(|e| e.to_string())?;
             let file = bench::share::EpisodeFile::from_record(
-                bench::share::TaskRef::builtin(id),
+                bench::share::TaskRef::in_suite(&suite, id),
                 record,
                 Some(run_settings(args)),
             );
@@ -241,7 +246,7 @@ pub fn dispatch(args: &Args) -> Result<String, String> {
             Ok(format!("{}\n", file.to_json()))
         }
         Some("baseline") => {
-            let suite = suite()?;
+            let suite = suite_of(args)?;
             let episodes = args.number("--episodes", 1)?.max(1);
             let tasks: Vec<&Task> = suite.tasks.iter().collect();
             let concurrency = args.number("--concurrency", 1)?.max(1) as usize;
@@ -263,20 +268,33 @@ pub fn dispatch(args: &Args) -> Result<String, String> {
             })
         }
         Some("suite") => {
-            let built = core_suite::build().map_err(|e| format!("building the suite: {e}"))?;
-            let text = core_suite::to_json(&built);
             if args.has("--check") {
-                let committed = core_suite::builtin().map_err(|e| e.to_string())?;
-                return if committed == built {
-                    Ok(format!(
-                        "the committed suite is up to date ({} tasks)\n",
+                let mut out = String::new();
+                for id in bench::suites::ids() {
+                    let entry = bench::suites::latest_entry(id).ok_or("no such suite")?;
+                    let build = entry.build.ok_or_else(|| format!("{id} has no recipes"))?;
+                    let built = build().map_err(|e| format!("building {id}: {e}"))?;
+                    let committed =
+                        bench::suites::get(id, entry.version).map_err(|e| e.to_string())?;
+                    if *committed != built {
+                        return Err(format!("the committed {id} v{} differs from a fresh build: run `playbench suite --suite-id {id} > bench/suites/{id}/v{}.json`", entry.version, entry.version));
+                    }
+                    out.push_str(&format!(
+                        "{id} v{} is up to date ({} tasks)\n",
+                        entry.version,
                         built.tasks.len()
-                    ))
-                } else {
-                    Err("the committed suite differs from a fresh build: run `playbench suite > bench/suites/playbench-core.json`".into())
-                };
+                    ));
+                }
+                return Ok(out);
             }
-            Ok(text)
+            let id = args
+                .value("--suite-id")
+                .unwrap_or(bench::suites::DEFAULT_SUITE);
+            let entry =
+                bench::suites::latest_entry(id).ok_or_else(|| format!("unknown suite {id:?}"))?;
+            let build = entry.build.ok_or_else(|| format!("{id} has no recipes"))?;
+            let built = build().map_err(|e| format!("building {id}: {e}"))?;
+            Ok(core_suite::to_json(&built))
         }
         Some("verify") => crate::verify::command(args),
         _ => Err(USAGE.into()),

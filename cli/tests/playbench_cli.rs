@@ -80,7 +80,7 @@ fn baseline_json_matches_the_committed_table() {
     assert_eq!(code, 0);
     let fresh: Value = serde_json::from_str(&out).unwrap();
     let committed: Value = serde_json::from_str(include_str!(
-        "../../bench/suites/playbench-core.baseline-random.json"
+        "../../bench/suites/playbench-core/v1.baseline-random.json"
     ))
     .unwrap();
     assert_eq!(fresh, committed);

@@ -304,3 +304,13 @@ pub fn golden(name: &str) -> &'static str {
 }
 pub mod bench;
 pub mod minigrid;
+
+include!(concat!(env!("OUT_DIR"), "/data_files.rs"));
+
+/// The data files whose path (relative to `tests/`) starts with `prefix`.
+pub fn data_files(prefix: &str) -> impl Iterator<Item = (&'static str, &'static [u8])> + '_ {
+    DATA_FILES
+        .iter()
+        .filter(move |(path, _)| path.starts_with(prefix))
+        .copied()
+}

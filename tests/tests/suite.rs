@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 use bench::agents::{OracleAgent, RandomAgent};
 use bench::demo::play_clip;
 use bench::report::{report, Report};
-use bench::suites::core::builtin;
 use bench::task::{Dynamics, Memory};
 use bench::{run_episode, Suite};
 
@@ -19,10 +18,12 @@ use bench::{run_episode, Suite};
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 const RANDOM_BASELINE: &str =
-    include_str!("../../bench/suites/playbench-core.baseline-random.json");
+    include_str!("../../bench/suites/playbench-core/v1.baseline-random.json");
 
 fn suite() -> Suite {
-    builtin().unwrap()
+    bench::suites::latest(bench::suites::DEFAULT_SUITE)
+        .unwrap()
+        .clone()
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]

@@ -4,7 +4,6 @@
 //! list of `{"name", "json"}`) so a reload shows the same comparison.
 
 use bench::results::ResultsFile;
-use bench::Suite;
 use serde_json::{json, Value};
 
 pub const IMPORTS_STORAGE_KEY: &str = "playbench.compare.files";
@@ -33,8 +32,8 @@ pub struct Imports {
 impl Imports {
     /// Reads one file; on failure the error is listed (and the file not kept). A file
     /// already imported (same content) is not added twice.
-    pub fn add(&mut self, suite: &Suite, name: &str, json: &str) -> Result<(), ImportError> {
-        let result = self.read(suite, name, json);
+    pub fn add(&mut self, name: &str, json: &str) -> Result<(), ImportError> {
+        let result = self.read(name, json);
         if let Err(e) = &result {
             self.errors.retain(|x| x.name != e.name);
             self.errors.push(e.clone());
@@ -44,7 +43,7 @@ impl Imports {
         result
     }
 
-    fn read(&mut self, suite: &Suite, name: &str, json: &str) -> Result<(), ImportError> {
+    fn read(&mut self, name: &str, json: &str) -> Result<(), ImportError> {
         let err = |message: String| ImportError {
             name: name.to_string(),
             message,
@@ -52,7 +51,7 @@ impl Imports {
         if let Some(same) = self.files.iter().find(|f| f.json == json) {
             return Err(err(format!("already imported as {:?}", same.name)));
         }
-        let file = ResultsFile::from_json(json, suite).map_err(|e| {
+        let file = ResultsFile::from_json(json).map_err(|e| {
             let hint = if json.contains("playbench-episode-file/") {
                 " (this is an episode file: open it in the replay viewer)"
             } else {
@@ -96,7 +95,7 @@ impl Imports {
 
     /// The stored imports, each read again (a file that no longer reads, e.g. after
     /// the suite changed, becomes an error).
-    pub fn from_storage_json(text: &str, suite: &Suite) -> Self {
+    pub fn from_storage_json(text: &str) -> Self {
         let mut out = Self::default();
         let items = serde_json::from_str::<Value>(text)
             .ok()
@@ -108,7 +107,7 @@ impl Imports {
                 .and_then(Value::as_str)
                 .unwrap_or("(stored file)");
             let json = item.get("json").and_then(Value::as_str).unwrap_or_default();
-            let _ = out.add(suite, name, json);
+            let _ = out.add(name, json);
         }
         out
     }
@@ -117,43 +116,42 @@ impl Imports {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::table::tests::{run_file, suite};
+    use crate::compare::table::tests::run_file;
     use bench::results::ResultsKind;
 
     #[test]
     fn good_files_are_kept_and_bad_ones_explained() {
-        let s = suite();
         let a = run_file("a", ResultsKind::Model, &["frozenlake-4x4-det"], true, 0).to_json();
         let b = run_file("b", ResultsKind::Human, &["frozenlake-4x4-det"], false, 1).to_json();
         let mut im = Imports::default();
-        im.add(s, "a.json", &a).unwrap();
-        im.add(s, "b.json", &b).unwrap();
-        let e = im.add(s, "again.json", &a).unwrap_err();
+        im.add("a.json", &a).unwrap();
+        im.add("b.json", &b).unwrap();
+        let e = im.add("again.json", &a).unwrap_err();
         assert!(e.message.contains("a.json"), "{e:?}");
-        let e = im.add(s, "notes.txt", "hello").unwrap_err();
+        let e = im.add("notes.txt", "hello").unwrap_err();
         assert_eq!(e.name, "notes.txt");
         assert!(
             e.message.starts_with("not a Playbench results file"),
             "{e:?}"
         );
         let e = im
-            .add(s, "ep.json", r#"{"format": "playbench-episode-file/1"}"#)
+            .add("ep.json", r#"{"format": "playbench-episode-file/1"}"#)
             .unwrap_err();
         assert!(e.message.contains("replay viewer"), "{e:?}");
         let odd = a.replace("frozenlake-4x4-det-s0\"", "frozenlake-9x9\"");
-        let e = im.add(s, "odd.json", &odd).unwrap_err();
+        let e = im.add("odd.json", &odd).unwrap_err();
         assert!(e.message.contains("frozenlake-9x9"), "{e:?}");
         assert_eq!(im.files.len(), 2);
         assert_eq!(im.errors.len(), 4);
         im.dismiss_error(0);
         assert_eq!(im.errors.len(), 3);
 
-        let back = Imports::from_storage_json(&im.to_storage_json(), s);
+        let back = Imports::from_storage_json(&im.to_storage_json());
         assert_eq!(back.files, im.files);
         assert!(back.errors.is_empty(), "bad files are not stored");
         assert_eq!(back.results()[1].label, "b");
         im.remove(0);
         assert_eq!(im.files[0].name, "b.json");
-        assert_eq!(Imports::from_storage_json("junk", s), Imports::default());
+        assert_eq!(Imports::from_storage_json("junk"), Imports::default());
     }
 }

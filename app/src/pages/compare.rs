@@ -51,7 +51,7 @@ struct Computed {
     pairs: Vec<Paired>,
 }
 
-fn reads_files(files: web_sys::FileList, imports: RwSignal<Imports>, suite: &'static Suite) {
+fn reads_files(files: web_sys::FileList, imports: RwSignal<Imports>) {
     let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
     spawn_local(async move {
         for file in files {
@@ -62,8 +62,8 @@ fn reads_files(files: web_sys::FileList, imports: RwSignal<Imports>, suite: &'st
                 .and_then(|v| v.as_string());
             imports.update(|im| {
                 let _ = match text {
-                    Some(t) => im.add(suite, &name, &t),
-                    None => im.add(suite, &name, ""),
+                    Some(t) => im.add(&name, &t),
+                    None => im.add(&name, ""),
                 };
             });
         }
@@ -73,7 +73,7 @@ fn reads_files(files: web_sys::FileList, imports: RwSignal<Imports>, suite: &'st
 #[component]
 fn Compare(suite: &'static Suite) -> impl IntoView {
     let stored = local_store::get(IMPORTS_STORAGE_KEY)
-        .map(|t| Imports::from_storage_json(&t, suite))
+        .map(|t| Imports::from_storage_json(&t))
         .unwrap_or_default();
     let imports = RwSignal::new(stored);
     let save_error = RwSignal::new(None::<String>);
@@ -103,7 +103,7 @@ fn Compare(suite: &'static Suite) -> impl IntoView {
     let on_change = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         if let Some(files) = input.files() {
-            reads_files(files, imports, suite);
+            reads_files(files, imports);
         }
         input.set_value("");
     };
@@ -111,7 +111,7 @@ fn Compare(suite: &'static Suite) -> impl IntoView {
         ev.prevent_default();
         dragging.set(false);
         if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
-            reads_files(files, imports, suite);
+            reads_files(files, imports);
         }
     };
 

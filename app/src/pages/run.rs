@@ -392,7 +392,10 @@ fn Outcome(
     let task_ref = if task.id.contains('~') {
         TaskRef::Inline(Box::new((*task).clone()))
     } else {
-        TaskRef::builtin(&task.id)
+        suite_data::suite().map_or_else(
+            |_| TaskRef::Inline(Box::new((*task).clone())),
+            |s| TaskRef::in_suite(s, &task.id),
+        )
     };
     if let Ok(u) = serde_json::to_value(&usage) {
         config.insert("usage".into(), u);

@@ -43,7 +43,7 @@ pub fn StudyTakePage() -> impl IntoView {
                 .into_any()
             }
         };
-        match Study::from_link_fragment(&hash, suite) {
+        match Study::from_link_fragment(&hash) {
             Ok(study) => view! { <TakeStudy study=study suite=suite /> }.into_any(),
             Err(e) => view! {
                 <ErrorBox

@@ -87,7 +87,10 @@ pub fn TaskPlay() -> impl IntoView {
         match suite_data::find_task(&id).and_then(|t| start(t).map(|s| (t, s))) {
             Ok((task, session)) => {
                 let session: Session = RwSignal::new_local(Ok(session));
-                let task_ref = TaskRef::builtin(&task.id);
+                let task_ref = suite_data::suite().map_or_else(
+                    |_| TaskRef::Inline(Box::new(task.clone())),
+                    |s| TaskRef::in_suite(s, &task.id),
+                );
                 view! { <PlayTask task=task session=session record=record task_ref=task_ref fork=None /> }
                     .into_any()
             }

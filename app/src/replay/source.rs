@@ -135,9 +135,9 @@ impl OpenError {
             Reason::Share(S::Link(P::NotALink | P::LinkVersion(_))) => {
                 "This is not a Playbench episode"
             }
-            Reason::Share(
-                S::UnknownSuite(_) | S::SuiteVersion { .. } | S::UnknownTask { .. } | S::Task(_),
-            ) => "The episode's task is not available",
+            Reason::Share(S::Suite(_) | S::UnknownTask { .. } | S::Task(_)) => {
+                "The episode's task is not available"
+            }
             Reason::Share(_) | Reason::Empty => "This episode could not be read",
             Reason::BadKey | Reason::NothingStored => "No stored episode",
         }

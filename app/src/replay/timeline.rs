@@ -436,7 +436,7 @@ mod tests {
     #[test]
     fn unknown_tasks_are_errors() {
         let mut file = lake_file(&["Down"]);
-        file.task = TaskRef::builtin("no-such-task");
+        file.task = TaskRef::in_suite(crate::suite_data::suite().unwrap(), "no-such-task");
         assert!(matches!(
             Replay::open(file),
             Err(ShareError::UnknownTask { .. })

@@ -100,7 +100,7 @@ impl StudyDraft {
         study.show_demos = self.show_demos;
         let url = self.collect_url.trim();
         study.collect_url = (!url.is_empty()).then(|| url.to_string());
-        study.validate(suite)?;
+        study.validate()?;
         Ok(study)
     }
 
@@ -191,7 +191,7 @@ mod tests {
         assert!(study.show_demos);
         let href = take_href(&study);
         assert!(href.starts_with("/study/take#s=ps1."));
-        assert_eq!(Study::from_link_fragment(&href, &s).unwrap(), study);
+        assert_eq!(Study::from_link_fragment(&href).unwrap(), study);
         d.set_chosen(&s, "cartpole-s1", false);
         assert_eq!(d.tasks, ["frozenlake-4x4-det-s0"]);
         let all = vec![

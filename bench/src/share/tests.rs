@@ -5,12 +5,23 @@ use crate::link_codec::PayloadError as P;
 use serde_json::json;
 
 fn task(id: &str) -> Task {
-    builtin_suite().unwrap().task(id).unwrap().clone()
+    crate::suites::latest(crate::suites::DEFAULT_SUITE)
+        .unwrap()
+        .task(id)
+        .unwrap()
+        .clone()
 }
 
 fn file_for(id: &str, agent: &mut dyn Agent) -> EpisodeFile {
     let record = run_episode(&task(id), agent).unwrap();
-    EpisodeFile::from_record(TaskRef::builtin(id), record, None)
+    EpisodeFile::from_record(
+        TaskRef::in_suite(
+            crate::suites::latest(crate::suites::DEFAULT_SUITE).unwrap(),
+            id,
+        ),
+        record,
+        None,
+    )
 }
 
 fn honest() -> EpisodeFile {
@@ -41,7 +52,7 @@ fn base64url_and_crc32_are_standard() {
 
 #[test]
 fn every_family_round_trips_and_verifies() {
-    let suite = builtin_suite().unwrap();
+    let suite = crate::suites::latest(crate::suites::DEFAULT_SUITE).unwrap();
     let mut families: Vec<&str> = Vec::new();
     for t in &suite.tasks {
         if families.contains(&t.tags.family.as_str()) {
@@ -88,7 +99,7 @@ fn every_family_round_trips_and_verifies() {
 const GROUP_FAMILIES: [&str; 3] = ["Taxi", "CartPole", "MiniGrid-DoorKey"];
 
 fn first_task_of(family: &str) -> Task {
-    builtin_suite()
+    crate::suites::latest(crate::suites::DEFAULT_SUITE)
         .unwrap()
         .tasks
         .iter()
@@ -362,12 +373,18 @@ fn bad_files_name_the_field() {
     }
     let mut f = honest();
     f.task = TaskRef::Suite(SuiteTask {
-        suite: SUITE_ID.into(),
-        suite_version: SUITE_VERSION + 1,
+        suite: crate::suites::DEFAULT_SUITE.into(),
+        suite_version: 999,
         task: "frozenlake-4x4-det-s0".into(),
     });
-    assert!(matches!(verify(&f), Err(ShareError::SuiteVersion { .. })));
-    f.task = TaskRef::builtin("nope");
+    assert!(matches!(
+        verify(&f),
+        Err(ShareError::Suite(crate::suites::SuiteError::Version { .. }))
+    ));
+    f.task = TaskRef::in_suite(
+        crate::suites::latest(crate::suites::DEFAULT_SUITE).unwrap(),
+        "nope",
+    );
     assert!(matches!(verify(&f), Err(ShareError::UnknownTask { .. })));
 }
 
@@ -381,7 +398,10 @@ fn secrets_never_reach_a_file_or_link() {
     });
     let record = honest().record;
     let file = EpisodeFile::from_record(
-        TaskRef::builtin("frozenlake-4x4-det-s0"),
+        TaskRef::in_suite(
+            crate::suites::latest(crate::suites::DEFAULT_SUITE).unwrap(),
+            "frozenlake-4x4-det-s0",
+        ),
         record,
         settings.as_object().cloned(),
     );

@@ -2,7 +2,7 @@
 //! oracle: budgets and reference targets are calibrated on the oracle's episodes, the
 //! success demonstrations are the oracle's, and failure demonstrations are seeded
 //! random episodes that end badly. Deterministic: `build()` always returns the same
-//! suite, and the committed `bench/suites/playbench-core.json` is its output.
+//! suite, and the committed `bench/suites/playbench-core/v1.json` is its output.
 
 mod recipes;
 
@@ -25,11 +25,6 @@ const BUDGET_CAP: u32 = 100;
 /// many decisions, the failure clip at most `FAILURE_CLIP` (each adds 2 frames).
 const SUCCESS_CLIP: usize = 48;
 const FAILURE_CLIP: usize = 24;
-
-/// The committed suite.
-pub fn builtin() -> Result<Suite, TaskError> {
-    Suite::from_json(include_str!("../../../suites/playbench-core.json"))
-}
 
 /// An oracle run from a task's start: its actions and record.
 fn oracle_run(task: &Task) -> Result<(Vec<String>, EpisodeRecord), TaskError> {
