@@ -107,8 +107,9 @@ impl ImageEncoder {
         self.out.clear();
         let rgb = image::ExtendedColorType::Rgb8;
         match self.settings.format {
-            ImageFormat::Png => image::codecs::png::PngEncoder::new(&mut self.out)
-                .write_image(pixels, tw, th, rgb),
+            ImageFormat::Png => {
+                image::codecs::png::PngEncoder::new(&mut self.out).write_image(pixels, tw, th, rgb)
+            }
             ImageFormat::Jpeg => image::codecs::jpeg::JpegEncoder::new_with_quality(
                 &mut self.out,
                 self.settings.jpeg_quality(),
@@ -179,8 +180,8 @@ mod tests {
         let png = e.encode_bytes(&f).unwrap().to_vec();
         let img = image::load_from_memory(&png).unwrap().to_rgb8();
         assert_eq!((img.width(), img.height()), (80, 60));
-        assert_eq!(img.get_pixel(39, 19).0, [250, 20, 20]);
-        assert_eq!(img.get_pixel(40, 19).0, [10, 10, 200]);
+        assert_eq!(img.get_pixel(19, 19).0, [250, 20, 20]);
+        assert_eq!(img.get_pixel(20, 19).0, [10, 10, 200]);
     }
 
     #[test]

@@ -7,8 +7,10 @@
 
 pub mod agents;
 pub mod demo;
+pub mod encode;
 pub mod episode;
 pub mod link_codec;
+pub mod model_episode;
 pub mod protocol;
 pub mod report;
 pub mod results;

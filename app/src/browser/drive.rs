@@ -4,7 +4,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use crate::runner::episode::{FrameEncoder, ModelEpisode, Step};
+use bench::model_episode::{FrameEncoder, ModelEpisode, Step};
 
 use super::http::post_json;
 use super::time::{now_ms, sleep, unix_s};

@@ -5,8 +5,8 @@ use envs::Frame;
 use wasm_bindgen::{Clamped, JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
-use crate::runner::episode::FrameEncoder;
 use crate::runner::settings::{ImageFormat, ImageSettings};
+use bench::model_episode::FrameEncoder;
 
 /// Two off-screen canvases: the frame at its size, and the scaled copy.
 pub struct CanvasEncoder {

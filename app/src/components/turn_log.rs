@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::runner::episode::{Attempt, Turn};
+use bench::model_episode::{Attempt, Turn};
 
 /// `45.2 KB`, `812 B`.
 pub fn bytes_text(n: usize) -> String {

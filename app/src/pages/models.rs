@@ -13,9 +13,9 @@ use crate::browser::keys;
 use crate::browser::time::unix_s;
 use crate::pages::home::set_title;
 use crate::runner::diagnose::{interpret, test_messages, Check, ConnectionReport};
-use crate::runner::episode::FrameEncoder;
 use crate::runner::profiles::{provider_label, ProfileDraft, Profiles, PROVIDERS};
 use crate::runner::settings::ImageSettings;
+use bench::model_episode::FrameEncoder;
 
 #[component]
 pub fn ModelsPage() -> impl IntoView {

@@ -25,12 +25,12 @@ use crate::pages::home::set_title;
 use crate::pages::task_play::forked_task;
 use crate::replay::fork::ForkOrigin;
 use crate::replay::share::{episode_file_name, share_target};
-use crate::runner::episode::{FrameEncoder, ModelEpisode, Turn};
 use crate::runner::settings::{ImageFormat, ImageSettings};
 use crate::suite_data;
 use crate::task_session::{failure_text, score_text};
 use crate::task_text;
 use crate::url::task_href;
+use bench::model_episode::{FrameEncoder, ModelEpisode, Turn};
 
 /// The task to run and, for a fork, where it comes from.
 fn resolve(

@@ -22,13 +22,13 @@ use crate::components::results_view::ResultsTable;
 use crate::components::run_setup::{RunSetup, RunSetupState};
 use crate::pages::home::set_title;
 use crate::replay::episode_links::{episode_link, EpisodeLink};
-use crate::runner::episode::{DemoCache, ModelEpisode};
 use crate::runner::suite_run::{
     episode_storage_key, eta_ms, format_duration, parse_episode_entry, run_id, AgentChoice,
     RunPlan, RunState, Selection, StoredRun, SuiteRun, PLAN_STORAGE_KEY,
 };
 use crate::suite_data;
 use crate::task_session::failure_key;
+use bench::model_episode::{DemoCache, ModelEpisode};
 
 #[component]
 pub fn SuiteRunPage() -> impl IntoView {

@@ -1,10 +1,9 @@
 //! Model runs: endpoint profiles and keys ([`profiles`]), how a run is conducted
-//! ([`settings`]), one model episode as a state machine the page drives ([`episode`]),
-//! whole-suite runs that survive reloads ([`suite_run`]) and what network failures mean
-//! ([`diagnose`]). No IO here: the pages do the fetching, storing and drawing.
+//! ([`settings`]), whole-suite runs that survive reloads ([`suite_run`]) and what
+//! network failures mean ([`diagnose`]). One model episode is `bench::model_episode`,
+//! shared with the command line. No IO here: the pages fetch, store and draw.
 
 pub mod diagnose;
-pub mod episode;
 pub mod profiles;
 pub mod settings;
 pub mod suite_run;

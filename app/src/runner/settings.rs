@@ -2,6 +2,7 @@
 //! (strictness, history window, observation, feedback, reward) and how frames are
 //! encoded. Stored with every episode and results file, so a run says how it was made.
 
+pub use bench::encode::{ImageFormat, ImageSettings};
 use bench::protocol::parse::Strictness;
 use bench::protocol::prompt::DemoMode;
 use bench::protocol::providers::Provider;
@@ -12,58 +13,6 @@ use serde_json::{Map, Value};
 use super::profiles::Profile;
 
 pub const SETTINGS_STORAGE_KEY: &str = "playbench.run-settings";
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ImageFormat {
-    #[default]
-    Png,
-    Jpeg,
-}
-
-impl ImageFormat {
-    pub fn mime(self) -> &'static str {
-        match self {
-            Self::Png => "image/png",
-            Self::Jpeg => "image/jpeg",
-        }
-    }
-}
-
-/// How frames become images in requests.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ImageSettings {
-    pub format: ImageFormat,
-    /// JPEG quality, 0.1-1.
-    pub quality: f64,
-    /// Frames are resized by this factor (nearest neighbour keeps cells crisp).
-    pub scale: f64,
-}
-
-impl Default for ImageSettings {
-    fn default() -> Self {
-        Self {
-            format: ImageFormat::Png,
-            quality: 0.85,
-            scale: 1.0,
-        }
-    }
-}
-
-impl ImageSettings {
-    /// Names the encoding (for caches of encoded frames).
-    pub fn key(&self) -> String {
-        format!("{:?}:{}:{}", self.format, self.quality, self.scale)
-    }
-
-    /// The scaled size of a `w`×`h` frame (at least one pixel).
-    pub fn scaled(&self, w: u32, h: u32) -> (u32, u32) {
-        let s = self.scale.clamp(0.1, 4.0);
-        let f = |v: u32| ((f64::from(v) * s).round() as u32).max(1);
-        (f(w), f(h))
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]

@@ -271,7 +271,7 @@ impl SuiteRun {
         let (label, agent, kind, mut config) = match p.agent.local_agent(0) {
             None => (
                 format!("{} ({})", p.profile.model.trim(), p.profile.name),
-                super::episode::agent_name(&p.profile.endpoint()),
+                bench::model_episode::agent_name(&p.profile.endpoint()),
                 ResultsKind::Model,
                 p.settings.record(&p.profile),
             ),

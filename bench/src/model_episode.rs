@@ -1,26 +1,23 @@
-//! One model episode as a plain state machine the page drives: ask it for the next
-//! request, send it however the platform sends things, hand back the answer. It owns
-//! the episode engine and the protocol session (shared with the command line), the
-//! image cache and a log of every request for the live view. No IO, so native tests
-//! run whole episodes against canned answers.
+//! One model episode as a plain state machine, the same for the browser and the command
+//! line: ask it for the next request, send it however the platform sends things (the
+//! browser's fetch, the CLI's blocking client), hand back the answer. It owns the
+//! episode engine and the protocol session, the image cache, usage accounting and a log
+//! of every request for the live view. No IO, so native tests run whole episodes
+//! against canned answers.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use bench::demo::render_clip;
-use bench::protocol::endpoint::{redact, Endpoint, HttpRequest, Prices};
-use bench::protocol::prompt::{DemoMode, ImageRef};
-use bench::protocol::providers::{ApiError, EncodedImage, ErrorKind};
-use bench::protocol::session::{ModelSession, Next, SessionConfig};
-use bench::results::Usage;
-use bench::{EpisodeRecord, EpisodeRunner, FailureMode, Reply, Task};
+use crate::demo::render_clip;
+pub use crate::encode::FrameEncoder;
+use crate::protocol::endpoint::{redact, Endpoint, HttpRequest, Prices};
+use crate::protocol::prompt::{DemoMode, ImageRef};
+use crate::protocol::providers::{ApiError, EncodedImage, ErrorKind};
+use crate::protocol::session::{ModelSession, Next, SessionConfig};
+use crate::results::Usage;
+use crate::{EpisodeRecord, EpisodeRunner, FailureMode, Reply, Task};
 use envs::Frame;
-
-/// Turns a frame into image bytes (the browser uses a canvas; tests anything).
-pub trait FrameEncoder {
-    fn encode(&mut self, frame: &Frame) -> Result<EncodedImage, String>;
-}
 
 /// Why a request was sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -439,7 +436,7 @@ impl ModelEpisode {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bench::protocol::providers::{Provider, Sampling};
+    use crate::protocol::providers::{Provider, Sampling};
 
     struct Fake;
     impl FrameEncoder for Fake {
@@ -452,7 +449,10 @@ mod tests {
     }
 
     fn episode() -> ModelEpisode {
-        let task = crate::suite_data::find_task("frozenlake-4x4-det-s0").unwrap();
+        let task = crate::suites::latest(crate::suites::DEFAULT_SUITE)
+            .unwrap()
+            .task("frozenlake-4x4-det-s0")
+            .unwrap();
         let endpoint = Endpoint {
             provider: Provider::OpenAi,
             base_url: "http://x/v1".into(),
@@ -606,13 +606,16 @@ mod tests {
 
     #[test]
     fn video_demonstrations_are_provided_once_per_task() {
-        let task = crate::suite_data::find_task("frozenlake-4x4-det-s0").unwrap();
+        let task = crate::suites::latest(crate::suites::DEFAULT_SUITE)
+            .unwrap()
+            .task("frozenlake-4x4-det-s0")
+            .unwrap();
         let config = SessionConfig {
             demo_mode: DemoMode::Video,
             ..SessionConfig::default()
         };
         let gemini = Endpoint {
-            provider: bench::protocol::providers::Provider::Gemini,
+            provider: crate::protocol::providers::Provider::Gemini,
             base_url: "http://x/v1beta".into(),
             sampling: Sampling {
                 model: "g".into(),
