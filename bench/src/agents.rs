@@ -3,6 +3,7 @@
 use super::episode::{Agent, EpisodeRunner, FailureMode, Reply};
 use envs::core::oracle::{Control, Solver};
 use envs::rng::NpRandom;
+use envs::ActionSpace;
 
 /// Uniformly random over the task's actions, from a seeded numpy generator: the same
 /// seed gives the same episode everywhere.
@@ -72,18 +73,29 @@ impl Agent for OracleAgent {
 
     fn decide(&mut self, runner: &EpisodeRunner) -> Reply {
         let env = runner.env();
-        let names = env.action_names();
         let choice = self
             .solver
             .as_mut()
-            .and_then(|s| s.act(env))
-            .and_then(|i| names.get(i))
-            .and_then(|name| runner.action_index(name));
+            .and_then(|s| s.next_action(env))
+            .map(|a| env.action_text(&a));
+        let parametric = matches!(env.action_space(), ActionSpace::Parametric { .. });
         match choice {
-            Some(action) => Reply::Act {
-                action,
-                raw: None,
-                rejected: Vec::new(),
+            Some(name) => match runner.action_index(&name) {
+                Some(action) => Reply::Act {
+                    action,
+                    raw: None,
+                    rejected: Vec::new(),
+                },
+                None if parametric => Reply::Text {
+                    text: name,
+                    raw: None,
+                    rejected: Vec::new(),
+                },
+                // An action the task does not offer: the oracle gives up.
+                None => Reply::Fail {
+                    failure: FailureMode::InvalidAction,
+                    rejected: Vec::new(),
+                },
             },
             // No plan (or an action the task does not offer): the oracle gives up.
             None => Reply::Fail {

@@ -442,6 +442,13 @@ pub enum Reply {
         raw: Option<String>,
         rejected: Vec<String>,
     },
+    /// Play an action in the environment's text form (parametric actions, or what a
+    /// protocol's parser read from a reply for the environment to judge).
+    Text {
+        text: String,
+        raw: Option<String>,
+        rejected: Vec<String>,
+    },
     /// Give up the episode (all retries failed, context exceeded, endpoint gone).
     Fail {
         failure: FailureMode,
@@ -475,6 +482,18 @@ pub fn run_episode(task: &Task, agent: &mut dyn Agent) -> Result<EpisodeRecord, 
                 rejected,
             } => {
                 if let Err(e) = runner.apply(action, raw, rejected) {
+                    return Err(TaskError {
+                        field: "actions".into(),
+                        message: e.to_string(),
+                    });
+                }
+            }
+            Reply::Text {
+                text,
+                raw,
+                rejected,
+            } => {
+                if let Err(e) = runner.apply_text(&text, raw, rejected) {
                     return Err(TaskError {
                         field: "actions".into(),
                         message: e.to_string(),

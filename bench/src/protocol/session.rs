@@ -346,6 +346,11 @@ impl ModelSession {
                 raw,
                 rejected,
             } => runner.apply(action, raw, rejected).map(|_| ()),
+            Reply::Text {
+                text,
+                raw,
+                rejected,
+            } => runner.apply_text(&text, raw, rejected).map(|_| ()),
             Reply::Fail { failure, rejected } => {
                 runner.fail(failure, rejected);
                 Ok(())

@@ -32,6 +32,7 @@ fn pendulum(spec: &'static EnvSpec, kw: &mut Kwargs) -> Result<Box<dyn crate::En
 pub static FAMILY: Family = Family {
     id: "classic_control",
     label: "Classic Control",
+    frame_sha256: false,
     specs: SPECS,
 };
 

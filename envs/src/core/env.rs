@@ -257,6 +257,26 @@ pub trait Env {
         RenderCaps::default()
     }
 
+    /// The state as JSON right after a reset: [`snapshot`](Env::snapshot) plus what
+    /// only the reset reply carries (a maze's map, a puzzle's target).
+    fn snapshot_at_reset(&self) -> Option<serde_json::Value> {
+        self.snapshot()
+    }
+
+    /// Fields the JSON-lines driver adds to reset and step replies beside the state:
+    /// the reference's feedback text, text-mode frame or `info`, as the family's
+    /// driver contract says (`docs/driver.md`).
+    fn reply_fields(&self) -> serde_json::Map<String, serde_json::Value> {
+        serde_json::Map::new()
+    }
+
+    /// The instructions a harness gives a model for this environment, for image or
+    /// text observations, when the reference has its own.
+    fn instructions(&self, text_mode: bool) -> Option<String> {
+        let _ = text_mode;
+        None
+    }
+
     /// A plain-text picture of the current state.
     fn render_text(&self) -> String;
 
@@ -318,6 +338,18 @@ pub fn state_json(env: &dyn Env, obs: &Observation, info: &Info) -> serde_json::
     if let Some(snapshot) = env.snapshot() {
         return snapshot;
     }
+    plain_state(env, obs, info)
+}
+
+/// [`state_json`] for the reply to a reset (with the fields only it carries).
+pub fn reset_state_json(env: &dyn Env, obs: &Observation, info: &Info) -> serde_json::Value {
+    if let Some(snapshot) = env.snapshot_at_reset() {
+        return snapshot;
+    }
+    plain_state(env, obs, info)
+}
+
+fn plain_state(env: &dyn Env, obs: &Observation, info: &Info) -> serde_json::Value {
     match obs {
         Observation::Grid(g) => serde_json::json!(g),
         Observation::Int(n) => serde_json::json!({ "obs": n, "info": info }),

@@ -3,7 +3,7 @@
 //! tasks' reference targets, make the success demonstrations and are the oracle
 //! baseline. Deterministic: no clocks, no entropy, no randomness.
 
-use super::env::Env;
+use super::env::{Action, Env};
 
 /// How the episode engine applies a decision: the chosen action for the first
 /// `action_steps` of `frame_skip` environment steps, then `noop` for the rest.
@@ -41,11 +41,43 @@ impl Control {
     }
 }
 
-/// An agent with access to the true state.
+/// An agent with access to the true state. Oracles that choose among the presets
+/// implement [`act`](Solver::act); parametric ones implement
+/// [`next_action`](Solver::next_action).
 pub trait Solver {
-    /// The next decision: an index into `env.action_names()`; `None` when it has no
-    /// plan (the state cannot be solved from here).
-    fn act(&mut self, env: &dyn Env) -> Option<usize>;
+    /// The next decision as a preset index into `env.action_names()`; `None` when it
+    /// has no plan (the state cannot be solved from here).
+    fn act(&mut self, env: &dyn Env) -> Option<usize> {
+        let _ = env;
+        None
+    }
+
+    /// The next decision as an action of `env`'s space.
+    fn next_action(&mut self, env: &dyn Env) -> Option<Action> {
+        let preset = self.act(env)?;
+        env.preset_action(preset)
+    }
+}
+
+/// The oracle's whole episode from `env`'s current state, as action texts (at most
+/// `limit` actions; fewer when the episode ends or the oracle has no plan).
+pub fn solve(env: &dyn Env, limit: usize) -> Vec<String> {
+    let mut env = env.clone_box();
+    let Some(mut oracle) = env.oracle(Control::default()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    while out.len() < limit {
+        let Some(action) = oracle.next_action(env.as_ref()) else {
+            break;
+        };
+        out.push(env.action_text(&action));
+        match env.step(action) {
+            Ok(s) if !(s.terminated || s.truncated) => {}
+            _ => break,
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -15,6 +15,9 @@ pub struct Family {
     pub id: &'static str,
     /// As people read it, e.g. `MiniGrid`.
     pub label: &'static str,
+    /// Whether the driver's reset and step replies carry `frame_sha256`, the SHA-256
+    /// of the RGB frame (families added after the first three do).
+    pub frame_sha256: bool,
     #[serde(skip)]
     pub specs: &'static [EnvSpec],
 }

@@ -127,6 +127,15 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     fn snapshot(&self) -> Option<serde_json::Value> {
         self.inner.snapshot()
     }
+    fn snapshot_at_reset(&self) -> Option<serde_json::Value> {
+        self.inner.snapshot_at_reset()
+    }
+    fn reply_fields(&self) -> serde_json::Map<String, serde_json::Value> {
+        self.inner.reply_fields()
+    }
+    fn instructions(&self, text_mode: bool) -> Option<String> {
+        self.inner.instructions(text_mode)
+    }
     fn render_text(&self) -> String {
         self.inner.render_text()
     }

@@ -208,6 +208,7 @@ macro_rules! obstructed_maze {
 pub static FAMILY: Family = Family {
     id: "minigrid",
     label: "MiniGrid",
+    frame_sha256: false,
     specs: SPECS,
 };
 

@@ -38,6 +38,7 @@ const NOT_SLIPPERY: &[Variant] = &[Variant {
 pub static FAMILY: Family = Family {
     id: "toy_text",
     label: "Toy Text",
+    frame_sha256: false,
     specs: SPECS,
 };
 
