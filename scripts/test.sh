@@ -38,7 +38,10 @@ step "the committed suite is exactly what the generator builds"
 cargo run --release -q --bin playbench -- suite --check
 
 step "golden, suite and RNG tests as wasm in headless Chromium"
-cargo test --target wasm32-unknown-unknown -p playbench-tests --tests
+# The runner's default of 20 s per test binary is too short for the suite and golden
+# sweeps on a two-core machine.
+WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-600} \
+  cargo test --target wasm32-unknown-unknown -p playbench-tests --tests
 
 step "release build of the app"
 cargo fetch --locked >/dev/null
