@@ -433,15 +433,37 @@ pub fn verify(file: &EpisodeFile) -> Result<Verification, ShareError> {
                 "none (the episode had ended)".into(),
             ));
         }
-        let Some(index) = runner.action_index(&d.action) else {
+        if d.idle_before > 0 {
+            if let Err(e) = runner.idle(d.idle_before) {
+                return Ok(diverged_text(
+                    step,
+                    "idle_before",
+                    d.idle_before.to_string(),
+                    e.to_string(),
+                ));
+            }
+            if runner.is_done() {
+                return Ok(diverged_text(
+                    step,
+                    "idle_before",
+                    d.idle_before.to_string(),
+                    "the episode ended while idle".into(),
+                ));
+            }
+        }
+        let parametric = matches!(
+            runner.env().action_space(),
+            envs::ActionSpace::Parametric { .. }
+        );
+        if runner.action_index(&d.action).is_none() && !parametric {
             return Ok(diverged_text(
                 step,
                 "action",
                 format!("{:?}", d.action),
                 format!("one of {:?}", task.actions),
             ));
-        };
-        let got = match runner.apply(index, d.raw.clone(), d.rejected.clone()) {
+        }
+        let got = match runner.apply_text(&d.action, d.raw.clone(), d.rejected.clone()) {
             Ok(got) => got.clone(),
             Err(e) => {
                 return Ok(diverged_text(
