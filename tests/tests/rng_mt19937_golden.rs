@@ -300,3 +300,58 @@ fn py_random_matches_cpython() {
     }
     assert!(checked >= 3000, "only {checked} ops");
 }
+
+/// The inputs `generate.py` feeds one C library function, from the same `random.Random`.
+fn math_inputs(function: &str, count: usize) -> Vec<f64> {
+    let seed = match function {
+        "log" => 11,
+        "sin" => 12,
+        _ => 13,
+    };
+    let mut r = PyRandom::new(seed);
+    (0..count)
+        .map(|i| {
+            let u = r.random();
+            match (function, i % 4) {
+                ("log", 0) => u,
+                ("log", 1) => u * u * u,
+                ("log", 2) => 1.0 + (u - 0.5) / 4.0,
+                ("log", _) => {
+                    // `ldexp`: an exact scaling by a power of two.
+                    let e = r.randint(-1000, 1000).unwrap();
+                    (u + 0.5) * f64::from_bits(((e + 1023) as u64) << 52)
+                }
+                (_, 0) => u * (2.0 * std::f64::consts::PI),
+                (_, 1) => (u - 0.5) * 6.0,
+                (_, 2) => (u - 0.5) * 0.3,
+                _ => (u - 0.5) * 2e8,
+            }
+        })
+        .collect()
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn gaussian_math_matches_glibc() {
+    use envs::rng::{glibc_log, glibc_trig};
+    let golden: Value =
+        serde_json::from_str(include_str!("../golden/rng/glibc_math.json")).unwrap();
+    let count = size(&golden["count"]);
+    type MathFn = fn(f64) -> f64;
+    let functions: [(&str, MathFn); 3] = [
+        ("log", glibc_log::log),
+        ("sin", glibc_trig::sin),
+        ("cos", glibc_trig::cos),
+    ];
+    for (name, f) in functions {
+        let mut crc = crc32fast::Hasher::new();
+        for x in math_inputs(name, count) {
+            crc.update(&f(x).to_le_bytes());
+        }
+        assert_eq!(
+            u64::from(crc.finalize()),
+            golden[name].as_u64().unwrap(),
+            "{name} over {count} inputs"
+        );
+    }
+}

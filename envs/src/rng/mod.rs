@@ -3,8 +3,8 @@
 //! and CPython's `random.Random` (both MT19937; docs/rng.md).
 
 mod generator;
-mod glibc_log;
-mod glibc_trig;
+pub mod glibc_log;
+pub mod glibc_trig;
 mod mt19937;
 mod pcg64;
 mod py_random;

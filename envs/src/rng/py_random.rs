@@ -377,3 +377,47 @@ fn sample_set_size(k: usize) -> u128 {
     let power = 4u128.checked_pow(exponent as u32).unwrap_or(u128::MAX);
     power.saturating_add(21)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_draws_match_cpython() {
+        let mut r = PyRandom::new(0);
+        let words: Vec<u64> = (0..3).map(|_| r.getrandbits(32).unwrap()).collect();
+        assert_eq!(words, [3_626_764_237, 1_654_615_998, 3_255_389_356]);
+        assert_eq!(PyRandom::new(0).random(), 0.844_421_851_525_048_1);
+        let mut r = PyRandom::new(0);
+        let draws: Vec<i64> = (0..6).map(|_| r.randint(0, 3).unwrap()).collect();
+        assert_eq!(draws, [3, 3, 0, 2, 3, 3]);
+    }
+
+    #[test]
+    fn seeds_use_the_absolute_value_and_ignore_high_zero_words() {
+        assert_eq!(PyRandom::new(-5), PyRandom::new(5));
+        assert_eq!(PyRandom::from_magnitude_words(&[5, 0, 0]), PyRandom::new(5));
+        assert_eq!(PyRandom::from_magnitude_words(&[]), PyRandom::new(0));
+        assert_ne!(PyRandom::new(1u64 << 32), PyRandom::new(0));
+    }
+
+    #[test]
+    fn sample_switches_method_at_the_set_size() {
+        assert_eq!(sample_set_size(5), 21);
+        assert_eq!(sample_set_size(6), 21 + 64);
+        assert_eq!(sample_set_size(22), 21 + 256);
+    }
+
+    #[test]
+    fn empty_ranges_are_errors() {
+        let mut r = PyRandom::new(1);
+        assert_eq!(r.randrange(0, 10, 0), Err(PyRandomError::ZeroStep));
+        assert!(r.randrange(5, 5, 1).is_err());
+        assert!(r.randrange(0, 10, -1).is_err());
+        assert!(r.randint(5, 4).is_err());
+        assert!(r.randbelow(0).is_err());
+        assert_eq!(r.choice::<u8>(&[]), Err(PyRandomError::EmptySequence));
+        assert!(r.sample(&[1, 2, 3], 4).is_err());
+        assert_eq!(r, PyRandom::new(1));
+    }
+}

@@ -366,3 +366,56 @@ fn normalised_cdf(p: &[f64]) -> Vec<f64> {
 fn search_right(cdf: &[f64], u: f64) -> usize {
     cdf.partition_point(|&c| c <= u)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_draws_match_numpy() {
+        assert_eq!(RandomState::new(42).next_u32(), 1_608_637_542);
+        assert_eq!(RandomState::new(0).random_sample(), 0.548_813_503_927_324_8);
+        let mut rs = RandomState::new(0);
+        assert_eq!(rs.standard_normal(), 1.764_052_345_967_664);
+        assert_eq!(rs.cached_gaussian(), Some(0.400_157_208_367_223_3));
+        assert_eq!(rs.normal(0.0, 1.0), Ok(0.400_157_208_367_223_3));
+        assert_eq!(rs.cached_gaussian(), None);
+    }
+
+    #[test]
+    fn snake_food_order_for_seed_42() {
+        // GameVerse Snake: the 7x7 interior minus the start cell, x-major, shuffled twice.
+        let mut cells: Vec<(u8, u8)> = (1..8)
+            .flat_map(|x| (1..8).map(move |y| (x, y)))
+            .filter(|&c| c != (3, 3))
+            .collect();
+        let mut rs = RandomState::new(42);
+        rs.shuffle(&mut cells);
+        rs.shuffle(&mut cells);
+        assert_eq!(cells[..6], [(7, 7), (5, 6), (4, 7), (4, 2), (5, 1), (5, 4)]);
+        assert_eq!(cells[45..], [(1, 5), (6, 6), (1, 1)]);
+    }
+
+    #[test]
+    fn one_value_ranges_draw_nothing() {
+        let mut rs = RandomState::new(3);
+        let before = rs.clone();
+        assert_eq!(rs.randint(9, 10), Ok(9));
+        assert_eq!(rs.choice(&['a']), Ok(&'a'));
+        assert_eq!(rs, before);
+        assert!(rs.randint(10, 10).is_err());
+    }
+
+    #[test]
+    fn seeds_outside_32_bits_are_rejected() {
+        assert!(RandomState::try_new(-1).is_err());
+        assert!(RandomState::try_new(1u64 << 32).is_err());
+        assert_eq!(RandomState::try_new(7), Ok(RandomState::new(7)));
+        assert_eq!(
+            RandomState::from_seed_array(&[]),
+            Err(RandomStateError::EmptySeed)
+        );
+        // A one-word array seeds through init_by_array, unlike the same integer.
+        assert_ne!(RandomState::from_seed_array(&[7]), Ok(RandomState::new(7)));
+    }
+}

@@ -7,7 +7,7 @@ Run from the repository root (CPython 3.11, whose random module the port follows
     .cache/venv-rng/bin/pip install numpy==2.4.6
     .cache/venv-rng/bin/python tests/golden/rng/generate.py
 
-It writes tests/golden/rng/random_state.json and tests/golden/rng/py_random.json, replayed
+It writes tests/golden/rng/random_state.json, py_random.json and glibc_math.json, replayed
 by tests/tests/rng_mt19937_golden.rs. Each stream seeds one generator and records a long
 interleaved sequence of calls ("ops") with their results, so cached Gaussians, state
 regeneration every 624 words and calls that raise (and must not draw) are all exercised.
@@ -15,10 +15,13 @@ An op is [name, args, result]; a call that raises records {"error": <exception n
 "state" records [crc32 of the 624 state words (little-endian), position, cached Gaussian].
 
 Gaussians call the C library's log (and sin/cos for random.gauss); the values here come
-from glibc 2.36's FMA build on x86-64, which the Rust port reproduces.
+from glibc 2.36's FMA build on x86-64, which the Rust port reproduces. glibc_math.json
+checks those three functions directly: CRC-32s of their results on inputs drawn from
+random.Random (which the tests regenerate with the Rust port).
 """
 
 import json
+import math
 import platform
 import random
 import struct
@@ -318,10 +321,52 @@ def py_random_vectors():
     }
 
 
+# --- the C library's log, sin and cos ----------------------------------------------------
+
+MATH_COUNT = 200_000
+
+
+def math_inputs(function):
+    """Inputs for one function: four recipes in turn, from random.Random(seed)."""
+    r = random.Random({"log": 11, "sin": 12, "cos": 13}[function])
+    for i in range(MATH_COUNT):
+        u = r.random()
+        mode = i % 4
+        if function == "log":
+            if mode == 0:
+                yield u
+            elif mode == 1:
+                yield u * u * u
+            elif mode == 2:
+                yield 1.0 + (u - 0.5) / 4.0
+            else:
+                yield math.ldexp(u + 0.5, r.randint(-1000, 1000))
+        else:
+            if mode == 0:
+                yield u * random.TWOPI
+            elif mode == 1:
+                yield (u - 0.5) * 6.0
+            elif mode == 2:
+                yield (u - 0.5) * 0.3
+            else:
+                yield (u - 0.5) * 2e8
+
+
+def glibc_math_vectors():
+    out = {"count": MATH_COUNT, "machine": platform.machine()}
+    for name, fn in (("log", math.log), ("sin", math.sin), ("cos", math.cos)):
+        crc = 0
+        for x in math_inputs(name):
+            y = fn(x) if x > 0.0 or name != "log" else float("-inf")
+            crc = zlib.crc32(struct.pack("<d", y), crc)
+        out[name] = crc
+    return out
+
+
 def write(name, data):
     text = json.dumps(data, separators=(",", ":"))
     (OUT / name).write_text(text + "\n")
-    print(f"{name}: {len(text)} bytes, {sum(len(s['ops']) for s in data['streams'])} ops")
+    print(f"{name}: {len(text)} bytes")
 
 
 def main():
@@ -331,6 +376,7 @@ def main():
         print(f"warning: CPython 3.11 expected, running {platform.python_version()}")
     write("random_state.json", random_state_vectors())
     write("py_random.json", py_random_vectors())
+    write("glibc_math.json", glibc_math_vectors())
 
 
 if __name__ == "__main__":
