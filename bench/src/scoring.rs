@@ -28,6 +28,9 @@ pub struct Progress {
     pub best_distance: Option<u32>,
     /// Swing-up / hill-climb progress toward the goal, 0-1, the best reached.
     pub best_progress: f64,
+    /// The environment's own 0-100 score after the last step, where it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub env_score: Option<f64>,
 }
 
 /// The milestone Taxi reports while its passenger is aboard.
@@ -60,6 +63,12 @@ impl Tracker {
             },
             origin: env.progress().map(|m| m.value),
         }
+        .with_env_score(env)
+    }
+
+    fn with_env_score(mut self, env: &dyn Env) -> Self {
+        self.progress.env_score = env.normalized_score();
+        self
     }
 
     /// Records one environment step.
@@ -72,6 +81,7 @@ impl Tracker {
         }
         p.terminated |= step.terminated;
         p.success |= step.terminated && step.signals.success;
+        p.env_score = env.normalized_score();
         for e in &step.signals.events {
             p.picked_up |= e == TAXI_PICKUP;
             p.events.insert(e.clone());
@@ -153,6 +163,7 @@ pub fn score(rule: &ScoreRule, p: &Progress) -> f64 {
                 70.0 * p.best_progress
             }
         }
+        ScoreRule::EnvScore => p.env_score.unwrap_or(0.0),
         ScoreRule::CappedRatio {
             value,
             floor,

@@ -145,6 +145,9 @@ pub enum ScoreRule {
     /// Swing-up and hill-climb tasks: success as in `navigation`; a failed episode earns
     /// 70 × its best progress toward the goal (0-1, environment-defined).
     Progress { reference_steps: u32 },
+    /// The environment's own 0-100 score at the end of the episode, as its reference
+    /// benchmark defines it (GameVerse's normalized game scores).
+    EnvScore,
     /// 100 × clamp((v − floor) / (reference − floor), 0, 1) for a task value `v`.
     CappedRatio {
         value: RatioValue,

@@ -307,6 +307,12 @@ pub trait Env {
     fn progress(&self) -> Option<ProgressMeasure> {
         None
     }
+
+    /// The reference benchmark's own 0-100 score of the episode so far, where it
+    /// defines one (GameVerse's normalized game scores).
+    fn normalized_score(&self) -> Option<f64> {
+        None
+    }
 }
 
 impl Clone for Box<dyn Env> {

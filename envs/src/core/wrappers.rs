@@ -157,4 +157,7 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     fn progress(&self) -> Option<ProgressMeasure> {
         self.inner.progress()
     }
+    fn normalized_score(&self) -> Option<f64> {
+        self.inner.normalized_score()
+    }
 }
