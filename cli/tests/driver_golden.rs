@@ -132,3 +132,28 @@ fn driver_replays_minigrid_golden_files() {
         assert!(cov.steps > 30, "{id}");
     }
 }
+
+#[test]
+fn driver_answers_help_and_version() {
+    let run = |arg: &str| {
+        Command::new(env!("CARGO_BIN_EXE_envs-driver"))
+            .arg(arg)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let help = run("--help");
+    assert!(help.status.success());
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        text.contains("JSON") && text.contains("Usage: envs-driver"),
+        "{text}"
+    );
+    let version = run("--version");
+    assert!(version.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout),
+        format!("envs-driver {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    assert_eq!(run("--fly").status.code(), Some(2));
+}
