@@ -157,3 +157,49 @@ fn driver_answers_help_and_version() {
     );
     assert_eq!(run("--fly").status.code(), Some(2));
 }
+
+/// Every golden file in the generic format (`playbench-golden/1`) replays through the
+/// driver process too, frames by their SHA-256 where the file has them.
+#[test]
+fn generic_golden_files_replay_through_the_driver() {
+    use playbench_tests::data_files;
+    use playbench_tests::reference::{read_json, FORMAT};
+    let mut d = DriverProcess::start();
+    let mut files = 0;
+    for (path, bytes) in data_files("golden/") {
+        if !(path.ends_with(".json") || path.ends_with(".json.gz")) {
+            continue;
+        }
+        let doc = read_json(path, bytes).unwrap();
+        if doc["format"] != FORMAT {
+            continue;
+        }
+        files += 1;
+        let env = doc["env"].as_str().unwrap();
+        for (e, ep) in doc["episodes"].as_array().unwrap().iter().enumerate() {
+            let at = |what: &str| format!("{path} episode {e}: {what}");
+            if !ep["continue"].as_bool().unwrap_or(false) || e == 0 {
+                d.ask(&json!({"op": "make", "env": env, "kwargs": ep["kwargs"]}))
+                    .unwrap();
+            }
+            let r = d.ask(&json!({"op": "reset", "seed": ep["seed"]})).unwrap();
+            if !ep["reset"].is_null() {
+                assert_eq!(r["state"], ep["reset"], "{}", at("reset"));
+            }
+            if let Some(h) = ep.get("reset_frame_sha256") {
+                assert_eq!(&r["frame_sha256"], h, "{}", at("reset frame"));
+            }
+            for (i, st) in ep["steps"].as_array().unwrap().iter().enumerate() {
+                let r = d
+                    .ask(&json!({"op": "step", "action": st["action"]}))
+                    .unwrap_or_else(|x| panic!("{}", at(&format!("step {i}: {x}"))));
+                for key in ["state", "reward", "terminated", "truncated", "frame_sha256"] {
+                    if let Some(want) = st.get(key) {
+                        assert_eq!(&r[key], want, "{}", at(&format!("step {i} {key}")));
+                    }
+                }
+            }
+        }
+    }
+    assert!(files >= 1, "no {FORMAT} golden file");
+}
