@@ -43,7 +43,7 @@ impl Player {
     }
 
     fn random(seed: u64, repeat: u64) -> RandomAgent {
-        RandomAgent::new(seed.wrapping_mul(1_000_003).wrapping_add(repeat))
+        RandomAgent::for_repeat(seed, repeat)
     }
 
     /// The agent's name in records and reports (a random run is named by its first
