@@ -33,12 +33,11 @@ used (a table, steps refer to it by index), per episode the seed, mode and per s
 fields of the driver's `state` plus reward / terminated / truncated, and frame samples:
 pixels at positions in flat-colour regions (tiles, cells, life bars, panel) that our
 renderer must reproduce exactly, with the frame size. Text and sprites are not sampled.
-With --prompts-out, also writes the zero-shot prompt templates of the three games
-(semantic and GUI) as raw Python format strings into <dir>/<game>/prompts/, and the
-goldens carry their SHA-256.
+prompts.json.gz holds the zero-shot prompt templates of the three games (semantic and
+GUI) as the raw Python format strings; with --prompts-out they are also written into
+<dir>/<game>/prompts/ (the Rust port's data files).
 """
 import gzip
-import hashlib
 import importlib
 import json
 import os
@@ -852,28 +851,27 @@ PROMPT_GAMES = {"twenty_forty_eight": "twenty_fourty_eight", "maze": "maze", "sn
 
 
 def prompts(out_dir):
-    hashes = {}
+    texts = {}
     for ours, theirs in PROMPT_GAMES.items():
         for mode in ("semantic", "gui"):
             for part in ("system", "user"):
                 module = importlib.import_module(f"agent_servers.{theirs}.prompts.{mode}.zeroshot_agent.action_inference_{part}")
                 text = module.PROMPT
                 name = f"{ours}/prompts/{mode}_{part}.txt"
-                hashes[name] = hashlib.sha256(text.encode()).hexdigest()
+                texts[name] = text
                 if out_dir:
                     path = os.path.join(out_dir, name)
                     os.makedirs(os.path.dirname(path), exist_ok=True)
                     with open(path, "w", encoding="utf-8", newline="") as f:
                         f.write(text)
-    return hashes
+    return texts
 
 
 def main():
     out_dir = None
     if "--prompts-out" in sys.argv:
         out_dir = sys.argv[sys.argv.index("--prompts-out") + 1]
-    hashes = prompts(out_dir)
-    write("prompts.json.gz", {"commit": PINNED_COMMIT, "sha256": hashes})
+    write("prompts.json.gz", {"commit": PINNED_COMMIT, "templates": prompts(out_dir)})
     write("2048.json.gz", generate_2048())
     write("maze.json.gz", generate_maze())
     write("snake.json.gz", generate_snake())
