@@ -10,6 +10,7 @@
 use std::io::Read;
 
 use envs::gameverse::maze::{Maze, MazeConfig};
+use envs::gameverse::snake::{LatencyMode, RealtimeDriver, Snake, SnakeConfig};
 use envs::gameverse::twenty_forty_eight::{TwentyFortyEight, TwentyFortyEightConfig};
 use envs::gameverse::{ActionMode, StepResult};
 use envs::Frame;
@@ -20,6 +21,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 const GOLDEN_2048: &[u8] = include_bytes!("../golden/gameverse/2048.json.gz");
 const GOLDEN_MAZE: &[u8] = include_bytes!("../golden/gameverse/maze.json.gz");
+const GOLDEN_SNAKE: &[u8] = include_bytes!("../golden/gameverse/snake.json.gz");
 const GOLDEN_PROMPTS: &[u8] = include_bytes!("../golden/gameverse/prompts.json.gz");
 
 fn load(gz: &[u8]) -> Value {
@@ -196,13 +198,14 @@ fn maze_matches_the_reference() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn prompt_templates_are_the_reference_text() {
-    use envs::gameverse::{maze, twenty_forty_eight};
+    use envs::gameverse::{maze, snake, twenty_forty_eight};
     let golden = load(GOLDEN_PROMPTS);
     let templates = golden["templates"].as_object().unwrap();
     let mut checked = 0;
     for (game, prompts) in [
         ("twenty_forty_eight", twenty_forty_eight::prompts as fn(ActionMode) -> _),
         ("maze", maze::prompts),
+        ("snake", snake::prompts),
     ] {
         for mode in [ActionMode::Semantic, ActionMode::Gui] {
             let t = prompts(mode);
@@ -213,5 +216,110 @@ fn prompt_templates_are_the_reference_text() {
             }
         }
     }
-    assert_eq!(checked, 8);
+    assert_eq!(checked, templates.len());
+}
+
+/// The state fields the golden records for Snake, ours.
+fn snake_state(game: &Snake) -> Value {
+    let mut state = game.state_json();
+    let extra = json!({
+        "food_life": game.food().iter().map(|f| f.1).collect::<Vec<_>>(),
+        "turn": game.turn(),
+        "auto_moves": game.auto_moves(),
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        state[k] = v.clone();
+    }
+    state
+}
+
+fn snake_step_state(step: &Value) -> Value {
+    let mut want = json!({});
+    for k in ["body", "direction", "food", "foods_eaten", "game_over", "food_life", "turn", "auto_moves"] {
+        want[k] = step[k].clone();
+    }
+    want
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn snake_matches_the_reference() {
+    let golden = load(GOLDEN_SNAKE);
+    let texts = golden["texts"].as_array().unwrap();
+    let mut failures = Vec::new();
+    let mut frame = Frame::new(1, 1);
+    let (mut steps, mut frames, mut ends, mut realtime_steps, mut auto_moves) = (0, 0, 0, 0, 0);
+    let mut discrete = Snake::new(SnakeConfig::default());
+    for (e, episode) in golden["episodes"].as_array().unwrap().iter().enumerate() {
+        let realtime = episode["latency"] != "stop";
+        let config = SnakeConfig {
+            action_mode: mode(episode),
+            latency: match episode["timeout_ms"].as_u64() {
+                Some(timeout_ms) if realtime => LatencyMode::Realtime { timeout_ms },
+                _ => LatencyMode::Stop,
+            },
+            max_duration_ms: episode["max_duration_ms"].as_u64().unwrap_or(1_200_000),
+            ..SnakeConfig::default()
+        };
+        let mut fresh = Snake::new(config);
+        // Stop episodes share one game so that a reset without seed continues the generator.
+        let game = if realtime { &mut fresh } else { &mut discrete };
+        game.reset(seed(episode));
+        let mut start = snake_state(game);
+        start.as_object_mut().unwrap().remove("auto_moves");
+        let mut want_start = snake_step_state(&episode["start"]);
+        want_start.as_object_mut().unwrap().remove("auto_moves");
+        if start != want_start {
+            failures.push(format!("episode {e} start: {start} vs {want_start}"));
+            continue;
+        }
+        let mut check_frame = |game: &Snake, key: &str, failures: &mut Vec<String>| {
+            if let Some(reference) = episode["frames"].get(key) {
+                game.render(&mut frame);
+                failures.extend(frame_mismatches(&frame, reference, &format!("episode {e} frame {key}")));
+                frames += 1;
+            }
+        };
+        check_frame(game, "0", &mut failures);
+        let mut driver = RealtimeDriver::new(config.latency);
+        for (i, step) in episode["steps"].as_array().unwrap().iter().enumerate() {
+            let text = texts[step["a"].as_u64().unwrap() as usize].as_str().unwrap();
+            let (r, timing) = match driver.as_mut() {
+                Some(d) => {
+                    let r = d.step(game, text, step["latency_ms"].as_u64().unwrap());
+                    (r, json!([d.capture_ms(), game.elapsed_ms()]))
+                }
+                None => (game.step_keys(&Snake::parse_keys(config.action_mode, text)), Value::Null),
+            };
+            let want_timing = if realtime { json!([step["capture_ms"], step["elapsed_ms"]]) } else { Value::Null };
+            let want = snake_step_state(step);
+            let want_flags = json!({"reward": step["reward"].as_f64(), "terminated": step["terminated"], "truncated": step["truncated"]});
+            if snake_state(game) != want || flags(&r) != want_flags || timing != want_timing {
+                failures.push(format!(
+                    "episode {e} step {} ({text:?}): {} {} {timing} vs {want} {want_flags} {want_timing}",
+                    i + 1, snake_state(game), flags(&r)
+                ));
+                break;
+            }
+            check_frame(game, &(i + 1).to_string(), &mut failures);
+            steps += 1;
+            ends += usize::from(r.terminated);
+            if realtime {
+                realtime_steps += 1;
+            }
+        }
+        auto_moves += game.auto_moves();
+    }
+    for (seed, coords) in golden["coords"].as_object().unwrap() {
+        let mut game = Snake::new(SnakeConfig::default());
+        game.reset(Some(seed.parse().unwrap()));
+        if json!(game.food_coords()) != *coords {
+            failures.push(format!("food list of seed {seed}"));
+        }
+    }
+    report(&failures);
+    assert!(
+        steps > 500 && realtime_steps > 150 && frames > 100 && ends > 15 && auto_moves > 20,
+        "{steps} {realtime_steps} {frames} {ends} {auto_moves}"
+    );
 }

@@ -20,7 +20,7 @@ pub mod prompt;
 pub mod py_json;
 pub mod py_pattern;
 pub mod py_str;
-// pub mod snake;
+pub mod snake;
 pub mod twenty_forty_eight;
 
 /// How the model acts: game-level commands or JSON GUI actions on the window.

@@ -483,6 +483,7 @@ def frame_snake(game):
     w, h = surf.get_size()
     cell = 500 // game.B
     occupied = set(game.snake) | set(game.food) | set(game.obstacle)
+    board = cell * game.B
     points = []
     for x in range(1, game.B - 1):
         for y in range(1, game.B - 1):
@@ -490,9 +491,10 @@ def frame_snake(game):
             if (x, y) not in occupied:
                 points.append((px + cell // 2, py + cell // 2))
                 points.append((px + 1, py + cell - 2))
-            elif (x, y) in game.food and game.food_attributes[x][y][1] > 0:
+            elif (x, y) in game.food and (x, y) not in game.snake and game.food_attributes[x][y][1] > 0:
                 points += [(px + 2, py + 10), (px + 3, py + 12), (px + cell - 4, py + 12), (px + cell // 2, py + 15), (px + cell - 3, py + 15)]
-    board = cell * game.B
+    if game.terminal:  # the ending's title runs across the middle of the board
+        points = [(x, y) for x, y in points if abs(y - board // 2) > 28]
     points += [(0, board), (1, board + 1), (w - 1, h - 1), (6, board + 6), (w - 6, h - 6), (w // 2, h - 6), (8, board + 90)]
     return {"size": [w, h], "pixels": [[x, y, hexpix(surf.get_at((x, y)))] for x, y in points]}
 
