@@ -128,7 +128,9 @@ impl View {
 /// loses).
 pub fn best_move(game: &Snake) -> Heading {
     let view = View::of(game);
-    if let Some(path) = view.path_to(|p| view.food.contains(&p)) {
+    // Food can lie under the body (spawns ignore it); only free food is a target.
+    let meal = |p: Point| view.food.contains(&p) && !view.body.contains(&p);
+    if let Some(path) = view.path_to(meal) {
         let mut after = view.clone();
         for (k, &h) in path.iter().enumerate() {
             after.advance(h, k + 1 == path.len());
@@ -182,7 +184,13 @@ mod tests {
         for h in &moves {
             game.step(h.letter());
         }
+        eprintln!("snake expert: {} steps, {} foods", moves.len(), game.foods_eaten());
         assert!(game.foods_eaten() >= 8, "{} foods", game.foods_eaten());
-        assert!(moves.len() == 100 || game.turn() >= 100, "died after {}", moves.len());
+        assert!(
+            moves.len() == 100 || game.turn() >= 100,
+            "died after {}: {}",
+            moves.len(),
+            game.state_json()
+        );
     }
 }

@@ -56,11 +56,26 @@ fn line_score(line: [f64; 4]) -> f64 {
     200_000.0 + 270.0 * empty + 700.0 * merges - 47.0 * mono_left.min(mono_right) - 11.0 * sum
 }
 
+/// Line scores for every line of ranks 0..15, computed once.
+fn line_table() -> &'static [f64] {
+    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..1usize << 16)
+            .map(|k| line_score([12, 8, 4, 0].map(|s| ((k >> s) & 15) as f64)))
+            .collect()
+    })
+}
+
 fn position_score(board: &Board) -> f64 {
+    let table = line_table();
+    let key = |line: [u32; 4]| {
+        line.iter()
+            .fold(0usize, |acc, &v| (acc << 4) | (rank(v) as usize).min(15))
+    };
     let mut total = 0.0;
     for i in 0..4 {
-        total += line_score([0, 1, 2, 3].map(|j| rank(board[i][j])));
-        total += line_score([0, 1, 2, 3].map(|j| rank(board[j][i])));
+        total += table[key([0, 1, 2, 3].map(|j| board[i][j]))];
+        total += table[key([0, 1, 2, 3].map(|j| board[j][i]))];
     }
     total
 }
@@ -105,7 +120,7 @@ fn best_value(board: &Board, depth: u32) -> f64 {
 /// The expert's move on a board; `None` when no move changes it.
 pub fn best_move(board: &Board) -> Option<Direction> {
     let empty = board.iter().flatten().filter(|&&v| v == 0).count();
-    let depth = if empty <= 4 { 3 } else { 2 };
+    let depth = if empty <= 3 { 3 } else { 2 };
     let mut best: Option<(Direction, f64)> = None;
     for d in ORDER {
         let (b, _) = slide(board, d);
@@ -137,4 +152,21 @@ pub fn demonstration(seed: u64, max_steps: u32) -> Vec<Direction> {
         game.step_direction(Some(d));
     }
     moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_expert_builds_big_tiles() {
+        let moves = demonstration(0, 400);
+        let mut game = TwentyFortyEight::new(TwentyFortyEightConfig::default());
+        for d in &moves {
+            game.step(d.word());
+        }
+        let best = game.board().iter().flatten().copied().max().unwrap_or(0);
+        eprintln!("2048 expert: {} moves, score {}, best tile {best}, {:?}", moves.len(), game.score(), game.status());
+        assert!(best >= 512 && !game.game_over(), "best tile {best}");
+    }
 }
