@@ -73,7 +73,12 @@ fn report(failures: &[String]) {
         failures.is_empty(),
         "{} mismatches, first ones:\n{}",
         failures.len(),
-        failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }
 
@@ -90,31 +95,51 @@ fn twenty_forty_eight_matches_the_reference() {
     for (e, episode) in golden["episodes"].as_array().unwrap().iter().enumerate() {
         game.reset(seed(episode));
         if game.state_json() != episode["start"] {
-            failures.push(format!("episode {e} start: {} vs {}", game.state_json(), episode["start"]));
+            failures.push(format!(
+                "episode {e} start: {} vs {}",
+                game.state_json(),
+                episode["start"]
+            ));
             continue;
         }
-        let check_frame = |game: &TwentyFortyEight, frame: &mut Frame, key: &str, failures: &mut Vec<String>| {
-            if let Some(reference) = episode["frames"].get(key) {
-                game.render(frame);
-                failures.extend(frame_mismatches(frame, reference, &format!("episode {e} frame {key}")));
-                1
-            } else {
-                0
-            }
-        };
+        let check_frame =
+            |game: &TwentyFortyEight, frame: &mut Frame, key: &str, failures: &mut Vec<String>| {
+                if let Some(reference) = episode["frames"].get(key) {
+                    game.render(frame);
+                    failures.extend(frame_mismatches(
+                        frame,
+                        reference,
+                        &format!("episode {e} frame {key}"),
+                    ));
+                    1
+                } else {
+                    0
+                }
+            };
         frames += check_frame(&game, &mut frame, "0", &mut failures);
         for (i, step) in episode["steps"].as_array().unwrap().iter().enumerate() {
-            let text = texts[step["a"].as_u64().unwrap() as usize].as_str().unwrap();
+            let text = texts[step["a"].as_u64().unwrap() as usize]
+                .as_str()
+                .unwrap();
             let r = game.step(text);
             let want_state = json!({
                 "board": step["board"], "score": step["score"],
                 "unchanged_moves": step["unchanged_moves"], "game_over": step["game_over"],
             });
             let want_flags = json!({"reward": step["reward"].as_f64(), "terminated": step["terminated"], "truncated": step["truncated"]});
-            if game.state_json() != want_state || flags(&r) != want_flags || game.status().name() != step["status"] {
+            if game.state_json() != want_state
+                || flags(&r) != want_flags
+                || game.status().name() != step["status"]
+            {
                 failures.push(format!(
                     "episode {e} step {} ({text:?}): {} {} {} vs {} {} {}",
-                    i + 1, game.state_json(), flags(&r), game.status().name(), want_state, want_flags, step["status"]
+                    i + 1,
+                    game.state_json(),
+                    flags(&r),
+                    game.status().name(),
+                    want_state,
+                    want_flags,
+                    step["status"]
                 ));
                 break;
             }
@@ -127,11 +152,19 @@ fn twenty_forty_eight_matches_the_reference() {
     for start in golden["starts"].as_array().unwrap() {
         game.reset(seed(start));
         if json!(game.board()) != start["board"] {
-            failures.push(format!("start of seed {}: {:?} vs {}", start["seed"], game.board(), start["board"]));
+            failures.push(format!(
+                "start of seed {}: {:?} vs {}",
+                start["seed"],
+                game.board(),
+                start["board"]
+            ));
         }
     }
     report(&failures);
-    assert!(steps > 3000 && frames > 150 && ends >= 9 && caps >= 1, "{steps} {frames} {ends} {caps}");
+    assert!(
+        steps > 3000 && frames > 150 && ends >= 9 && caps >= 1,
+        "{steps} {frames} {ends} {caps}"
+    );
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -152,25 +185,39 @@ fn maze_matches_the_reference() {
         let best = start["best_steps"].take();
         start.as_object_mut().unwrap().remove("best_steps");
         if game.state_json() != start || json!(game.initial_distance()) != best {
-            failures.push(format!("episode {e} start: {} vs {}", game.state_json(), episode["start"]));
+            failures.push(format!(
+                "episode {e} start: {} vs {}",
+                game.state_json(),
+                episode["start"]
+            ));
             continue;
         }
         let mut check_frame = |game: &Maze, key: &str, failures: &mut Vec<String>| {
             if let Some(reference) = episode["frames"].get(key) {
                 game.render(&mut frame);
-                failures.extend(frame_mismatches(&frame, reference, &format!("episode {e} frame {key}")));
+                failures.extend(frame_mismatches(
+                    &frame,
+                    reference,
+                    &format!("episode {e} frame {key}"),
+                ));
                 frames += 1;
             }
         };
         check_frame(&game, "0", &mut failures);
         for (i, step) in episode["steps"].as_array().unwrap().iter().enumerate() {
-            let text = texts[step["a"].as_u64().unwrap() as usize].as_str().unwrap();
+            let text = texts[step["a"].as_u64().unwrap() as usize]
+                .as_str()
+                .unwrap();
             let r = game.step_direction(Maze::parse_action(mode(episode), text));
             let want_state = json!({"grid": step["grid"], "agent": step["agent"], "goal": step["goal"], "distance": step["distance"]});
             let want = json!({"reward": step["reward"].as_f64(), "terminated": step["terminated"], "truncated": step["truncated"], "score": step["score"].as_f64()});
             let got = json!({"reward": r.reward, "terminated": r.terminated, "truncated": r.truncated, "score": game.score()});
             if game.state_json() != want_state || got != want {
-                failures.push(format!("episode {e} step {} ({text:?}): {} {got} vs {want_state} {want}", i + 1, game.state_json()));
+                failures.push(format!(
+                    "episode {e} step {} ({text:?}): {} {got} vs {want_state} {want}",
+                    i + 1,
+                    game.state_json()
+                ));
                 break;
             }
             check_frame(&game, &(i + 1).to_string(), &mut failures);
@@ -188,11 +235,17 @@ fn maze_matches_the_reference() {
         let mut got = game.state_json();
         got.as_object_mut().unwrap().remove("distance");
         if got != want || json!(game.initial_distance()) != best {
-            failures.push(format!("generation of seed {}: {got} vs {want}", generation["seed"]));
+            failures.push(format!(
+                "generation of seed {}: {got} vs {want}",
+                generation["seed"]
+            ));
         }
     }
     report(&failures);
-    assert!(steps > 1500 && frames > 300 && wins > 50 && caps > 20, "{steps} {frames} {wins} {caps}");
+    assert!(
+        steps > 1500 && frames > 300 && wins > 50 && caps > 20,
+        "{steps} {frames} {wins} {caps}"
+    );
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -203,7 +256,10 @@ fn prompt_templates_are_the_reference_text() {
     let templates = golden["templates"].as_object().unwrap();
     let mut checked = 0;
     for (game, prompts) in [
-        ("twenty_forty_eight", twenty_forty_eight::prompts as fn(ActionMode) -> _),
+        (
+            "twenty_forty_eight",
+            twenty_forty_eight::prompts as fn(ActionMode) -> _,
+        ),
         ("maze", maze::prompts),
         ("snake", snake::prompts),
     ] {
@@ -235,7 +291,16 @@ fn snake_state(game: &Snake) -> Value {
 
 fn snake_step_state(step: &Value) -> Value {
     let mut want = json!({});
-    for k in ["body", "direction", "food", "foods_eaten", "game_over", "food_life", "turn", "auto_moves"] {
+    for k in [
+        "body",
+        "direction",
+        "food",
+        "foods_eaten",
+        "game_over",
+        "food_life",
+        "turn",
+        "auto_moves",
+    ] {
         want[k] = step[k].clone();
     }
     want
@@ -276,22 +341,35 @@ fn snake_matches_the_reference() {
         let mut check_frame = |game: &Snake, key: &str, failures: &mut Vec<String>| {
             if let Some(reference) = episode["frames"].get(key) {
                 game.render(&mut frame);
-                failures.extend(frame_mismatches(&frame, reference, &format!("episode {e} frame {key}")));
+                failures.extend(frame_mismatches(
+                    &frame,
+                    reference,
+                    &format!("episode {e} frame {key}"),
+                ));
                 frames += 1;
             }
         };
         check_frame(game, "0", &mut failures);
         let mut driver = RealtimeDriver::new(config.latency);
         for (i, step) in episode["steps"].as_array().unwrap().iter().enumerate() {
-            let text = texts[step["a"].as_u64().unwrap() as usize].as_str().unwrap();
+            let text = texts[step["a"].as_u64().unwrap() as usize]
+                .as_str()
+                .unwrap();
             let (r, timing) = match driver.as_mut() {
                 Some(d) => {
                     let r = d.step(game, text, step["latency_ms"].as_u64().unwrap());
                     (r, json!([d.capture_ms(), game.elapsed_ms()]))
                 }
-                None => (game.step_keys(&Snake::parse_keys(config.action_mode, text)), Value::Null),
+                None => (
+                    game.step_keys(&Snake::parse_keys(config.action_mode, text)),
+                    Value::Null,
+                ),
             };
-            let want_timing = if realtime { json!([step["capture_ms"], step["elapsed_ms"]]) } else { Value::Null };
+            let want_timing = if realtime {
+                json!([step["capture_ms"], step["elapsed_ms"]])
+            } else {
+                Value::Null
+            };
             let want = snake_step_state(step);
             let want_flags = json!({"reward": step["reward"].as_f64(), "terminated": step["terminated"], "truncated": step["truncated"]});
             if snake_state(game) != want || flags(&r) != want_flags || timing != want_timing {

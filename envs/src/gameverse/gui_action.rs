@@ -279,7 +279,9 @@ mod tests {
             }))
         );
         assert!(matches!(
-            parse_single_action("[{\"action_type\": \"PRESS\", \"parameters\": {\"key\": \"up\"}}]"),
+            parse_single_action(
+                "[{\"action_type\": \"PRESS\", \"parameters\": {\"key\": \"up\"}}]"
+            ),
             Err(GuiParseError::NotAnObject)
         ));
         assert!(matches!(

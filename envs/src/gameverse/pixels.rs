@@ -73,7 +73,13 @@ mod tests {
     #[test]
     fn blend_matches_pygame_arithmetic() {
         // (238,228,218) at alpha 200 over the 2048 background (187,173,160).
-        assert_eq!(i32::from(blend_channel(238, 187, 200)), 187 + ((51 * 200 + 238) >> 8));
-        assert_eq!(i32::from(blend_channel(0, 146, 180)), 146 + ((-146 * 180) >> 8));
+        assert_eq!(
+            i32::from(blend_channel(238, 187, 200)),
+            187 + ((51 * 200 + 238) >> 8)
+        );
+        assert_eq!(
+            i32::from(blend_channel(0, 146, 180)),
+            146 + ((-146 * 180) >> 8)
+        );
     }
 }

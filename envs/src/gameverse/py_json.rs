@@ -67,7 +67,10 @@ pub fn loads(text: &str) -> Result<PyValue, JsonError> {
             pos: 0,
         });
     }
-    let mut p = Parser { s: &chars, depth: 0 };
+    let mut p = Parser {
+        s: &chars,
+        depth: 0,
+    };
     let start = p.skip_ws(0);
     let (value, end) = p.value(start)?;
     let end = p.skip_ws(end);
@@ -94,14 +97,9 @@ impl Parser<'_> {
     }
 
     fn starts_with(&self, i: usize, word: &str) -> bool {
-        let mut j = i;
-        for c in word.chars() {
-            if self.s.get(j) != Some(&c) {
-                return false;
-            }
-            j += 1;
-        }
-        true
+        (i..)
+            .zip(word.chars())
+            .all(|(j, c)| self.s.get(j) == Some(&c))
     }
 
     fn expecting_value(pos: usize) -> JsonError {

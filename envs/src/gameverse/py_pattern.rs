@@ -140,8 +140,7 @@ impl Matcher<'_> {
                 lazy,
             } => {
                 let mut n = 0;
-                while n < *max && pos + n < self.text.len() && class.contains(self.text[pos + n])
-                {
+                while n < *max && pos + n < self.text.len() && class.contains(self.text[pos + n]) {
                     n += 1;
                 }
                 if n < *min {
@@ -247,9 +246,8 @@ mod tests {
             ]
             .concat(),
         );
-        let greedy = Pattern::new(
-            [literal("a"), vec![Node::star(Class::Any)], literal("b")].concat(),
-        );
+        let greedy =
+            Pattern::new([literal("a"), vec![Node::star(Class::Any)], literal("b")].concat());
         assert_eq!(lazy.search("zaXbYb").map(|m| m.0), Some("aXb".into()));
         assert_eq!(greedy.search("zaXbYb").map(|m| m.0), Some("aXbYb".into()));
     }
@@ -257,14 +255,8 @@ mod tests {
     #[test]
     fn star_group_backtracks() {
         // \[(?:,x)*\] over "[,x,x]" and "[,x,y]".
-        let p = Pattern::new(
-            [
-                literal("["),
-                vec![Node::Star(literal(",x"))],
-                literal("]"),
-            ]
-            .concat(),
-        );
+        let p =
+            Pattern::new([literal("["), vec![Node::Star(literal(",x"))], literal("]")].concat());
         assert!(p.search("[,x,x]").is_some());
         assert!(p.search("[,x,y]").is_none());
     }

@@ -73,8 +73,8 @@ fn all_open_connected(grid: &Grid) -> bool {
 /// Right along the top row, then down the last column.
 fn carve_corridor(grid: &mut Grid) {
     let n = grid.len();
-    for c in 0..n - 1 {
-        grid[0][c] = true;
+    for cell in grid[0].iter_mut().take(n - 1) {
+        *cell = true;
     }
     for row in grid.iter_mut().take(n - 1) {
         row[n - 1] = true;

@@ -233,7 +233,11 @@ impl Maze {
         let rows: Vec<String> = self
             .grid
             .iter()
-            .map(|row| row.iter().map(|&open| if open { '.' } else { '#' }).collect())
+            .map(|row| {
+                row.iter()
+                    .map(|&open| if open { '.' } else { '#' })
+                    .collect()
+            })
             .collect();
         json!({
             "grid": rows,

@@ -32,7 +32,14 @@ pub fn draw(grid: &Grid, ball: Cell, target: Cell, frame: &mut Frame) {
     for (r, row) in grid.iter().enumerate() {
         for (c, &open) in row.iter().enumerate() {
             if !open {
-                pixels::fill_rect(frame, c as i64 * CELL, r as i64 * CELL, CELL, CELL, [0, 0, 0]);
+                pixels::fill_rect(
+                    frame,
+                    c as i64 * CELL,
+                    r as i64 * CELL,
+                    CELL,
+                    CELL,
+                    [0, 0, 0],
+                );
             }
         }
     }

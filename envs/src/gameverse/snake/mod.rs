@@ -532,7 +532,10 @@ impl Snake {
 
     /// Food cells in spawn order, with their remaining lifespans.
     pub fn food(&self) -> Vec<(Point, i64)> {
-        self.food.iter().map(|&p| (p, self.attributes(p).0)).collect()
+        self.food
+            .iter()
+            .map(|&p| (p, self.attributes(p).0))
+            .collect()
     }
 
     /// Foods eaten (the reference's score).
@@ -582,7 +585,11 @@ impl Snake {
 
     /// The driver's state: body head first, heading, food cells, foods eaten, game over.
     pub fn state_json(&self) -> Value {
-        let body: Vec<[i64; 2]> = self.body_head_first().iter().map(|&(x, y)| [x, y]).collect();
+        let body: Vec<[i64; 2]> = self
+            .body_head_first()
+            .iter()
+            .map(|&(x, y)| [x, y])
+            .collect();
         let food: Vec<[i64; 2]> = self.food.iter().map(|&(x, y)| [x, y]).collect();
         json!({
             "body": body,
@@ -619,7 +626,10 @@ mod tests {
     fn replies_are_read_like_the_reference() {
         use SnakeKey::Arrow;
         let sem = |t| Snake::parse_keys(ActionMode::Semantic, t);
-        assert_eq!(sem(" l \nU\r\nWait\n**L**"), vec![Arrow(Heading::L), Arrow(Heading::U)]);
+        assert_eq!(
+            sem(" l \nU\r\nWait\n**L**"),
+            vec![Arrow(Heading::L), Arrow(Heading::U)]
+        );
         assert_eq!(sem("left"), vec![]);
         let gui = |t| Snake::parse_keys(ActionMode::Gui, t);
         assert_eq!(

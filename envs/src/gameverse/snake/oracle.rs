@@ -184,7 +184,11 @@ mod tests {
         for h in &moves {
             game.step(h.letter());
         }
-        eprintln!("snake expert: {} steps, {} foods", moves.len(), game.foods_eaten());
+        eprintln!(
+            "snake expert: {} steps, {} foods",
+            moves.len(),
+            game.foods_eaten()
+        );
         assert!(game.foods_eaten() >= 8, "{} foods", game.foods_eaten());
         assert!(
             moves.len() == 100 || game.turn() >= 100,

@@ -87,7 +87,13 @@ fn segment(frame: &mut Frame, game: &Snake, p: Point, neighbours: &[Point]) {
     let (x, y) = cell_origin(game, p);
     let (xf, yf, cf) = (x as f64, y as f64, c as f64);
     let inset = cf * 0.2;
-    raster::fill_circle(frame, xf + cf / 2.0, yf + cf / 2.0, cf / 2.0 - inset, SNAKE_GREEN);
+    raster::fill_circle(
+        frame,
+        xf + cf / 2.0,
+        yf + cf / 2.0,
+        cf / 2.0 - inset,
+        SNAKE_GREEN,
+    );
     for &n in neighbours {
         let (dx, dy) = (n.0 - p.0, -(n.1 - p.1));
         if dx.abs() + dy.abs() != 1 {
@@ -111,9 +117,18 @@ fn head(frame: &mut Frame, game: &Snake, p: Point, heading: Heading) {
     let (fx, fy) = (dx as f64, -(dy as f64));
     raster::fill_circle(frame, cx, cy, c * 0.38, SNAKE_GREEN);
     let tip = (cx + fx * c * 0.5, cy + fy * c * 0.5);
-    raster::line(frame, (cx + fx * c * 0.36, cy + fy * c * 0.36), tip, 2.0, TONGUE);
+    raster::line(
+        frame,
+        (cx + fx * c * 0.36, cy + fy * c * 0.36),
+        tip,
+        2.0,
+        TONGUE,
+    );
     for side in [-1.0, 1.0] {
-        let (ex, ey) = (cx + fx * c * 0.12 - fy * side * c * 0.16, cy + fy * c * 0.12 + fx * side * c * 0.16);
+        let (ex, ey) = (
+            cx + fx * c * 0.12 - fy * side * c * 0.16,
+            cy + fy * c * 0.12 + fx * side * c * 0.16,
+        );
         raster::fill_circle(frame, ex, ey, c * 0.06, [0, 0, 0]);
     }
 }
@@ -138,7 +153,13 @@ fn snake(frame: &mut Frame, game: &Snake) {
             if i % 2 == 1 {
                 let c = cell_size(game) as f64;
                 let (x, y) = cell_origin(game, p);
-                raster::fill_circle(frame, x as f64 + c * 0.42, y as f64 + c * 0.45, c * 0.1, SNAKE_SPOT);
+                raster::fill_circle(
+                    frame,
+                    x as f64 + c * 0.42,
+                    y as f64 + c * 0.45,
+                    c * 0.1,
+                    SNAKE_SPOT,
+                );
             }
         }
     }
@@ -151,7 +172,10 @@ fn panel(frame: &mut Frame, game: &Snake, top: i64, width: i64) {
     let (left, right) = if config.latency.is_realtime() {
         let timeout = config.latency.auto_advance_after_ms().unwrap_or(0);
         (
-            ["Mode: Real-time".to_string(), format!("Score: {}", game.foods_eaten())],
+            [
+                "Mode: Real-time".to_string(),
+                format!("Score: {}", game.foods_eaten()),
+            ],
             [
                 format!(
                     "Time: {:.1}s / {:.0}s",
@@ -163,7 +187,10 @@ fn panel(frame: &mut Frame, game: &Snake, top: i64, width: i64) {
         )
     } else {
         (
-            ["Mode: Discrete".to_string(), format!("Score: {}", game.foods_eaten())],
+            [
+                "Mode: Discrete".to_string(),
+                format!("Score: {}", game.foods_eaten()),
+            ],
             [
                 format!("Turn: {} / {MAX_TURNS}", game.turn()),
                 format!("Length: {}", game.body.len()),

@@ -184,7 +184,8 @@ pub fn status_of(board: &Board) -> Status {
     }
     for i in 0..4 {
         for j in 0..4 {
-            if (j != 3 && board[i][j] == board[i][j + 1]) || (i != 3 && board[i][j] == board[i + 1][j])
+            if (j != 3 && board[i][j] == board[i][j + 1])
+                || (i != 3 && board[i][j] == board[i + 1][j])
             {
                 return Status::Play;
             }
@@ -364,7 +365,10 @@ mod tests {
         assert_eq!(row([4, 4, 8, 0], Left), ([8, 8, 0, 0], 8));
         assert_eq!(row([2, 0, 2, 4], Left), ([4, 4, 0, 0], 4));
         assert_eq!(row([2, 2, 2, 0], Right), ([0, 0, 2, 4], 4));
-        let (b, _) = slide(&[[2, 0, 0, 0], [2, 0, 0, 0], [4, 0, 0, 0], [4, 0, 0, 0]], Up);
+        let (b, _) = slide(
+            &[[2, 0, 0, 0], [2, 0, 0, 0], [4, 0, 0, 0], [4, 0, 0, 0]],
+            Up,
+        );
         assert_eq!(b, [[4, 0, 0, 0], [8, 0, 0, 0], [0; 4], [0; 4]]);
         let (b, _) = slide(&[[2, 0, 0, 0], [2, 0, 0, 0], [2, 0, 0, 0], [0; 4]], Down);
         assert_eq!(b, [[0; 4], [0; 4], [2, 0, 0, 0], [4, 0, 0, 0]]);
@@ -372,7 +376,10 @@ mod tests {
 
     #[test]
     fn win_and_loss_statuses() {
-        assert_eq!(status_of(&[[2048, 0, 0, 0], [0; 4], [0; 4], [0; 4]]), Status::Win);
+        assert_eq!(
+            status_of(&[[2048, 0, 0, 0], [0; 4], [0; 4], [0; 4]]),
+            Status::Win
+        );
         let full = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]];
         assert_eq!(status_of(&full), Status::Lose);
         let mut g = TwentyFortyEight::new(TwentyFortyEightConfig::default());

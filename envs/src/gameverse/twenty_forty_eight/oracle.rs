@@ -166,7 +166,12 @@ mod tests {
             game.step(d.word());
         }
         let best = game.board().iter().flatten().copied().max().unwrap_or(0);
-        eprintln!("2048 expert: {} moves, score {}, best tile {best}, {:?}", moves.len(), game.score(), game.status());
+        eprintln!(
+            "2048 expert: {} moves, score {}, best tile {best}, {:?}",
+            moves.len(),
+            game.score(),
+            game.status()
+        );
         assert!(best >= 512 && !game.game_over(), "best tile {best}");
     }
 }

@@ -46,7 +46,14 @@ pub fn draw(board: &Board, status: Status, frame: &mut Frame) {
         for (j, &value) in row.iter().enumerate() {
             let (x, y) = (j as i64 * BOX, i as i64 * BOX);
             let side = BOX - 2 * PADDING;
-            pixels::fill_rect(frame, x + PADDING, y + PADDING, side, side, tile_color(value));
+            pixels::fill_rect(
+                frame,
+                x + PADDING,
+                y + PADDING,
+                side,
+                side,
+                tile_color(value),
+            );
             if value != 0 {
                 let text = value.to_string();
                 let color = if value <= 4 { DARK_TEXT } else { LIGHT_TEXT };
@@ -72,6 +79,13 @@ pub fn draw(board: &Board, status: Status, frame: &mut Frame) {
             "GAME OVER!"
         };
         let w = pixels::bold_text_width(title, TITLE_SCALE);
-        pixels::draw_bold_text(frame, (size - w) / 2, TITLE_TOP, title, TITLE_SCALE, [0, 0, 0]);
+        pixels::draw_bold_text(
+            frame,
+            (size - w) / 2,
+            TITLE_TOP,
+            title,
+            TITLE_SCALE,
+            [0, 0, 0],
+        );
     }
 }
