@@ -314,6 +314,7 @@ fn snake_matches_the_reference() {
     let mut failures = Vec::new();
     let mut frame = Frame::new(1, 1);
     let (mut steps, mut frames, mut ends, mut realtime_steps, mut auto_moves) = (0, 0, 0, 0, 0);
+    let mut caps = 0;
     let mut discrete = Snake::new(SnakeConfig::default());
     for (e, episode) in golden["episodes"].as_array().unwrap().iter().enumerate() {
         let realtime = episode["latency"] != "stop";
@@ -382,6 +383,7 @@ fn snake_matches_the_reference() {
             check_frame(game, &(i + 1).to_string(), &mut failures);
             steps += 1;
             ends += usize::from(r.terminated);
+            caps += usize::from(r.truncated);
             if realtime {
                 realtime_steps += 1;
             }
@@ -397,7 +399,12 @@ fn snake_matches_the_reference() {
     }
     report(&failures);
     assert!(
-        steps > 500 && realtime_steps > 150 && frames > 100 && ends > 15 && auto_moves > 20,
-        "{steps} {realtime_steps} {frames} {ends} {auto_moves}"
+        steps > 500
+            && realtime_steps > 150
+            && frames > 100
+            && ends > 15
+            && auto_moves > 20
+            && caps == 1,
+        "{steps} {realtime_steps} {frames} {ends} {auto_moves} {caps}"
     );
 }

@@ -611,7 +611,7 @@ def new_snake_game(seed, game_mode, timeout_s, max_duration_s):
     return game
 
 
-def episode_snake_discrete(table, game, seed, mode, rng, skill, multi, continued=False):
+def episode_snake_discrete(table, game, seed, mode, rng, skill, multi, continued=False, patience=0.0):
     if continued:
         game.reset()
     env = make_snake_env(mode, "discrete", game)
@@ -620,7 +620,10 @@ def episode_snake_discrete(table, game, seed, mode, rng, skill, multi, continued
     steps = []
     prev = 0
     for i in range(1, 101):
-        text = snake_text(game, rng, mode, skill, multi)
+        if rng.random() < patience:
+            text = rng.choice(["", "Wait", "None", "W"])  # no key: the world waits
+        else:
+            text = snake_text(game, rng, mode, skill, multi)
         action = env.parse_action(text)
         env._execute_action(action)  # posts the key events
         game.process_events()  # the game's own event handling turns each key into a move
@@ -824,6 +827,11 @@ def generate_snake():
             episodes.append(episode_snake_discrete(table, game, None, mode, random.Random(7000 + n), skill, multi, continued=True))
             n += 1
         game.stop()
+    # Mostly replies without a key: the step cap comes before turn 100.
+    game = new_snake_game(42, "discrete", 20.0, 1200.0)
+    episodes.append(episode_snake_discrete(table, game, 42, "semantic", random.Random(7000 + n), 1.0, False, patience=0.7))
+    n += 1
+    game.stop()
     realtime_plan = [
         (42, "semantic", 0.9, 10.0, 1200.0, [300, 2000, 6000, 9500, 10000, 12000, 25000, 35000]),
         (42, "semantic", 0.95, 10.0, 1200.0, [100, 500, 1500, 3000, 9500, 10000]),
