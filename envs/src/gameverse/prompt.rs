@@ -101,6 +101,50 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_game_fills_its_templates() {
+        use crate::gameverse::maze::{Maze, MazeConfig};
+        use crate::gameverse::snake::{Snake, SnakeConfig};
+        use crate::gameverse::twenty_forty_eight::{TwentyFortyEight, TwentyFortyEightConfig};
+        use crate::gameverse::{maze, snake, twenty_forty_eight, ActionMode};
+        let agent = [("action", "up"), ("reflection_experience", NO_EXPERIENCE)];
+        let games: [(Vec<(&str, String)>, fn(ActionMode) -> PromptTemplates); 3] = [
+            (
+                TwentyFortyEight::new(TwentyFortyEightConfig::default()).prompt_values(),
+                twenty_forty_eight::prompts,
+            ),
+            (
+                Maze::new(MazeConfig::default()).prompt_values(),
+                maze::prompts,
+            ),
+            (
+                Snake::new(SnakeConfig::default()).prompt_values(),
+                snake::prompts,
+            ),
+        ];
+        for (values, prompts) in games {
+            let mut all: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            all.extend(agent);
+            for mode in [ActionMode::Semantic, ActionMode::Gui] {
+                let t = prompts(mode);
+                for template in [t.system, t.user] {
+                    let text = fill(template, &all);
+                    assert!(
+                        text.as_ref().is_ok_and(|t| !t.contains("{reflection")),
+                        "{text:?}"
+                    );
+                }
+            }
+        }
+        let snake_gui = fill(
+            snake::prompts(ActionMode::Gui).system,
+            &[("board_size", "9"), ("reflection_experience", "E")],
+        );
+        assert!(snake_gui
+            .is_ok_and(|t| t.contains("on an 9×9 grid")
+                && t.contains("orientation.### Learned Experience")));
+    }
+
+    #[test]
     fn fills_like_str_format() {
         assert_eq!(
             fill("a {x} {{b}} {y}", &[("x", "{1}"), ("y", "2")]),

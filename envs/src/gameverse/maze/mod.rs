@@ -77,6 +77,8 @@ pub struct Maze {
     initial_distance: i64,
     won: bool,
     steps: u32,
+    /// Moves that went through (the reference's `step_count`).
+    moves: u32,
     score: f64,
 }
 
@@ -93,6 +95,7 @@ impl Maze {
             initial_distance: 0,
             won: false,
             steps: 0,
+            moves: 0,
             score: 0.0,
         };
         maze.start();
@@ -115,6 +118,7 @@ impl Maze {
         self.initial_distance = shortest_distance(&self.grid, self.ball, self.target);
         self.won = false;
         self.steps = 0;
+        self.moves = 0;
         self.score = self.evaluate();
     }
 
@@ -165,6 +169,7 @@ impl Maze {
             return;
         }
         self.ball = (r as usize, c as usize);
+        self.moves += 1;
         if self.ball == self.target {
             self.won = true;
         }
@@ -226,6 +231,17 @@ impl Maze {
 
     pub fn config(&self) -> &MazeConfig {
         &self.config
+    }
+
+    /// The placeholder values the game supplies to its prompts (the reference's
+    /// `get_game_info`); `{action}` and `{reflection_experience}` come from the agent.
+    pub fn prompt_values(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("task_description", TASK.to_string()),
+            ("maze_size", SIZE.to_string()),
+            ("best_steps", self.initial_distance.to_string()),
+            ("current_steps", self.moves.to_string()),
+        ]
     }
 
     /// The driver's state: grid rows (`#` wall, `.` open), agent, goal, distance.

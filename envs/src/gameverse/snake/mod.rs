@@ -583,6 +583,16 @@ impl Snake {
         &self.coords
     }
 
+    /// The placeholder values the game supplies to its prompts (the reference's
+    /// `get_game_info`; it has no task description, which the agent then leaves empty);
+    /// `{action}` and `{reflection_experience}` come from the agent.
+    pub fn prompt_values(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("task_description", TASK.to_string()),
+            ("board_size", self.config.board_size.to_string()),
+        ]
+    }
+
     /// The driver's state: body head first, heading, food cells, foods eaten, game over.
     pub fn state_json(&self) -> Value {
         let body: Vec<[i64; 2]> = self

@@ -327,6 +327,12 @@ impl TwentyFortyEight {
         &self.config
     }
 
+    /// The placeholder values the game supplies to its prompts (the reference's
+    /// `get_game_info`); `{action}` and `{reflection_experience}` come from the agent.
+    pub fn prompt_values(&self) -> Vec<(&'static str, String)> {
+        vec![("task_description", TASK.to_string())]
+    }
+
     /// The driver's state: board, score, unchanged moves, game over.
     pub fn state_json(&self) -> Value {
         json!({
