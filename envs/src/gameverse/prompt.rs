@@ -107,7 +107,11 @@ mod tests {
         use crate::gameverse::twenty_forty_eight::{TwentyFortyEight, TwentyFortyEightConfig};
         use crate::gameverse::{maze, snake, twenty_forty_eight, ActionMode};
         let agent = [("action", "up"), ("reflection_experience", NO_EXPERIENCE)];
-        let games: [(Vec<(&str, String)>, fn(ActionMode) -> PromptTemplates); 3] = [
+        type Game = (
+            Vec<(&'static str, String)>,
+            fn(ActionMode) -> PromptTemplates,
+        );
+        let games: [Game; 3] = [
             (
                 TwentyFortyEight::new(TwentyFortyEightConfig::default()).prompt_values(),
                 twenty_forty_eight::prompts,
