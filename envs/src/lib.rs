@@ -9,6 +9,7 @@
 
 pub mod classic_control;
 pub mod core;
+pub mod gameverse;
 pub mod minigrid;
 pub mod registry;
 pub mod render;
