@@ -244,6 +244,17 @@ pub fn parse_action_list(text: &str) -> Result<Vec<GuiAction>, GuiParseError> {
     }
 }
 
+/// The reply text of one GUI key press, as GameVerse's prompts show it (one JSON object,
+/// which both the single-action and the list readers accept).
+pub fn press_text(key: &str) -> String {
+    format!("{{\"action_type\": \"PRESS\", \"parameters\": {{\"key\": \"{key}\"}}}}")
+}
+
+/// The reply text of one GUI click at (x, y) in the coordinates the game reads.
+pub fn click_text(x: i64, y: i64) -> String {
+    format!("{{\"action_type\": \"CLICK\", \"parameters\": {{\"x\": {x}, \"y\": {y}}}}}")
+}
+
 /// GameVerse's normalized coordinates: a value on a 0-1000 scale mapped onto `size`
 /// pixels, `int(value / 1000 * size)` clamped to `0..size`.
 pub fn normalized_to_pixels(value: f64, size: u32) -> i64 {
@@ -292,6 +303,19 @@ mod tests {
             parse_single_action("{\"action_type\": 7}").map(|a| a.action_type),
             Ok(None)
         );
+    }
+
+    #[test]
+    fn written_actions_read_back() {
+        let press = press_text("up");
+        assert_eq!(
+            parse_single_action(&press).unwrap().pressed_key(),
+            Ok(Some("up".into()))
+        );
+        assert_eq!(parse_action_list(&press).unwrap().len(), 1);
+        let click = parse_single_action(&click_text(375, 250)).unwrap();
+        assert_eq!(click.action_type, Some(ActionType::Click));
+        assert_eq!(click.parameters.get("x"), Some(&PyValue::Int(375)));
     }
 
     #[test]

@@ -96,6 +96,23 @@ pub struct PromptTemplates {
     pub user: &'static str,
 }
 
+/// The system prompt a zero-shot agent sends before any reflection: `templates.system`
+/// filled with the game's values and the no-experience sentence. GameVerse observes by
+/// screenshot only, so text-mode play has no prompt of the reference's (`None`); so has
+/// a template that does not fill (which the prompt tests rule out).
+pub fn system_instructions(
+    templates: PromptTemplates,
+    game_values: &[(&'static str, String)],
+    text_mode: bool,
+) -> Option<String> {
+    if text_mode {
+        return None;
+    }
+    let mut values: Vec<(&str, &str)> = game_values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    values.push(("reflection_experience", NO_EXPERIENCE));
+    fill(templates.system, &values).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,10 +13,12 @@
 //! hold one JSON PRESS action whose key is a direction. Anything else is a step without a
 //! move.
 
+mod env;
 mod generate;
 mod oracle;
 mod render;
 
+pub use env::{MazeEnv, ID};
 pub use generate::{generate, shortest_distance, Cell, Grid};
 pub use oracle::{best_move, solution};
 

@@ -4,7 +4,10 @@
 
 use std::collections::VecDeque;
 
+use super::env::MazeEnv;
 use super::{Cell, Grid};
+use crate::core::env::{Action, Env};
+use crate::core::oracle::Solver;
 use crate::gameverse::direction_words::Direction;
 
 const MOVES: [(Direction, i64, i64); 4] = [
@@ -51,4 +54,19 @@ pub fn solution(grid: &Grid, start: Cell, goal: Cell) -> Vec<Direction> {
 /// The first move of a shortest path, if the goal is reachable and not reached.
 pub fn best_move(grid: &Grid, start: Cell, goal: Cell) -> Option<Direction> {
     solution(grid, start, goal).first().copied()
+}
+
+/// The expert as the environment's oracle: the first move of a shortest path from the
+/// ball, until the ball is on the flag.
+pub(super) struct Expert;
+
+impl Solver for Expert {
+    fn next_action(&mut self, env: &dyn Env) -> Option<Action> {
+        let env = env.as_any().downcast_ref::<MazeEnv>()?;
+        let game = env.game();
+        if game.won() {
+            return None;
+        }
+        env.move_action(best_move(game.grid(), game.ball(), game.target())?)
+    }
 }

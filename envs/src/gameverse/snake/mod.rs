@@ -18,10 +18,12 @@
 //! driver, timed as the reference's loop and screenshots are.
 
 mod clock;
+mod env;
 mod oracle;
 mod render;
 
 pub use clock::RealtimeDriver;
+pub use env::{SnakeEnv, ID, TIMEOUT_TEXT};
 pub use oracle::{best_move, demonstration};
 
 use serde_json::{json, Value};

@@ -7,7 +7,10 @@
 
 use std::collections::VecDeque;
 
+use super::env::SnakeEnv;
 use super::{Heading, Point, Snake, SnakeConfig};
+use crate::core::env::{Action, Env};
+use crate::core::oracle::Solver;
 
 /// What the expert needs of a position: the body tail first, the heading, the board.
 #[derive(Clone, Debug)]
@@ -171,6 +174,20 @@ pub fn demonstration(seed: u64, max_steps: u32) -> Vec<Heading> {
         game.step_keys(&[super::SnakeKey::Arrow(h)]);
     }
     moves
+}
+
+/// The expert as the environment's oracle: [`best_move`] from the true state, one key
+/// per reply, while the game is on.
+pub(super) struct Expert;
+
+impl Solver for Expert {
+    fn next_action(&mut self, env: &dyn Env) -> Option<Action> {
+        let env = env.as_any().downcast_ref::<SnakeEnv>()?;
+        if env.game().game_over() {
+            return None;
+        }
+        env.move_action(best_move(env.game()))
+    }
 }
 
 #[cfg(test)]

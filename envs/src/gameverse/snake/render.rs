@@ -16,7 +16,7 @@ use crate::Frame;
 const BACKGROUND: Rgb = [120, 160, 180];
 const PANEL: Rgb = [25, 25, 25];
 const PANEL_BORDER: Rgb = [100, 100, 100];
-const PANEL_HEIGHT: i64 = 100;
+pub(super) const PANEL_HEIGHT: i64 = 100;
 const BRICK: Rgb = [0, 0, 0];
 const SNAKE_GREEN: Rgb = [159, 199, 49];
 const SNAKE_SPOT: Rgb = [98, 157, 45];
@@ -26,7 +26,7 @@ const LEAF: Rgb = [76, 150, 50];
 const TEXT_SCALE: u32 = 2;
 const TITLE_SCALE: u32 = 3;
 
-fn cell_size(game: &Snake) -> i64 {
+pub(super) fn cell_size(game: &Snake) -> i64 {
     500 / game.config().board_size
 }
 

@@ -10,9 +10,11 @@
 //! words in `{"key": "up"}`. A reply that names no direction sends no key: the step is
 //! used and nothing changes, not even the count of unchanged moves.
 
+mod env;
 mod oracle;
 mod render;
 
+pub use env::{TwentyFortyEightEnv, ID};
 pub use oracle::{best_move, demonstration};
 
 use serde_json::{json, Value};

@@ -4,7 +4,10 @@
 //! monotonic (a corner strategy emerges from it). Deterministic: ties go to the first of
 //! down, left, right, up.
 
+use super::env::TwentyFortyEightEnv;
 use super::{slide, Board, TwentyFortyEight, TwentyFortyEightConfig};
+use crate::core::env::{Action, Env};
+use crate::core::oracle::Solver;
 use crate::gameverse::direction_words::Direction;
 
 const ORDER: [Direction; 4] = [
@@ -152,6 +155,20 @@ pub fn demonstration(seed: u64, max_steps: u32) -> Vec<Direction> {
         game.step_direction(Some(d));
     }
     moves
+}
+
+/// The expert as the environment's oracle: [`best_move`] on the true board, while the
+/// game is on and some move changes the board.
+pub(super) struct Expert;
+
+impl Solver for Expert {
+    fn next_action(&mut self, env: &dyn Env) -> Option<Action> {
+        let env = env.as_any().downcast_ref::<TwentyFortyEightEnv>()?;
+        if env.game().game_over() {
+            return None;
+        }
+        env.move_action(best_move(env.game().board())?)
+    }
 }
 
 #[cfg(test)]
