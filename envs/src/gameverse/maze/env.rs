@@ -205,3 +205,51 @@ impl Env for MazeEnv {
         u32::try_from(self.game.distance()).ok()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::oracle::solve;
+
+    fn made(kwargs: serde_json::Value) -> Box<dyn Env> {
+        crate::make(ID, kwargs.as_object().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_oracle_walks_a_shortest_path_and_distance_counts_down() {
+        for mode in ["semantic", "gui"] {
+            let mut env = made(serde_json::json!({ "action_mode": mode }));
+            for seed in 0..50 {
+                env.reset(Some(seed));
+                let d0 = env.distance_to_goal().unwrap();
+                let moves = solve(env.as_ref(), 20);
+                assert_eq!(moves.len() as u32, d0, "seed {seed}");
+                for (k, m) in moves.iter().enumerate() {
+                    let s = env.step(env.parse_action(m).unwrap()).unwrap();
+                    let left = d0 - k as u32 - 1;
+                    assert_eq!(env.distance_to_goal(), Some(left));
+                    assert_eq!(s.signals.events, vec![format!("distance {left}")]);
+                    assert_eq!((s.terminated, s.signals.success), (left == 0, left == 0));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn gui_mode_reads_only_key_presses() {
+        let mut env = made(serde_json::json!({ "action_mode": "gui" }));
+        env.reset(Some(3));
+        let before = env.snapshot();
+        // A semantic word moves nothing in GUI mode; the GUI presets do.
+        env.step(Action::Text("right".into())).unwrap();
+        env.step(Action::Text("down".into())).unwrap();
+        assert_eq!(env.snapshot(), before);
+        assert!(env.action_names()[0].contains("\"PRESS\""));
+        let s = env.step(Action::Text(String::new())).unwrap();
+        assert!(!s.truncated);
+        for _ in 3..19 {
+            env.step(Action::Text(String::new())).unwrap();
+        }
+        assert!(env.step(Action::Text(String::new())).unwrap().truncated);
+    }
+}

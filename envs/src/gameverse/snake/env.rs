@@ -337,3 +337,102 @@ impl Env for SnakeEnv {
         Some(Box::new(super::oracle::Expert))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::oracle::solve;
+
+    fn made(kwargs: serde_json::Value) -> Box<dyn Env> {
+        crate::make(ID, kwargs.as_object().unwrap()).unwrap()
+    }
+
+    fn body(env: &dyn Env) -> Value {
+        env.snapshot().unwrap()["body"].clone()
+    }
+
+    #[test]
+    fn stop_mode_moves_per_key_and_waits_without_one() {
+        let mut env = made(serde_json::json!({}));
+        assert_eq!(env.clock(), None);
+        assert_eq!(env.action_names(), vec!["L", "R", "U", "D"]);
+        env.reset(Some(42));
+        env.step(Action::Text("L\nU".into())).unwrap();
+        assert_eq!(body(env.as_ref()), serde_json::json!([[2, 4]]));
+        // Not a key in semantic mode: the world waits.
+        for reply in ["left", "Wait", "L()", "**L**"] {
+            env.step(Action::Text(reply.into())).unwrap();
+        }
+        assert_eq!(body(env.as_ref()), serde_json::json!([[2, 4]]));
+        env.step(env.parse_action(" l ").unwrap()).unwrap();
+        assert_eq!(body(env.as_ref()), serde_json::json!([[1, 4]]));
+        // GUI mode: space is a turn without a move.
+        let mut gui = made(serde_json::json!({ "action_mode": "gui" }));
+        gui.reset(None);
+        let wait = gui.keymap().iter().find(|k| k.key == " ").unwrap().action;
+        gui.step(gui.preset_action(wait).unwrap()).unwrap();
+        assert_eq!(body(gui.as_ref()), serde_json::json!([[3, 3]]));
+        assert!(gui.status_note().unwrap().contains("turn 1 of 100"));
+    }
+
+    #[test]
+    fn real_time_idles_only_after_the_first_reply_and_caps_replies() {
+        for (latency, ms) in [("normal", 10_000), ("slow", 20_000)] {
+            let mut env = made(serde_json::json!({ "latency": latency }));
+            let clock = env.clock().unwrap();
+            assert_eq!((clock.mode, clock.tick_ms), (ClockMode::IdleTimeout, ms));
+            assert_eq!(env.action_names()[clock.idle], TIMEOUT_TEXT);
+            let idle = env.preset_action(clock.idle).unwrap();
+            env.reset(Some(42));
+            env.step(idle.clone()).unwrap();
+            assert_eq!(
+                body(env.as_ref()),
+                serde_json::json!([[3, 3]]),
+                "loop not started"
+            );
+            // Only the first key of a reply counts in real time.
+            env.step(Action::Text("U\nU".into())).unwrap();
+            assert_eq!(body(env.as_ref()), serde_json::json!([[3, 4]]));
+            env.step(idle.clone()).unwrap();
+            assert_eq!(body(env.as_ref()), serde_json::json!([[3, 5]]));
+            assert_eq!(env.own_step_limit(), Some(100));
+            let mut truncated_at = None;
+            for i in 2..=100 {
+                env.step(idle.clone()).unwrap();
+                if env.step(Action::Text("Wait".into())).unwrap().truncated {
+                    truncated_at = Some(i);
+                }
+                if env.snapshot().unwrap()["game_over"] == true {
+                    break;
+                }
+            }
+            // The snake runs into the wall on its own long before 100 replies.
+            assert_eq!(truncated_at, None);
+            assert_eq!(env.snapshot().unwrap()["game_over"], true);
+        }
+        let mut env = made(serde_json::json!({ "latency": "normal" }));
+        env.reset(Some(42));
+        for i in 1..=100 {
+            let s = env.step(Action::Text("x".into())).unwrap();
+            assert_eq!(s.truncated, i == 100);
+        }
+    }
+
+    #[test]
+    fn the_oracle_eats_and_food_is_counted() {
+        let mut env = made(serde_json::json!({}));
+        env.reset(Some(42));
+        let moves = solve(env.as_ref(), 100);
+        let mut last = None;
+        for m in &moves {
+            last = Some(env.step(env.parse_action(m).unwrap()).unwrap());
+        }
+        let last = last.unwrap();
+        let eaten = env.snapshot().unwrap()["foods_eaten"].as_u64().unwrap();
+        assert!(eaten >= 8, "{eaten}");
+        assert_eq!(last.signals.events.len() as u64, eaten);
+        assert!(!last.signals.success);
+        let prompt = env.instructions(false).unwrap();
+        assert!(prompt.contains("on an 9×9 grid"));
+    }
+}

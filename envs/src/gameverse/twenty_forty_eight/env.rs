@@ -221,3 +221,73 @@ impl Env for TwentyFortyEightEnv {
         Some(Box::new(super::oracle::Expert))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::oracle::solve;
+
+    fn made(kwargs: serde_json::Value) -> Box<dyn Env> {
+        crate::make(ID, kwargs.as_object().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn replies_are_judged_by_the_game_and_presets_are_its_moves() {
+        for mode in ["semantic", "gui"] {
+            let mut env = made(serde_json::json!({ "action_mode": mode }));
+            env.reset(Some(0));
+            let mut by_text = env.clone();
+            let up = env.parse_action(&env.action_names()[0]).unwrap();
+            assert_eq!(up, env.preset_action(0).unwrap());
+            env.step(env.preset_action(0).unwrap()).unwrap();
+            by_text.step(Action::Text("**Up**".into())).unwrap();
+            assert_eq!(env.snapshot(), by_text.snapshot(), "{mode}");
+            // No direction: the step is used, nothing changes, not even the count.
+            let before = env.snapshot();
+            let s = env.step(env.parse_action("move up").unwrap()).unwrap();
+            assert_eq!((s.reward, s.terminated), (0.0, false));
+            assert_eq!(env.snapshot(), before);
+        }
+        let mut env = made(serde_json::json!({}));
+        assert!(env.step(Action::Text("up".into())).is_err(), "before reset");
+        env.reset(None);
+        assert!(env.step(Action::Index(0)).is_err());
+    }
+
+    #[test]
+    fn the_oracle_wins_seed_0_and_tiles_are_milestones() {
+        let mut env = made(serde_json::json!({}));
+        env.reset(Some(0));
+        let moves = solve(env.as_ref(), 1000);
+        assert_eq!(moves.len(), 942);
+        let mut last = None;
+        for m in &moves {
+            last = Some(env.step(env.parse_action(m).unwrap()).unwrap());
+        }
+        let last = last.unwrap();
+        assert!(last.terminated && last.signals.success && !last.truncated);
+        assert_eq!(
+            last.signals.events.last().map(String::as_str),
+            Some("tile 2048")
+        );
+        assert_eq!(
+            last.signals.events.first().map(String::as_str),
+            Some("tile 8")
+        );
+    }
+
+    #[test]
+    fn the_time_limit_is_the_step_cap_and_instructions_are_the_system_prompt() {
+        let mut env = made(serde_json::json!({}));
+        env.reset(Some(1));
+        for i in 1..=1000 {
+            let s = env.step(Action::Text(String::new())).unwrap();
+            assert_eq!(s.truncated, i == 1000);
+        }
+        let prompt = env.instructions(false).unwrap();
+        assert!(prompt.starts_with("You are an expert AI agent specialized in playing the 2048"));
+        assert!(prompt.contains(crate::gameverse::prompt::NO_EXPERIENCE));
+        assert!(!prompt.contains("{reflection_experience}") && !prompt.contains("{{"));
+        assert_eq!(env.instructions(true), None);
+    }
+}
