@@ -28,14 +28,15 @@ How `reset(seed)` maps onto the reference's generators (the same mapping the Rus
         always uses 42. `reset(None)` calls the game's own `reset()`, which draws from the
         same RandomState again.
 
-Output: 2048.json.gz, maze.json.gz, snake.json.gz in this folder. Each holds the action texts
-used (a table, steps refer to it by index), per episode the seed, mode and per step the state
-fields of the driver's `state` plus reward / terminated / truncated, and frame samples:
-pixels at positions in flat-colour regions (tiles, cells, life bars, panel) that our
-renderer must reproduce exactly, with the frame size. Text and sprites are not sampled.
-prompts.json.gz holds the zero-shot prompt templates of the three games (semantic and
-GUI) as the raw Python format strings; with --prompts-out they are also written into
-<dir>/<game>/prompts/ (the Rust port's data files).
+Output: 2048.json.gz, maze.json.gz, snake.json.gz in this folder, one per registered
+environment: each names it in its top-level "env" field (GameVerse/2048, GameVerse/Maze,
+GameVerse/Snake). Each holds the action texts used (a table, steps refer to it by index), per
+episode the seed, mode and per step the state fields of the driver's `state` plus reward /
+terminated / truncated, and frame samples: pixels at positions in flat-colour regions (tiles,
+cells, life bars, panel) that our renderer must reproduce exactly, with the frame size. Text
+and sprites are not sampled. "prompts" holds the game's zero-shot prompt templates (semantic
+and GUI, system and user) as the raw Python format strings; with --prompts-out they are also
+written into <dir>/<game>/prompts/ (the Rust port's data files).
 """
 import gzip
 import importlib
@@ -669,9 +670,10 @@ class RealtimeHarness:
     first.
     """
 
-    def __init__(self, table, game, env, rng, mode, skill, latencies, max_steps=100):
+    def __init__(self, table, game, env, rng, mode, skill, latencies, keyless=0.0, max_steps=100):
         self.table, self.game, self.env, self.rng = table, game, env, rng
         self.mode, self.skill, self.latencies = mode, skill, latencies
+        self.keyless = keyless  # share of replies that press no key (none: no extra draw)
         self.max_steps = max_steps
         self.clock = Clock()
         self.pending = []  # queued directions (the game's action queue)
@@ -732,7 +734,10 @@ class RealtimeHarness:
         """Step i+1: the model reads the observation just captured and replies later."""
         self.step_i += 1
         latency = self.rng.choice(self.latencies)
-        text = snake_text(self.game, self.rng, self.mode, self.skill, multi=False)
+        if self.keyless and self.rng.random() < self.keyless:
+            text = self.rng.choice(SNAKE_KEYLESS[self.mode])
+        else:
+            text = snake_text(self.game, self.rng, self.mode, self.skill, multi=False)
         self.texts_by_step[self.step_i] = (text, latency)
         self.arrival = (self.clock.ms + latency, self.env.parse_action(text))
 
@@ -786,10 +791,17 @@ class RealtimeHarness:
         return start
 
 
-def episode_snake_realtime(table, seed, mode, rng, skill, timeout_s, max_duration_s, latencies):
+# Replies without a key: in real time they do not restart the action timeout.
+SNAKE_KEYLESS = {
+    "semantic": ["", "Wait", "None", "W"],
+    "gui": ["[]", '[{"action_type": "WAIT", "parameters": {"duration": 2}}]', "no json"],
+}
+
+
+def episode_snake_realtime(table, seed, mode, rng, skill, timeout_s, max_duration_s, latencies, keyless=0.0):
     game = new_snake_game(seed, "realtime", timeout_s, max_duration_s)
     env = make_snake_env(mode, "realtime", game)
-    h = RealtimeHarness(table, game, env, rng, mode, skill, latencies)
+    h = RealtimeHarness(table, game, env, rng, mode, skill, latencies, keyless)
     start = h.run()
     return {
         "seed": seed,
@@ -845,6 +857,15 @@ def generate_snake():
     for seed, mode, skill, timeout_s, max_s, lat in realtime_plan:
         episodes.append(episode_snake_realtime(table, seed, mode, random.Random(7000 + n), skill, timeout_s, max_s, lat))
         n += 1
+    # Many replies without a key, at latencies that make the difference between a timeout
+    # counted from the last move (the reference) and one restarted by every reply.
+    keyless_plan = [
+        (42, "semantic", 0.95, 10.0, [2000, 4000, 6000, 7000]),
+        (42, "gui", 0.95, 20.0, [5000, 9000, 12000, 15000]),
+    ]
+    for seed, mode, skill, timeout_s, lat in keyless_plan:
+        episodes.append(episode_snake_realtime(table, seed, mode, random.Random(7000 + n), skill, timeout_s, 1200.0, lat, keyless=0.4))
+        n += 1
     # The coordinate list after the two shuffles, for a few seeds.
     coords = {}
     for seed in (42, 0, 1, 999, 1042):
@@ -860,20 +881,20 @@ def generate_snake():
 PROMPT_GAMES = {"twenty_forty_eight": "twenty_fourty_eight", "maze": "maze", "snake": "snake"}
 
 
-def prompts(out_dir):
+def prompts(ours, out_dir):
+    """The templates of one game, named `<mode>_<part>`."""
+    theirs = PROMPT_GAMES[ours]
     texts = {}
-    for ours, theirs in PROMPT_GAMES.items():
-        for mode in ("semantic", "gui"):
-            for part in ("system", "user"):
-                module = importlib.import_module(f"agent_servers.{theirs}.prompts.{mode}.zeroshot_agent.action_inference_{part}")
-                text = module.PROMPT
-                name = f"{ours}/prompts/{mode}_{part}.txt"
-                texts[name] = text
-                if out_dir:
-                    path = os.path.join(out_dir, name)
-                    os.makedirs(os.path.dirname(path), exist_ok=True)
-                    with open(path, "w", encoding="utf-8", newline="") as f:
-                        f.write(text)
+    for mode in ("semantic", "gui"):
+        for part in ("system", "user"):
+            module = importlib.import_module(f"agent_servers.{theirs}.prompts.{mode}.zeroshot_agent.action_inference_{part}")
+            text = module.PROMPT
+            texts[f"{mode}_{part}"] = text
+            if out_dir:
+                path = os.path.join(out_dir, ours, "prompts", f"{mode}_{part}.txt")
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w", encoding="utf-8", newline="") as f:
+                    f.write(text)
     return texts
 
 
@@ -881,10 +902,15 @@ def main():
     out_dir = None
     if "--prompts-out" in sys.argv:
         out_dir = sys.argv[sys.argv.index("--prompts-out") + 1]
-    write("prompts.json.gz", {"commit": PINNED_COMMIT, "templates": prompts(out_dir)})
-    write("2048.json.gz", generate_2048())
-    write("maze.json.gz", generate_maze())
-    write("snake.json.gz", generate_snake())
+    for name, env_id, ours, generate in [
+        ("2048.json.gz", "GameVerse/2048", "twenty_forty_eight", generate_2048),
+        ("maze.json.gz", "GameVerse/Maze", "maze", generate_maze),
+        ("snake.json.gz", "GameVerse/Snake", "snake", generate_snake),
+    ]:
+        data = generate()
+        data["env"] = env_id
+        data["prompts"] = prompts(ours, out_dir)
+        write(name, data)
 
 
 if __name__ == "__main__":
