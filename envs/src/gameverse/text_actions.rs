@@ -181,4 +181,22 @@ mod tests {
         assert!(a.resolve(&Action::call("jump", Vec::new())).is_err());
         assert_eq!(a.preset_index("timeout"), Some(2));
     }
+
+    #[test]
+    fn functions_with_arguments_are_listed_and_left_to_the_environment() {
+        use crate::core::action::{ArgKind, ArgSpec, ArgValue};
+        let a = actions().function(ActionFn {
+            name: "place".into(),
+            args: vec![ArgSpec {
+                name: "cell".into(),
+                kind: ArgKind::Cell { rows: 3, cols: 3 },
+            }],
+            doc: "Mark a cell".into(),
+        });
+        assert!(a.space().function("place").is_some());
+        assert_eq!(a.names().len(), 3, "no preset of its own");
+        let call = Action::call("place", vec![ArgValue::List(vec![1.0, 2.0])]);
+        assert_eq!(a.text(&call), "place((1, 2))");
+        assert!(a.resolve(&call).is_err());
+    }
 }
