@@ -121,10 +121,22 @@ impl TextActions {
     }
 
     /// What `action` asks of the game; calls of functions with arguments are `Err` here
-    /// (environments that have them resolve those first).
+    /// (environments that have them resolve those first). A text that names a preset
+    /// which is no reply is that preset, as [`parse`](Self::parse) reads it, so an action
+    /// means the same whether its text was read first or not (the JSON-lines driver
+    /// passes texts on as they are).
     pub fn resolve<'a>(&'a self, action: &'a Action) -> Result<Played<'a>, EnvError> {
         match action {
-            Action::Text(text) => Ok(Played::Reply(text)),
+            Action::Text(text) => Ok(
+                match self
+                    .presets
+                    .iter()
+                    .find(|p| p.reply.is_none() && p.name == text.trim())
+                {
+                    Some(p) => Played::Call(&p.call.name),
+                    None => Played::Reply(text),
+                },
+            ),
             Action::Call(call) => match self.presets.iter().find(|p| &p.call == call) {
                 Some(Preset {
                     reply: Some(reply), ..
@@ -177,6 +189,8 @@ mod tests {
         assert_eq!(a.resolve(&idle), Ok(Played::Call("timeout")));
         let text = Action::Text("whatever".into());
         assert_eq!(a.resolve(&text), Ok(Played::Reply("whatever")));
+        let named = Action::Text("(timeout)".into());
+        assert_eq!(a.resolve(&named), Ok(Played::Call("timeout")));
         assert!(a.resolve(&Action::Index(0)).is_err());
         assert!(a.resolve(&Action::call("jump", Vec::new())).is_err());
         assert_eq!(a.preset_index("timeout"), Some(2));
