@@ -33,8 +33,8 @@ fn skeleton(r: &Recipe) -> Result<Task, TaskError> {
         .join(" ");
     Ok(Task {
         format: TASK_FORMAT.to_string(),
-        id: r.slug.to_string(),
-        title: r.title.to_string(),
+        id: r.slug.clone(),
+        title: r.title.clone(),
         env: r.env.to_string(),
         kwargs: r.kwargs.clone(),
         seed: r.seed,
@@ -72,7 +72,7 @@ fn actions_of(record: &EpisodeRecord) -> Vec<String> {
 
 /// The expert's clip (the oracle from the task's start) and a seeded random episode
 /// that loses.
-fn demos(task: &Task) -> Result<Vec<DemoClip>, TaskError> {
+fn demos(task: &Task, demo_cap: usize) -> Result<Vec<DemoClip>, TaskError> {
     let expert = run_episode(task, &mut OracleAgent::new())?;
     if !expert.passed {
         return Err(TaskError {
@@ -80,11 +80,13 @@ fn demos(task: &Task) -> Result<Vec<DemoClip>, TaskError> {
             message: format!("the oracle does not pass (score {})", expert.score),
         });
     }
+    let mut shown = actions_of(&expert);
+    shown.truncate(demo_cap);
     let mut out = vec![DemoClip {
         label: "the expert playing".into(),
         seed: task.seed,
         prefix: Vec::new(),
-        actions: actions_of(&expert),
+        actions: shown,
     }];
     for k in 0..50 {
         let mut t = task.clone();
@@ -108,7 +110,7 @@ pub fn build() -> Result<Suite, TaskError> {
     let mut tasks = Vec::new();
     for r in recipes::all() {
         let mut task = skeleton(&r)?;
-        task.demos = demos(&task)?;
+        task.demos = demos(&task, r.demo_cap)?;
         task.validate().map_err(|e| TaskError {
             field: format!("{}.{}", task.id, e.field),
             message: e.message,

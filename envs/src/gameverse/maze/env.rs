@@ -197,6 +197,11 @@ impl Env for MazeEnv {
         self
     }
 
+    /// GameVerse's normalized 0-100 score of the game so far.
+    fn normalized_score(&self) -> Option<f64> {
+        Some(self.game.normalized_score())
+    }
+
     fn oracle(&self, _control: Control) -> Option<Box<dyn Solver>> {
         Some(Box::new(super::oracle::Expert))
     }
