@@ -1,4 +1,5 @@
-//! GameVerse's open games (`docs/gameverse.md`), rule-exact: Tic-Tac-Toe so far.
+//! GameVerse's open games, rule-exact: Tic-Tac-Toe so far (`docs/environments.md`,
+//! "GameVerse Tic-Tac-Toe").
 
 pub mod tic_tac_toe;
 
