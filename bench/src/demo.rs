@@ -1,5 +1,6 @@
-//! Demonstration clips (protocol.md §2): a start configuration and an action list,
-//! replayed deterministically into frames with a 40-pixel caption strip.
+//! Demonstration clips (`docs/vical-protocol.md`, "Demonstration clips"): a start
+//! configuration and an action list, replayed deterministically into frames with a
+//! 40-pixel caption strip.
 
 use serde::{Deserialize, Serialize};
 

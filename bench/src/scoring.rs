@@ -1,6 +1,7 @@
-//! Pass and 0-100 score (`docs/scoring.md`): a tracker watches what the environment
-//! reports on each step (its success event, milestones, progress) and the task's rule
-//! turns what it saw into a number.
+//! Pass and 0-100 score (`docs/tasks.md`, "Score rules" and "Pass conditions"; the
+//! reasoning in `docs/vical-protocol.md`, "Scores"): a tracker watches what the
+//! environment reports on each step (its success event, milestones, progress) and the
+//! task's rule turns what it saw into a number.
 
 use std::collections::BTreeSet;
 

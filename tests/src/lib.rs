@@ -5,7 +5,8 @@
 //! instance, in the order the reference ran, so generator streams across seeded and
 //! unseeded resets are checked too. Discrete quantities and initial states must match
 //! exactly; Classic Control states after a step within 1e-9 absolute + 1e-6 relative
-//! (reference-envs §6) and observations within that or one float32 ulp.
+//! and observations within that or one float32 ulp (`docs/golden-data.md`,
+//! "Tolerances").
 //!
 //! States are compared as the driver's STATE JSON, so the same check runs against the
 //! library directly ([`LibraryStepper`]) and against the `envs-driver` process.

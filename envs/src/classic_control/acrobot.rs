@@ -1,5 +1,6 @@
-//! Acrobot-v1 (reference-envs §4.2): swing a two-link chain, actuated at the middle
-//! joint, until its tip rises above the line. One RK4 step of 0.2 s per action.
+//! Acrobot-v1 (`docs/environments.md`, "Acrobot"): swing a two-link chain, actuated at
+//! the middle joint, until its tip rises above the line. One RK4 step of 0.2 s per
+//! action.
 
 use std::f64::consts::PI;
 

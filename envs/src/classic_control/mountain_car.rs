@@ -1,5 +1,5 @@
-//! MountainCar-v0 (reference-envs §4.3): an under-powered car in a valley must rock
-//! back and forth to reach the flag on the right hill.
+//! MountainCar-v0 (`docs/environments.md`, "MountainCar"): an under-powered car in a
+//! valley must rock back and forth to reach the flag on the right hill.
 
 use super::canvas::{Canvas, BLACK};
 use crate::core::env::{
