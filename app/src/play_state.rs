@@ -177,7 +177,7 @@ impl PlaySession {
                 self.last_reward = Some(step.reward);
                 self.terminated = step.terminated;
                 self.truncated = step.truncated;
-                self.succeeded = step.terminated && step.signals.success;
+                self.succeeded = step.signals.success;
                 self.last_error = None;
                 self.redraw();
                 Ok(Some(step.reward))
@@ -259,7 +259,7 @@ impl PlaySession {
     }
 
     pub fn outcome(&self) -> Outcome {
-        if self.succeeded {
+        if self.succeeded && (self.terminated || self.truncated) {
             Outcome::Success
         } else if self.terminated {
             Outcome::Terminated

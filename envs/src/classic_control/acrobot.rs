@@ -212,6 +212,7 @@ impl Env for Acrobot {
             signals: Signals {
                 success: terminated,
                 events: Vec::new(),
+                ..Signals::default()
             },
         })
     }

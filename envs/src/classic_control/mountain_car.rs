@@ -126,6 +126,7 @@ impl Env for MountainCar {
             signals: Signals {
                 success: terminated,
                 events: Vec::new(),
+                ..Signals::default()
             },
         })
     }

@@ -79,6 +79,8 @@ pub struct Signals {
     /// Milestones reached or held after this step, named by the family (e.g.
     /// `pickup yellow key`, `open red door`, `pickup passenger`).
     pub events: Vec<String>,
+    /// The game ended in a draw (board games; a draw may also be a success).
+    pub draw: bool,
 }
 
 /// A continuous measure of progress toward the goal (Acrobot's tip height, MountainCar's

@@ -483,6 +483,7 @@ impl Env for TicTacToe {
             signals: Signals {
                 success: matches!(self.outcome, Outcome::Win | Outcome::Draw),
                 events: Vec::new(),
+                draw: self.outcome == Outcome::Draw,
             },
         })
     }

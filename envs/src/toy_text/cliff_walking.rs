@@ -112,6 +112,7 @@ impl Env for CliffWalking {
             signals: Signals {
                 success: terminated,
                 events: Vec::new(),
+                ..Signals::default()
             },
         })
     }

@@ -171,6 +171,7 @@ impl Env for FrozenLake {
             signals: Signals {
                 success: terminated && reward > 0.0,
                 events: Vec::new(),
+                ..Signals::default()
             },
         })
     }

@@ -223,6 +223,7 @@ impl Env for Taxi {
                 } else {
                     Vec::new()
                 },
+                ..Signals::default()
             },
         })
     }
