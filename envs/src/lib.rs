@@ -14,6 +14,7 @@ pub mod render;
 pub mod rng;
 pub mod solvers;
 pub mod tasks;
+pub mod tetris;
 pub mod toy_text;
 
 pub use crate::core::env::{Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Step};
