@@ -7,6 +7,7 @@
 
 pub mod classic_control;
 pub mod core;
+pub mod flappy_bird;
 pub mod minigrid;
 pub mod protocol;
 pub mod registry;

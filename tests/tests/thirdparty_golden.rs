@@ -5,7 +5,9 @@
 // Test support code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use playbench_tests::thirdparty::{golden_env, replay, TetrisGame, Tolerance, TETRIS};
+use playbench_tests::thirdparty::{
+    golden_env, replay, At, FlappyBirdGame, TetrisGame, Tolerance, FLAPPY_BIRD, TETRIS,
+};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -21,4 +23,73 @@ fn tetris_matches_the_reference_exactly() {
         cov.episodes >= 9 && cov.steps > 3000 && cov.terminations >= 8 && cov.frames > 400,
         "{cov:?}"
     );
+}
+
+/// Lidar rays may differ in the last bits (2 ulps across 1.0): `libm`'s cos/sin are not glibc's on a few
+/// whole-degree angles, which moves the end of a ray that hits nothing by an ulp.
+fn flappy_tolerance(at: At) -> Tolerance {
+    if at.path.starts_with("state.obs") {
+        Tolerance::Ulps(2)
+    } else {
+        Tolerance::Exact
+    }
+}
+
+fn flappy_bird(kwargs: &serde_json::Map<String, serde_json::Value>) -> FlappyBirdGame {
+    FlappyBirdGame(envs::flappy_bird::FlappyBird::new(kwargs).unwrap())
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn flappy_bird_states_match_the_reference() {
+    for (name, gz) in FLAPPY_BIRD {
+        let (id, kwargs) = golden_env(gz).unwrap();
+        assert_eq!(id, envs::flappy_bird::ID);
+        let cov = replay(&mut flappy_bird(&kwargs), gz, &flappy_tolerance, false)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(cov.steps > 400 && cov.terminations > 50, "{name}: {cov:?}");
+    }
+}
+
+/// The package's sprite folder in the reference virtual environment (see
+/// `tests/golden/thirdparty/generate.py`), or `FLAPPY_BIRD_SPRITES`.
+#[cfg(not(target_arch = "wasm32"))]
+fn package_sprites() -> std::path::PathBuf {
+    if let Ok(dir) = std::env::var("FLAPPY_BIRD_SPRITES") {
+        return dir.into();
+    }
+    let lib =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/venv-thirdparty/lib");
+    let found = std::fs::read_dir(&lib).ok().and_then(|dirs| {
+        dirs.flatten()
+            .map(|d| {
+                d.path()
+                    .join("site-packages/flappy_bird_gymnasium/assets/sprites")
+            })
+            .find(|p| p.is_dir())
+    });
+    found.unwrap_or_else(|| {
+        panic!(
+            "FlappyBird's exact frames need the package's sprites, which are not in the \
+             repository: install the reference (header of tests/golden/thirdparty/generate.py) \
+             under {} or set FLAPPY_BIRD_SPRITES to its sprite folder",
+            lib.display()
+        )
+    })
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn flappy_bird_frames_match_the_reference_with_its_sprites() {
+    let dir = package_sprites();
+    for (name, gz) in FLAPPY_BIRD {
+        let (_, kwargs) = golden_env(gz).unwrap();
+        let mut game = flappy_bird(&kwargs);
+        game.0
+            .load_sprites(&mut |file| std::fs::read(dir.join(file)).ok())
+            .unwrap();
+        let cov = replay(&mut game, gz, &flappy_tolerance, true)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(cov.frames > 60, "{name}: {cov:?}");
+    }
 }

@@ -19,6 +19,7 @@ are all checked). An episode is {"seed": int|null, "reset": {"state", "info", "f
 "state" is the driver's STATE of the game; "frame" the SHA-256 (hex) of the rgb_array
 frame (H x W x 3, row-major uint8), present on sampled steps only.
 """
+import functools
 import gzip
 import hashlib
 import json
@@ -60,25 +61,37 @@ def write(name, data):
     print(f"{path}: {len(raw)} bytes raw, {os.path.getsize(path)} gzipped")
 
 
-def play(env, state_of, frame_of, plan, policy, frame_every):
-    """Plays the episodes of `plan` ([(seed, max_steps, policy name)]) on one env."""
+def play(env, state_of, frame_of, plan, policy, frame_every, obs_every=1):
+    """Plays the episodes of `plan` ([(seed, max_steps, policy name[, steps after the
+    end])]) on one env; an episode may go on for some steps after it terminated, as the
+    packages allow.
+    The state's "obs" is kept on every `obs_every`-th step and on the last (to keep
+    lidar files small); frames on every `frame_every`-th step and on the last."""
     episodes = []
-    for seed, max_steps, policy_name in plan:
-        _, info = env.reset(seed=seed)
+    for seed, max_steps, policy_name, *after in plan:
+        after_end = after[0] if after else 0
+        obs, info = env.reset(seed=seed)
         ep = {"seed": seed,
-              "reset": {"state": state_of(env), "info": info, "frame": frame_of(env)},
+              "reset": {"state": state_of(env, obs), "info": info, "frame": frame_of(env)},
               "steps": []}
         choose = policy(policy_name, seed)
+        ended_at = None
         for t in range(1, max_steps + 1):
             action = int(choose(env))
-            _, reward, terminated, truncated, info = env.step(action)
-            step = {"action": action, "state": state_of(env), "reward": float(reward),
+            obs, reward, terminated, truncated, info = env.step(action)
+            step = {"action": action, "state": state_of(env, obs), "reward": float(reward),
                     "terminated": bool(terminated), "truncated": bool(truncated),
                     "info": info}
-            if t % frame_every == 0 or terminated or truncated:
+            if (terminated or truncated) and ended_at is None:
+                ended_at = t
+            stop = t == max_steps or (ended_at is not None and t >= ended_at + after_end)
+            last = terminated or truncated or stop
+            if t % frame_every == 0 or last:
                 step["frame"] = frame_of(env)
+            if t % obs_every != 0 and not last:
+                del step["state"]["obs"]
             ep["steps"].append(step)
-            if terminated or truncated:
+            if stop:
                 break
         episodes.append(ep)
     return episodes
@@ -98,7 +111,7 @@ def jsonable(value):
 
 # --------------------------------------------------------------------------- Tetris
 
-def tetris_state(env):
+def tetris_state(env, _obs):
     u = env.unwrapped
 
     def rows(matrix):
@@ -196,7 +209,121 @@ def generate_tetris():
                               "versions": check_versions(), "episodes": episodes}))
 
 
-GAMES = {"tetris": generate_tetris}
+# --------------------------------------------------------------------------- FlappyBird
+
+class CountingCycle:
+    """Wraps the env's wing-frame cycle to count its advances (STATE `anim_advances`)."""
+
+    def __init__(self, inner):
+        self.inner, self.count = inner, 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        self.count += 1
+        return next(self.inner)
+
+
+def flappy_state(env, obs):
+    """The STATE after a reset or step; "obs" is the observation that call returned."""
+    u = env.unwrapped
+    return {
+        "player_x": u._player_x, "player_y": u._player_y, "vel_y": u._player_vel_y,
+        "rot": u._player_rot, "player_idx": u._player_idx,
+        "anim_advances": u._player_idx_gen.count, "loop_iter": u._loop_iter,
+        "score": u._score, "ground_x": u._ground["x"],
+        "upper_pipes": [[p["x"], p["y"]] for p in u._upper_pipes],
+        "lower_pipes": [[p["x"], p["y"]] for p in u._lower_pipes],
+        "obs": [float(v) for v in obs],
+    }
+
+
+def flappy_safe(player_y, vel_y, pipes, action, horizon=40):
+    """Whether some flap/idle sequence survives `horizon` steps after `action`, in a
+    model of the game (gravity, flap, ground clamp, pipe rectangles; no respawns)."""
+    pipes = tuple(pipes)
+
+    def move(t, y, vel, a):
+        if a and y <= -48:
+            return None
+        v = -9 if a else (vel + 1 if vel < 10 else vel)
+        ny = y + min(v, 404.48 - y - 24)
+        if ny + 24 >= 403.48:
+            return None
+        for x, up_y, low_y in pipes:
+            xi = int(x - 4 * (t + 1))
+            if 57 < xi + 52 and xi < 91 and (int(ny) < up_y + 320 or int(ny) + 24 > low_y):
+                return None
+        return ny, v
+
+    @functools.lru_cache(maxsize=None)
+    def ok(t, y, vel):
+        if t == horizon:
+            return True
+        return any((n := move(t, y, vel, a)) is not None and ok(t + 1, *n) for a in (0, 1))
+
+    first = move(0, player_y, vel_y, action)
+    return first is not None and ok(1, *first)
+
+
+def flappy_policy(name, seed):
+    """`random` / `climb` / `dive`: flaps with probability 0.12 / 0.45 / 0 (crashes on the
+    ground, flies above the screen into the upper pipes, falls and lies still).
+    `pilot`: aims 20 px above the next gap's bottom, keeping only actions a look-ahead
+    search finds safe, and picks a random safe action 10% of the time: long flights
+    through many pipes (respawns, +1 rewards, near misses)."""
+    rng = random.Random(f"flappy-{name}-{seed}")
+
+    def choose(env):
+        u = env.unwrapped
+        if name in ("random", "climb", "dive"):
+            return int(rng.random() < {"random": 0.12, "climb": 0.45, "dive": 0.0}[name])
+        pipes = [(up["x"], up["y"], low["y"]) for up, low in zip(u._upper_pipes, u._lower_pipes)]
+        gap_bottom = min(p for p in pipes if p[0] + 52 > u._player_x)[2]
+        want = int(u._player_y + 24 > gap_bottom - 20 + rng.randint(-5, 5))
+        safe = [a for a in (0, 1) if flappy_safe(u._player_y, u._player_vel_y, pipes, a)]
+        if len(safe) == 2 and rng.random() < 0.1:
+            return rng.randrange(2)
+        return want if want in safe or not safe else safe[0]
+
+    return choose
+
+
+def generate_flappy():
+    import gymnasium as gym
+    import flappy_bird_gymnasium  # noqa: F401  (registers the id)
+
+    # Episodes end at a crash, except those with a fourth entry, which go on that many
+    # steps after it (the bird lies on the ground and turns to -90 degrees).
+    long_plan = [(0, 500, "pilot"), (None, 150, "random", 20), (3, 500, "pilot"),
+                 (11, 150, "climb"), (None, 400, "pilot"), (5, 150, "dive", 60),
+                 (8, 150, "climb", 5)]
+    short_plan = [(2, 300, "pilot"), (None, 150, "climb", 50), (4, 100, "dive", 40)]
+    # (file, kwargs, plan, keep the observation every n-th step, frame every n-th step)
+    configs = [
+        ("flappy_bird_lidar", {}, long_plan, 25, 5),
+        ("flappy_bird_features", {"use_lidar": False}, long_plan, 1, 10),
+        ("flappy_bird_variant", {"normalize_obs": False, "bird_color": "blue",
+                                 "pipe_color": "red", "background": "night",
+                                 "score_limit": 6, "pipe_gap": 110}, short_plan, 40, 10),
+        ("flappy_bird_plain", {"use_lidar": False, "normalize_obs": False,
+                               "background": None, "bird_color": "red"}, short_plan, 1, 10),
+    ]
+    for name, kwargs, plan, obs_every, frame_every in configs:
+        env = gym.make("FlappyBird-v0", render_mode="rgb_array", **kwargs)
+        env.unwrapped._player_idx_gen = CountingCycle(env.unwrapped._player_idx_gen)
+
+        def frame_of(e):
+            return sha256(e.render())
+
+        episodes = play(env, flappy_state, frame_of, plan, flappy_policy,
+                        frame_every=frame_every, obs_every=obs_every)
+        write(name, jsonable({"env": "FlappyBird-v0", "kwargs": kwargs,
+                              "versions": check_versions(), "episodes": episodes}))
+
+
+GAMES = {"tetris": generate_tetris, "flappy": generate_flappy}
 
 if __name__ == "__main__":
     check_versions()
