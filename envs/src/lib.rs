@@ -10,6 +10,7 @@ pub mod core;
 pub mod flappy_bird;
 pub mod minigrid;
 pub mod protocol;
+pub mod pygame;
 pub mod registry;
 pub mod render;
 pub mod rng;

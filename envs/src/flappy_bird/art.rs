@@ -5,7 +5,7 @@
 //! package's own sprites can be loaded instead for pixel-exact frames
 //! ([`super::FlappyBird::load_sprites`]).
 
-use super::sprite_image::SpriteImage;
+use crate::pygame::SpriteImage;
 
 pub const BIRD_SIZE: (usize, usize) = (34, 24);
 pub const PIPE_SIZE: (usize, usize) = (52, 320);

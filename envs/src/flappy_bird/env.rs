@@ -10,9 +10,10 @@ use serde_json::{json, Map, Value};
 use crate::core::error::EnvError;
 use crate::rng::EnvRng;
 
-use super::lidar::{self, IntRect, Obstacles, LIDAR_MAX_DISTANCE};
+use super::lidar::{self, Obstacles, LIDAR_MAX_DISTANCE};
 use super::sprite_set::SpriteSet;
 use super::{ACTION_NAMES, ID};
+use crate::pygame::IntRect;
 
 pub const PLAYER_WIDTH: i64 = 34;
 pub const PLAYER_HEIGHT: i64 = 24;

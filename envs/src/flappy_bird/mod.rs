@@ -5,15 +5,11 @@
 mod art;
 mod env;
 mod lidar;
-mod png;
 mod render;
-mod sprite_image;
 mod sprite_set;
 
 pub use env::{FlappyBird, FlappyBirdConfig, Pipe, StepResult};
-pub use lidar::{IntRect, LIDAR_MAX_DISTANCE, RAYS};
-pub use png::{decode_png, DecodedPng};
-pub use sprite_image::SpriteImage;
+pub use lidar::{LIDAR_MAX_DISTANCE, RAYS};
 pub use sprite_set::{sprite_files, SpriteSet, SpriteSource};
 
 use crate::core::env::KeyBinding;

@@ -55,7 +55,7 @@ impl FlappyBird {
             s.lower_pipe.blit(frame, low.x as i64, low.y);
         }
         s.base.blit(frame, self.ground_x, self.ground_y as i64);
-        let bird = s.birds[self.player_idx.min(2)].rotated(self.visible_rot() as f64);
+        let bird = s.birds[self.player_idx.min(2)].rotated(self.visible_rot() as f32);
         bird.blit(frame, self.player_x, self.player_y as i64);
     }
 }

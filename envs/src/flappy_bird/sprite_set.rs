@@ -5,9 +5,8 @@ use crate::core::error::EnvError;
 
 use super::art;
 use super::env::FlappyBirdConfig;
-use super::png::decode_png;
-use super::sprite_image::SpriteImage;
 use super::ID;
+use crate::pygame::{decode_png, SpriteImage};
 
 /// Where the sprites came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

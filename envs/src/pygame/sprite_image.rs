@@ -71,8 +71,10 @@ impl SpriteImage {
         Self { rgba, ..*self }
     }
 
-    /// Turned `degrees` counter-clockwise as pygame's `transform.rotate` does it.
-    pub fn rotated(&self, degrees: f64) -> Self {
+    /// Turned `degrees` counter-clockwise as pygame's `transform.rotate` does it (which
+    /// receives the angle as a C float).
+    pub fn rotated(&self, degrees: f32) -> Self {
+        let degrees = f64::from(degrees);
         if degrees % 90.0 == 0.0 {
             let turns = ((degrees / 90.0) as i64).rem_euclid(4);
             let mut out = self.clone();
