@@ -8,6 +8,7 @@
 pub mod classic_control;
 pub mod core;
 pub mod flappy_bird;
+pub mod highway;
 pub mod minigrid;
 pub mod protocol;
 pub mod pygame;

@@ -1,12 +1,16 @@
 //! The third-party games replay the Python packages' golden trajectories
-//! (`tests/golden/thirdparty/generate.py`): Tetris exactly, frames included; natively and,
-//! compiled to wasm, in headless Chromium.
+//! (`tests/golden/thirdparty/generate.py`), natively and, compiled to wasm, in headless
+//! Chromium: Tetris exactly, frames included; FlappyBird exactly but for the last bits of
+//! free lidar rays, frames exact with the package's sprites (native only: they are read
+//! from the reference installation); Highway resets exactly, steps within tolerance with
+//! every integer and flag exact, frames exact.
 
 // Test support code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
 use playbench_tests::thirdparty::{
-    golden_env, replay, At, FlappyBirdGame, TetrisGame, Tolerance, FLAPPY_BIRD, TETRIS,
+    golden_env, replay, At, FlappyBirdGame, HighwayGame, TetrisGame, Tolerance, FLAPPY_BIRD,
+    HIGHWAY, TETRIS,
 };
 
 #[cfg(target_arch = "wasm32")]
@@ -91,5 +95,48 @@ fn flappy_bird_frames_match_the_reference_with_its_sprites() {
         let cov = replay(&mut game, gz, &flappy_tolerance, true)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(cov.frames > 60, "{name}: {cov:?}");
+    }
+}
+
+/// Highway: resets exact; steps within 1e-9 (relative and absolute) for the first five
+/// steps and 1e-6 after (see docs/third-party-games.md). Observations are float32, stored
+/// in their shortest form: exact at reset, after that within one float32 ulp or 1e-9 (a
+/// normalized value near 0 is a difference of two numbers near 1).
+fn highway_tolerance(at: At) -> Tolerance {
+    if at.path.starts_with("state.obs") {
+        return match at.step {
+            0 => Tolerance::F32 { ulps: 0, abs: 0.0 },
+            _ => Tolerance::F32 { ulps: 1, abs: 1e-9 },
+        };
+    }
+    match at.step {
+        0 => Tolerance::Exact,
+        1..=5 => Tolerance::Close {
+            abs: 1e-9,
+            rel: 1e-9,
+        },
+        _ => Tolerance::Close {
+            abs: 1e-6,
+            rel: 1e-6,
+        },
+    }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn highway_matches_the_reference_within_tolerance() {
+    for (name, gz) in HIGHWAY {
+        let (id, kwargs) = golden_env(gz).unwrap();
+        let mut game = HighwayGame(envs::highway::Highway::new(&id, &kwargs).unwrap());
+        let cov = replay(&mut game, gz, &highway_tolerance, true)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            cov.episodes >= 12
+                && cov.steps > 200
+                && cov.terminations >= 8
+                && cov.truncations >= 2
+                && cov.frames > 60,
+            "{name}: {cov:?}"
+        );
     }
 }

@@ -17,7 +17,10 @@ order on ONE environment instance (so seeded, unseeded and, for Tetris, seed-0 r
 are all checked). An episode is {"seed": int|null, "reset": {"state", "info", "frame"?},
 "steps": [{"action", "state", "reward", "terminated", "truncated", "info", "frame"?}]}.
 "state" is the driver's STATE of the game; "frame" the SHA-256 (hex) of the rgb_array
-frame (H x W x 3, row-major uint8), present on sampled steps only.
+frame (H x W x 3, row-major uint8), present on sampled steps only. To keep files small
+some values are replaced by the string "~" (left out, not compared) between sampled
+steps: FlappyBird's 180-ray lidar, Highway's far cars' floats. Highway observations are
+float32, stored in their shortest float32 form.
 """
 import functools
 import gzip
@@ -61,12 +64,12 @@ def write(name, data):
     print(f"{path}: {len(raw)} bytes raw, {os.path.getsize(path)} gzipped")
 
 
-def play(env, state_of, frame_of, plan, policy, frame_every, obs_every=1):
+def play(env, state_of, frame_of, plan, policy, frame_every, thin=None):
     """Plays the episodes of `plan` ([(seed, max_steps, policy name[, steps after the
     end])]) on one env; an episode may go on for some steps after it terminated, as the
     packages allow.
-    The state's "obs" is kept on every `obs_every`-th step and on the last (to keep
-    lidar files small); frames on every `frame_every`-th step and on the last."""
+    Frames are kept on every `frame_every`-th step and on the last; `thin(state, t)`
+    may leave values out of the states of steps that are not the last."""
     episodes = []
     for seed, max_steps, policy_name, *after in plan:
         after_end = after[0] if after else 0
@@ -88,8 +91,8 @@ def play(env, state_of, frame_of, plan, policy, frame_every, obs_every=1):
             last = terminated or truncated or stop
             if t % frame_every == 0 or last:
                 step["frame"] = frame_of(env)
-            if t % obs_every != 0 and not last:
-                del step["state"]["obs"]
+            if thin and not last:
+                thin(step["state"], t)
             ep["steps"].append(step)
             if stop:
                 break
@@ -302,15 +305,19 @@ def generate_flappy():
     short_plan = [(2, 300, "pilot"), (None, 150, "climb", 50), (4, 100, "dive", 40)]
     # (file, kwargs, plan, keep the observation every n-th step, frame every n-th step)
     configs = [
-        ("flappy_bird_lidar", {}, long_plan, 25, 5),
-        ("flappy_bird_features", {"use_lidar": False}, long_plan, 1, 10),
+        ("flappy_bird_lidar", {}, long_plan, 80, 8),
+        ("flappy_bird_features", {"use_lidar": False}, long_plan, 4, 10),
         ("flappy_bird_variant", {"normalize_obs": False, "bird_color": "blue",
                                  "pipe_color": "red", "background": "night",
-                                 "score_limit": 6, "pipe_gap": 110}, short_plan, 40, 10),
+                                 "score_limit": 6, "pipe_gap": 110}, short_plan, 60, 10),
         ("flappy_bird_plain", {"use_lidar": False, "normalize_obs": False,
-                               "background": None, "bird_color": "red"}, short_plan, 1, 10),
+                               "background": None, "bird_color": "red"}, short_plan, 4, 10),
     ]
     for name, kwargs, plan, obs_every, frame_every in configs:
+        def thin(state, t, obs_every=obs_every):
+            if t % obs_every:
+                state["obs"] = "~"
+
         env = gym.make("FlappyBird-v0", render_mode="rgb_array", **kwargs)
         env.unwrapped._player_idx_gen = CountingCycle(env.unwrapped._player_idx_gen)
 
@@ -318,12 +325,104 @@ def generate_flappy():
             return sha256(e.render())
 
         episodes = play(env, flappy_state, frame_of, plan, flappy_policy,
-                        frame_every=frame_every, obs_every=obs_every)
+                        frame_every=frame_every, thin=thin)
         write(name, jsonable({"env": "FlappyBird-v0", "kwargs": kwargs,
                               "versions": check_versions(), "episodes": episodes}))
 
 
-GAMES = {"tetris": generate_tetris, "flappy": generate_flappy}
+# --------------------------------------------------------------------------- Highway
+
+def highway_state(env, obs):
+    """STATE after a reset or step (see the module docstring); `hidden` holds what STATE
+    leaves out but the next step needs: pending collision pushes ("impact")."""
+    from highway_env.vehicle.controller import MDPVehicle
+
+    u = env.unwrapped
+    rows = []
+    for v in u.road.vehicles:
+        extra = int(v.speed_index) if isinstance(v, MDPVehicle) else float(v.timer)
+        rows.append([int(v.lane_index[2]), int(v.target_lane_index[2]),
+                     float(v.position[0]), float(v.position[1]), float(v.heading),
+                     float(v.speed), float(v.target_speed), int(v.crashed), extra])
+    # str(float32) is the shortest decimal that reads back as the same float32.
+    state = {"time": u.time, "sim_steps": u.steps, "vehicles": rows,
+             "obs": [[float(str(np.float32(v))) for v in row] for row in obs]}
+    if u.steps == 0:
+        state["idm_delta"] = [None if isinstance(v, MDPVehicle) else float(v.DELTA)
+                              for v in u.road.vehicles]
+    return state
+
+
+def highway_thin(state, t):
+    """Between every 10th step, the other cars keep only lane, target lane and crash flag."""
+    if t % 10:
+        for row in state["vehicles"][1:]:
+            row[2:7] = ["~"] * 5
+            row[8] = "~"
+
+
+def highway_policy(name, seed):
+    """`random`: uniform meta-actions (lane changes into traffic, crashes). `careful`:
+    slows down or changes lane when a car is close ahead, else cruises with some random
+    actions (long episodes that reach the time limit)."""
+    rng = random.Random(f"highway-{name}-{seed}")
+
+    def gap_ahead(u, lane):
+        ego = u.vehicle
+        gaps = [v.position[0] - ego.position[0] for v in u.road.vehicles
+                if v is not ego and v.lane_index[2] == lane and v.position[0] > ego.position[0]]
+        return min(gaps, default=1e9)
+
+    def choose(env):
+        if name == "random" or rng.random() < 0.1:
+            return rng.randrange(5)
+        u = env.unwrapped
+        lane = u.vehicle.target_lane_index[2]
+        if gap_ahead(u, lane) < 35:
+            for side, action in ((lane - 1, 0), (lane + 1, 2)):
+                if 0 <= side < u.config["lanes_count"] and gap_ahead(u, side) > 45:
+                    return action
+            return 4
+        return rng.choice([1, 1, 3, 1])
+
+    return choose
+
+
+def generate_highway():
+    import gymnasium as gym
+    import highway_env  # noqa: F401  (registers the ids)
+
+    if os.environ.get("SDL_VIDEODRIVER") == "dummy":
+        sys.exit("highway-env draws nothing with SDL_VIDEODRIVER=dummy; unset it")
+    plans = {
+        "highway-v0": [(0, 40, "careful"), (None, 40, "random"), (1, 40, "random"),
+                       (2, 40, "careful"), (7, 40, "random"), (None, 40, "careful"),
+                       (3, 40, "careful"), (5, 40, "careful"), (None, 40, "random"),
+                       (11, 40, "careful"), (13, 40, "careful"), (17, 40, "random")],
+        "highway-fast-v0": [(0, 30, "careful"), (None, 30, "random"), (3, 30, "random"),
+                            (4, 30, "careful"), (9, 30, "random"), (None, 30, "careful"),
+                            (12, 30, "random"), (1, 30, "careful"), (2, 30, "careful"),
+                            (None, 30, "careful"), (6, 30, "random"), (8, 30, "careful"),
+                            (10, 30, "careful"), (14, 30, "random")],
+    }
+    for env_id, plan in plans.items():
+        env = gym.make(env_id, render_mode="rgb_array")
+
+        def frame_of(e):
+            return sha256(e.render())
+
+        episodes = play(env, highway_state, frame_of, plan, highway_policy, frame_every=4,
+                        thin=highway_thin)
+        for ep in episodes:
+            # The reset info's "action" samples a freshly built, unseeded action space:
+            # not reproducible, so it is stored as null.
+            ep["reset"]["info"]["action"] = None
+        name = env_id.replace("-", "_").replace("_v0", "")
+        write(name, jsonable({"env": env_id, "kwargs": {}, "versions": check_versions(),
+                              "episodes": episodes}))
+
+
+GAMES = {"tetris": generate_tetris, "flappy": generate_flappy, "highway": generate_highway}
 
 if __name__ == "__main__":
     check_versions()
