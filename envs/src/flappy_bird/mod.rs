@@ -21,8 +21,9 @@ pub const ACTION_NAMES: [&str; 2] = ["IDLE", "FLAP"];
 
 pub const NOOP_ACTION: usize = 0;
 
-/// The package's `render_fps` (its human mode ticks the clock at this rate).
-pub const RENDER_FPS: u32 = 30;
+/// Real-time rate for people: the package's `render_fps`; its human mode steps and draws
+/// at this rate.
+pub const STEPS_PER_SECOND: u32 = 30;
 
 /// Space or Up flaps, as in the package's human-play script.
 pub const KEYMAP: &[KeyBinding] = &[KeyBinding::new(" ", 1), KeyBinding::new("ArrowUp", 1)];

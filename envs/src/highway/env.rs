@@ -94,6 +94,11 @@ impl Highway {
         &self.config
     }
 
+    /// Real-time rate: policy steps per second of simulated time.
+    pub fn steps_per_second(&self) -> u32 {
+        self.config.policy_frequency
+    }
+
     /// The cars in road order, the ego first.
     pub fn vehicles(&self) -> &[Vehicle] {
         &self.cars

@@ -25,7 +25,8 @@ pub const ACTION_NAMES: [&str; 5] = ["LANE_LEFT", "IDLE", "LANE_RIGHT", "FASTER"
 
 pub const NOOP_ACTION: usize = 1;
 
-/// Real time: one policy step per simulated second (`policy_frequency` = 1 Hz). The
+/// Real-time rate for people: one policy step per simulated second (`policy_frequency`
+/// = 1 Hz; a configuration with another policy frequency runs at that rate). The
 /// package's human mode also shows the simulation frames in between; its `render_fps`
 /// metadata (2) is for videos played at twice real time.
 pub const STEPS_PER_SECOND: u32 = 1;

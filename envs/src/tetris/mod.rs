@@ -30,9 +30,9 @@ pub const ACTION_NAMES: [&str; 8] = [
 /// `no_op`: gravity still moves the piece.
 pub const NOOP_ACTION: usize = 7;
 
-/// The package's `render_fps` metadata: one step per second (its own interactive example
-/// waits for a key instead; gravity makes a real-time game of it at this rate).
-pub const RENDER_FPS: u32 = 1;
+/// Real-time rate for people: the package's `render_fps` metadata, one step (one gravity
+/// tick) per second. (Its own interactive example waits for a key instead.)
+pub const STEPS_PER_SECOND: u32 = 1;
 
 /// Keys for people: the package example's letters (a d s w e space q) plus arrows. Up and
 /// `w` turn the piece clockwise on screen, which is the package's "rotate_counterclockwise".
