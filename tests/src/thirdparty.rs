@@ -16,7 +16,16 @@ use sha2::{Digest, Sha256};
 use envs::Frame;
 
 /// The embedded golden files (gzipped JSON), so the wasm build needs no filesystem.
-pub const TETRIS: &[u8] = include_bytes!("../golden/thirdparty/tetris.json.gz");
+pub const TETRIS: &[(&str, &[u8])] = &[
+    (
+        "default",
+        include_bytes!("../golden/thirdparty/tetris.json.gz"),
+    ),
+    (
+        "variant",
+        include_bytes!("../golden/thirdparty/tetris_variant.json.gz"),
+    ),
+];
 pub const FLAPPY_BIRD: &[(&str, &[u8])] = &[
     (
         "lidar",
@@ -44,6 +53,10 @@ pub const HIGHWAY: &[(&str, &[u8])] = &[
     (
         "highway-fast-v0",
         include_bytes!("../golden/thirdparty/highway_fast.json.gz"),
+    ),
+    (
+        "highway-v0 configured",
+        include_bytes!("../golden/thirdparty/highway_config.json.gz"),
     ),
 ];
 

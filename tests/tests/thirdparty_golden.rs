@@ -19,14 +19,17 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn tetris_matches_the_reference_exactly() {
-    let (id, kwargs) = golden_env(TETRIS).unwrap();
-    assert_eq!(id, envs::tetris::ID);
-    let mut game = TetrisGame(envs::tetris::Tetris::new(&kwargs).unwrap());
-    let cov = replay(&mut game, TETRIS, &|_| Tolerance::Exact, true).unwrap();
-    assert!(
-        cov.episodes >= 9 && cov.steps > 3000 && cov.terminations >= 8 && cov.frames > 400,
-        "{cov:?}"
-    );
+    for (name, gz) in TETRIS {
+        let (id, kwargs) = golden_env(gz).unwrap();
+        assert_eq!(id, envs::tetris::ID);
+        let mut game = TetrisGame(envs::tetris::Tetris::new(&kwargs).unwrap());
+        let cov = replay(&mut game, gz, &|_| Tolerance::Exact, true)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            cov.episodes >= 4 && cov.steps > 900 && cov.terminations >= 3 && cov.frames > 100,
+            "{name}: {cov:?}"
+        );
+    }
 }
 
 /// Lidar rays may differ in the last bits (2 ulps across 1.0): `libm`'s cos/sin are not glibc's on a few
@@ -131,11 +134,7 @@ fn highway_matches_the_reference_within_tolerance() {
         let cov = replay(&mut game, gz, &highway_tolerance, true)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(
-            cov.episodes >= 12
-                && cov.steps > 200
-                && cov.terminations >= 8
-                && cov.truncations >= 2
-                && cov.frames > 60,
+            cov.episodes >= 4 && cov.steps > 70 && cov.terminations >= 3 && cov.truncations >= 1,
             "{name}: {cov:?}"
         );
     }

@@ -197,18 +197,25 @@ def generate_tetris():
     import tetris_gymnasium.envs  # noqa: F401  (registers the id)
     from tetris_gymnasium.wrappers.observation import RgbObservation
 
-    env = gym.make("tetris_gymnasium/Tetris", render_mode="rgb_array")
-    rgb = RgbObservation(env)
-
-    def frame_of(e):
-        return sha256(rgb.render())
-
     # A seed > 0 reseeds the bag; 0 and None continue it.
-    plan = [(1, 1200, "greedy"), (None, 400, "random"), (0, 1200, "greedy"),
-            (7, 400, "random"), (42, 1200, "greedy"), (2024, 1200, "greedy"),
-            (0, 400, "random"), (None, 1200, "greedy"), (99, 400, "random")]
-    episodes = play(env, tetris_state, frame_of, plan, tetris_policy, frame_every=9)
-    write("tetris", jsonable({"env": "tetris_gymnasium/Tetris", "kwargs": {},
+    plans = {
+        "tetris": ({}, [(1, 1200, "greedy"), (None, 400, "random"), (0, 1200, "greedy"),
+                        (7, 400, "random"), (42, 1200, "greedy"), (2024, 1200, "greedy"),
+                        (0, 400, "random"), (None, 1200, "greedy"), (99, 400, "random")]),
+        # Without gravity a piece locks only on a hard drop.
+        "tetris_variant": ({"width": 7, "height": 12, "gravity": False, "render_upscale": 3},
+                           [(5, 600, "greedy"), (None, 600, "random"), (0, 600, "greedy"),
+                            (8, 300, "random", 10)]),
+    }
+    for name, (kwargs, plan) in plans.items():
+        env = gym.make("tetris_gymnasium/Tetris", render_mode="rgb_array", **kwargs)
+        rgb = RgbObservation(env)
+
+        def frame_of(e, rgb=rgb):
+            return sha256(rgb.render())
+
+        episodes = play(env, tetris_state, frame_of, plan, tetris_policy, frame_every=9)
+        write(name, jsonable({"env": "tetris_gymnasium/Tetris", "kwargs": kwargs,
                               "versions": check_versions(), "episodes": episodes}))
 
 
@@ -405,8 +412,17 @@ def generate_highway():
                             (None, 30, "careful"), (6, 30, "random"), (8, 30, "careful"),
                             (10, 30, "careful"), (14, 30, "random")],
     }
-    for env_id, plan in plans.items():
-        env = gym.make(env_id, render_mode="rgb_array")
+    # A configured road: other sizes, frequencies and a fixed start lane.
+    config = {"lanes_count": 5, "vehicles_count": 25, "initial_lane_id": 1, "duration": 12,
+              "simulation_frequency": 10, "policy_frequency": 2, "ego_spacing": 1.2,
+              "vehicles_density": 1.4, "screen_width": 400, "screen_height": 200,
+              "scaling": 4.5, "centering_position": [0.4, 0.6]}
+    plans["highway-v0 config"] = [(21, 24, "careful"), (None, 24, "random"),
+                                  (22, 24, "random"), (23, 24, "careful")]
+    for key, plan in plans.items():
+        env_id = key.split()[0]
+        kwargs = {"config": config} if key.endswith("config") else {}
+        env = gym.make(env_id, render_mode="rgb_array", **kwargs)
 
         def frame_of(e):
             return sha256(e.render())
@@ -417,8 +433,8 @@ def generate_highway():
             # The reset info's "action" samples a freshly built, unseeded action space:
             # not reproducible, so it is stored as null.
             ep["reset"]["info"]["action"] = None
-        name = env_id.replace("-", "_").replace("_v0", "")
-        write(name, jsonable({"env": env_id, "kwargs": {}, "versions": check_versions(),
+        name = key.replace("-", "_").replace("_v0", "").replace(" ", "_")
+        write(name, jsonable({"env": env_id, "kwargs": kwargs, "versions": check_versions(),
                               "episodes": episodes}))
 
 
