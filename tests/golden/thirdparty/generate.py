@@ -4,10 +4,12 @@
 Reference packages (one virtual environment, exactly these versions):
     python3 -m venv .cache/venv-thirdparty
     .cache/venv-thirdparty/bin/pip install numpy==2.4.6 gymnasium==1.4.0 \
-        tetris-gymnasium==0.3.1 flappy-bird-gymnasium==0.4.0 pygame==2.6.1 pandas
+        tetris-gymnasium==0.3.1 flappy-bird-gymnasium==0.4.0 pygame==2.6.1 pandas==3.1.1
     .cache/venv-thirdparty/bin/pip install --no-deps highway-env==1.12.1
 (highway-env asks for pygame-ce, flappy-bird-gymnasium for pygame; both install the same
-`pygame` module, so only pygame is installed; their frames agree.)
+`pygame` module, so only pygame is installed; their frames agree. Do not set
+SDL_VIDEODRIVER=dummy: highway-env then draws nothing.) The FlappyBird frame test reads
+the package's sprites from this environment (they are not in the repository).
 Run from the repository root:
     .cache/venv-thirdparty/bin/python tests/golden/thirdparty/generate.py [tetris|flappy|highway ...]
 It writes one gzipped JSON file per configuration into this folder. Tests need no Python.
@@ -36,6 +38,8 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 PINS = {
     "numpy": "2.4.6",
+    "pandas": "3.1.1",
+    "pygame": "2.6.1",
     "gymnasium": "1.4.0",
     "tetris-gymnasium": "0.3.1",
     "flappy-bird-gymnasium": "0.4.0",
@@ -47,7 +51,6 @@ def check_versions():
     found = {name: version(name) for name in PINS}
     if found != PINS:
         sys.exit(f"wrong reference versions: {found}, want {PINS}")
-    found["pygame"] = version("pygame")
     return found
 
 
