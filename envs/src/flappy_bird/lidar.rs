@@ -4,6 +4,7 @@
 use core::f64::consts::PI;
 
 use crate::pygame::IntRect;
+use crate::rng::glibc_trig;
 
 pub const RAYS: usize = 180;
 pub const LIDAR_MAX_DISTANCE: f64 = 196.0;
@@ -26,8 +27,8 @@ pub fn scan(origin_x: f64, origin_y: f64, visible_rot: i64, obstacles: &Obstacle
     (0..RAYS as i64)
         .map(|i| {
             let rad = (i - 90 - visible_rot) as f64 * DEG_TO_RAD;
-            let end_x = LIDAR_MAX_DISTANCE * libm::cos(rad) + origin_x;
-            let end_y = LIDAR_MAX_DISTANCE * libm::sin(rad) + origin_y;
+            let end_x = LIDAR_MAX_DISTANCE * glibc_trig::cos(rad) + origin_x;
+            let end_y = LIDAR_MAX_DISTANCE * glibc_trig::sin(rad) + origin_y;
             let end = (end_x as i32, end_y as i32);
             let mut hit = (end_x, end_y);
             if let Some((p, _)) = ground.clip_line(start, end) {

@@ -2,12 +2,14 @@
 //! rectangles moved by one step of their velocities. "Will intersect" pushes both cars
 //! apart at their next integration; "intersecting" crashes both now.
 
+use crate::rng::glibc_trig;
+
 use super::numeric::{dot2, norm2};
 use super::vehicle::{Vehicle, LENGTH, WIDTH};
 
 /// The car's rectangle, corners (−,−), (−,+), (+,+), (+,−) and the first again.
 fn polygon(v: &Vehicle) -> [[f64; 2]; 5] {
-    let (c, s) = (libm::cos(v.heading), libm::sin(v.heading));
+    let (c, s) = (glibc_trig::cos(v.heading), glibc_trig::sin(v.heading));
     let (hl, hw) = (LENGTH / 2.0, WIDTH / 2.0);
     let corners = [[-hl, -hw], [-hl, hw], [hl, hw], [hl, -hw]];
     let mut out = [[0.0; 2]; 5];

@@ -6,6 +6,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::core::error::EnvError;
+use crate::rng::glibc_trig;
 use crate::rng::EnvRng;
 
 use super::collision::handle_collision;
@@ -245,7 +246,7 @@ impl Highway {
         let ego = &self.cars[0];
         let lanes = self.config.lanes_count;
         let right_lane = ego.target_lane as f64 / (lanes.saturating_sub(1).max(1)) as f64;
-        let forward_speed = ego.speed * libm::cos(ego.heading);
+        let forward_speed = ego.speed * glibc_trig::cos(ego.heading);
         let scaled_speed = lmap(forward_speed, self.config.reward_speed_range, [0.0, 1.0]);
         [
             if ego.crashed { 1.0 } else { 0.0 },

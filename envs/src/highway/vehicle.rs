@@ -4,6 +4,8 @@
 
 use core::f64::consts::PI;
 
+use crate::rng::glibc_trig;
+
 use super::numeric::{clip, dot2, not_zero, round_half_even, wrap_to_pi};
 use super::road::{Road, SPEED_LIMIT};
 
@@ -69,7 +71,7 @@ pub struct Vehicle {
 
 impl Vehicle {
     pub fn direction(&self) -> [f64; 2] {
-        [libm::cos(self.heading), libm::sin(self.heading)]
+        [glibc_trig::cos(self.heading), glibc_trig::sin(self.heading)]
     }
 
     pub fn velocity(&self) -> [f64; 2] {
@@ -97,15 +99,15 @@ impl Vehicle {
         }
         let beta = libm::atan(0.5 * libm::tan(self.steering));
         let v = [
-            self.speed * libm::cos(self.heading + beta),
-            self.speed * libm::sin(self.heading + beta),
+            self.speed * glibc_trig::cos(self.heading + beta),
+            self.speed * glibc_trig::sin(self.heading + beta),
         ];
         self.position = [self.position[0] + v[0] * dt, self.position[1] + v[1] * dt];
         if let Some(impact) = self.impact.take() {
             self.position = [self.position[0] + impact[0], self.position[1] + impact[1]];
             self.crashed = true;
         }
-        self.heading += self.speed * libm::sin(beta) / (LENGTH / 2.0) * dt;
+        self.heading += self.speed * glibc_trig::sin(beta) / (LENGTH / 2.0) * dt;
         self.speed += self.acceleration * dt;
         self.lane = road.closest_lane(self.position, self.heading);
     }

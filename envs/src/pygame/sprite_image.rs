@@ -3,6 +3,7 @@
 //! quarter turns, otherwise a 16.16 fixed-point nearest-neighbour walk) and vertical flip.
 
 use crate::core::frame::Frame;
+use crate::rng::glibc_trig;
 
 /// An RGBA8 image; alpha 0 marks colour-keyed (transparent) pixels.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,7 +85,7 @@ impl SpriteImage {
             return out;
         }
         let radians = degrees * DEG_TO_RAD;
-        let (s, c) = (libm::sin(radians), libm::cos(radians));
+        let (s, c) = (glibc_trig::sin(radians), glibc_trig::cos(radians));
         let (w, h) = (self.width as f64, self.height as f64);
         let (cx, cy, sx, sy) = (c * w, c * h, s * w, s * h);
         let new_w = (cx + sy)

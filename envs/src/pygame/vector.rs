@@ -4,6 +4,7 @@
 
 use core::f64::consts::{FRAC_PI_2, PI};
 
+use crate::rng::glibc_trig;
 /// pygame's `VECTOR_EPSILON`.
 const EPSILON: f64 = 1e-6;
 const TWO_PI: f64 = 2.0 * PI;
@@ -22,7 +23,7 @@ pub fn rotate_vector(x: f64, y: f64, degrees: f64) -> (f64, f64) {
             _ => (x, y),
         };
     }
-    let (s, c) = (libm::sin(angle), libm::cos(angle));
+    let (s, c) = (glibc_trig::sin(angle), glibc_trig::cos(angle));
     (c * x - s * y, s * x + c * y)
 }
 
