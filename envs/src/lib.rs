@@ -9,10 +9,14 @@
 
 pub mod classic_control;
 pub mod core;
+pub mod flappy_bird;
+pub mod highway;
 pub mod minigrid;
+pub mod pygame;
 pub mod registry;
 pub mod render;
 pub mod rng;
+pub mod tetris;
 pub mod toy_text;
 
 pub use crate::core::action::{ActionError, ArgKind, ArgValue, Call};

@@ -304,6 +304,7 @@ pub fn golden(name: &str) -> &'static str {
 }
 pub mod bench;
 pub mod minigrid;
+pub mod thirdparty;
 
 include!(concat!(env!("OUT_DIR"), "/data_files.rs"));
 
