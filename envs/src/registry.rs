@@ -12,6 +12,7 @@ pub static FAMILIES: &[&Family] = &[
     &crate::toy_text::FAMILY,
     &crate::classic_control::FAMILY,
     &crate::minigrid::FAMILY,
+    &crate::tetris::FAMILY,
 ];
 
 /// Every registered environment, in display order.

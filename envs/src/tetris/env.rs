@@ -4,14 +4,14 @@
 
 use std::collections::VecDeque;
 
-use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::core::error::EnvError;
+use crate::core::kwargs::Kwargs;
 
 use super::bag::Bag;
 use super::pieces::{Piece, BEDROCK, EMPTY, PADDING};
-use super::{ACTION_NAMES, ID};
+use super::{ACTION_NAMES, HARD_DROP, ID, SWAP};
 
 /// Upcoming pieces shown to the player.
 pub const QUEUE_SIZE: usize = 4;
@@ -22,8 +22,7 @@ const ALIVE_REWARD: f64 = 1.0;
 const GAME_OVER_REWARD: f64 = 0.0;
 
 /// Constructor kwargs as the package names them.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TetrisConfig {
     pub width: usize,
     pub height: usize,
@@ -39,6 +38,19 @@ impl Default for TetrisConfig {
             gravity: true,
             render_upscale: 10,
         }
+    }
+}
+
+impl TetrisConfig {
+    /// The package's kwargs, each optional (unknown keys are left for `Kwargs::finish`).
+    pub fn from_kwargs(kw: &mut Kwargs) -> Result<Self, EnvError> {
+        let d = Self::default();
+        Ok(Self {
+            width: kw.value("width", "a whole number", d.width)?,
+            height: kw.value("height", "a whole number", d.height)?,
+            gravity: kw.bool("gravity", d.gravity)?,
+            render_upscale: kw.value("render_upscale", "a whole number", d.render_upscale)?,
+        })
     }
 }
 
@@ -68,6 +80,15 @@ pub struct StepResult {
     pub info: Value,
 }
 
+/// The active piece as it is turned, and the top-left corner of its matrix on the padded
+/// board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Placement {
+    pub piece: Piece,
+    pub x: usize,
+    pub y: usize,
+}
+
 #[derive(Clone, Debug)]
 pub struct Tetris {
     config: TetrisConfig,
@@ -82,16 +103,12 @@ pub struct Tetris {
     has_swapped: bool,
     game_over: bool,
     bag: Bag,
+    /// Rows cleared by the last step (the info dict's `lines_cleared`).
+    lines_cleared: usize,
     was_reset: bool,
 }
 
 impl Tetris {
-    pub fn new(kwargs: &Map<String, Value>) -> Result<Self, EnvError> {
-        let config: TetrisConfig = serde_json::from_value(Value::Object(kwargs.clone()))
-            .map_err(|e| EnvError::BadKwargs(format!("{ID}: {e}")))?;
-        Self::with_config(config)
-    }
-
     pub fn with_config(config: TetrisConfig) -> Result<Self, EnvError> {
         // The frame's side panel stacks the queue and the holder (4 rows each) beside the
         // board's height + 4 rows, so the well needs at least 4 rows.
@@ -122,6 +139,7 @@ impl Tetris {
             has_swapped: false,
             game_over: false,
             bag: Bag::default(),
+            lines_cleared: 0,
             was_reset: false,
         };
         env.board = env.empty_board();
@@ -140,8 +158,9 @@ impl Tetris {
         board
     }
 
-    /// Only `seed > 0` reseeds the bag's generator (see [`Bag::reset`]).
-    pub fn reset(&mut self, seed: Option<u64>) -> (TetrisObservation, Value) {
+    /// The package's `reset`: only `seed > 0` reseeds the bag's generator (see
+    /// [`Bag::reset`]). Returns the observation and the info dict.
+    pub fn start(&mut self, seed: Option<u64>) -> (TetrisObservation, Value) {
         self.board = self.empty_board();
         self.game_over = false;
         self.bag.reset(seed);
@@ -153,8 +172,9 @@ impl Tetris {
         self.place_at_spawn();
         self.holder = None;
         self.has_swapped = false;
+        self.lines_cleared = 0;
         self.was_reset = true;
-        (self.observation(), json!({ "lines_cleared": 0 }))
+        (self.observation_dict(), self.info())
     }
 
     fn next_from_queue(&mut self) -> usize {
@@ -164,13 +184,17 @@ impl Tetris {
     }
 
     fn place_at_spawn(&mut self) {
-        self.x = self.cols / 2 - self.active.size() / 2;
+        self.x = self.spawn_x(&self.active);
         self.y = 0;
+    }
+
+    fn spawn_x(&self, piece: &Piece) -> usize {
+        self.cols / 2 - piece.size() / 2
     }
 
     /// Whether `piece` at (x, y) overlaps a non-empty cell (outside the array counts as
     /// bedrock; the padding keeps legal pieces inside it).
-    fn collides(&self, piece: &Piece, x: usize, y: usize) -> bool {
+    pub(super) fn collides(&self, piece: &Piece, x: usize, y: usize) -> bool {
         let n = piece.size();
         (0..n).any(|r| {
             (0..n).any(|c| {
@@ -182,7 +206,50 @@ impl Tetris {
         })
     }
 
-    pub fn step(&mut self, action: usize) -> Result<StepResult, EnvError> {
+    /// The active piece where it is.
+    pub fn placement(&self) -> Placement {
+        Placement {
+            piece: self.active,
+            x: self.x,
+            y: self.y,
+        }
+    }
+
+    /// A move or turn (actions 0..=4 and 7, before gravity): the placement it leads to on
+    /// the current board, unchanged when blocked.
+    pub(super) fn moved(&self, p: Placement, action: usize) -> Placement {
+        let Placement { piece, x, y } = p;
+        match action {
+            0 if x > 0 && !self.collides(&piece, x - 1, y) => Placement { x: x - 1, ..p },
+            1 if !self.collides(&piece, x + 1, y) => Placement { x: x + 1, ..p },
+            2 if !self.collides(&piece, x, y + 1) => Placement { y: y + 1, ..p },
+            3 | 4 => {
+                let turned = piece.rotated(action == 3);
+                if self.collides(&turned, x, y) {
+                    p
+                } else {
+                    Placement { piece: turned, ..p }
+                }
+            }
+            _ => p,
+        }
+    }
+
+    /// Gravity: one row down, or `None` when the piece cannot fall (it locks).
+    pub(super) fn fallen(&self, p: Placement) -> Option<Placement> {
+        (!self.collides(&p.piece, p.x, p.y + 1)).then_some(Placement { y: p.y + 1, ..p })
+    }
+
+    /// Where a piece comes to rest when dropped from `p`.
+    pub(super) fn dropped(&self, mut p: Placement) -> Placement {
+        while let Some(next) = self.fallen(p) {
+            p = next;
+        }
+        p
+    }
+
+    /// The package's `step`.
+    pub fn play(&mut self, action: usize) -> Result<StepResult, EnvError> {
         if !self.was_reset {
             return Err(EnvError::NotReset);
         }
@@ -194,35 +261,33 @@ impl Tetris {
         }
         let mut reward = 0.0;
         let mut lines = 0;
-        let (x, y) = (self.x, self.y);
         match action {
-            0 if x > 0 && !self.collides(&self.active, x - 1, y) => self.x -= 1,
-            1 if !self.collides(&self.active, x + 1, y) => self.x += 1,
-            2 if !self.collides(&self.active, x, y + 1) => self.y += 1,
-            3 | 4 => {
-                let turned = self.active.rotated(action == 3);
-                if !self.collides(&turned, x, y) {
-                    self.active = turned;
-                }
-            }
-            5 => (reward, lines) = self.commit(),
-            6 => self.swap(),
-            _ => {}
-        }
-        if self.config.gravity && action != 5 {
-            if self.collides(&self.active, self.x, self.y + 1) {
-                (reward, lines) = self.commit();
-            } else {
-                self.y += 1;
+            HARD_DROP => (reward, lines) = self.commit(),
+            SWAP => self.swap(),
+            _ => {
+                let p = self.moved(self.placement(), action);
+                (self.active, self.x, self.y) = (p.piece, p.x, p.y);
             }
         }
+        if self.config.gravity && action != HARD_DROP {
+            match self.fallen(self.placement()) {
+                Some(p) => self.y = p.y,
+                None => (reward, lines) = self.commit(),
+            }
+        }
+        self.lines_cleared = lines;
         Ok(StepResult {
-            obs: self.observation(),
+            obs: self.observation_dict(),
             reward,
             terminated: self.game_over,
             truncated: false,
-            info: json!({ "lines_cleared": lines }),
+            info: self.info(),
         })
+    }
+
+    /// The info dict of the last reset or step.
+    pub fn info(&self) -> Value {
+        json!({ "lines_cleared": self.lines_cleared })
     }
 
     /// Hold: the active piece (as it is turned) goes into the holder and the held one, or
@@ -247,9 +312,7 @@ impl Tetris {
             self.game_over = true;
             return (GAME_OVER_REWARD, 0);
         }
-        while !self.collides(&self.active, self.x, self.y + 1) {
-            self.y += 1;
-        }
+        self.y = self.dropped(self.placement()).y;
         self.board = self.projected();
         let lines = self.clear_full_rows();
         let width = self.config.width as f64;
@@ -312,7 +375,8 @@ impl Tetris {
         board
     }
 
-    pub fn observation(&self) -> TetrisObservation {
+    /// The package's observation dict.
+    pub fn observation_dict(&self) -> TetrisObservation {
         let board = self.projected();
         let mut mask = vec![0; board.len()];
         let n = self.active.size();
@@ -342,6 +406,25 @@ impl Tetris {
 
     pub fn cols(&self) -> usize {
         self.cols
+    }
+
+    /// The locked cells (without the active piece), row-major, padding included.
+    pub fn locked_board(&self) -> &[u8] {
+        &self.board
+    }
+
+    /// The queued piece indices (0..7, I O T S Z J L), next first.
+    pub fn queue(&self) -> impl Iterator<Item = usize> + '_ {
+        self.queue.iter().copied()
+    }
+
+    /// The held piece, if any.
+    pub fn holder(&self) -> Option<Piece> {
+        self.holder
+    }
+
+    pub fn has_swapped(&self) -> bool {
+        self.has_swapped
     }
 
     pub fn game_over(&self) -> bool {
@@ -401,13 +484,13 @@ mod tests {
     use super::*;
 
     fn fresh() -> Tetris {
-        Tetris::new(&Map::new()).unwrap()
+        Tetris::with_config(TetrisConfig::default()).unwrap()
     }
 
     #[test]
     fn seed_one_reset() {
         let mut env = fresh();
-        env.reset(Some(1));
+        env.start(Some(1));
         let s = env.state_json();
         assert_eq!(s["active"]["id"], 7);
         assert_eq!(s["active"]["x"], 8);
@@ -421,8 +504,8 @@ mod tests {
     #[test]
     fn hard_drop_locks_at_the_bottom_and_spawns_the_next_piece() {
         let mut env = fresh();
-        env.reset(Some(1));
-        let s = env.step(5).unwrap();
+        env.start(Some(1));
+        let s = env.play(5).unwrap();
         assert_eq!(s.reward, 1.0);
         assert!(!s.terminated);
         let st = env.state_json();
@@ -435,43 +518,46 @@ mod tests {
     #[test]
     fn gravity_moves_one_row_and_move_down_two() {
         let mut env = fresh();
-        env.reset(Some(1));
-        env.step(7).unwrap();
+        env.start(Some(1));
+        env.play(7).unwrap();
         assert_eq!(env.state_json()["active"]["y"], 1);
-        env.step(2).unwrap();
+        env.play(2).unwrap();
         assert_eq!(env.state_json()["active"]["y"], 3);
     }
 
     #[test]
     fn swap_holds_once_per_piece() {
         let mut env = fresh();
-        env.reset(Some(1));
-        env.step(6).unwrap();
+        env.start(Some(1));
+        env.play(6).unwrap();
         let st = env.state_json();
         assert_eq!(st["holder"]["id"], 7);
         assert_eq!(st["active"]["id"], 2);
         assert_eq!(st["has_swapped"], true);
-        env.step(6).unwrap();
+        env.play(6).unwrap();
         assert_eq!(env.state_json()["active"]["id"], 2);
-        assert_eq!(env.observation().holder[..4], [7, 0, 0, 0]);
+        assert_eq!(env.observation_dict().holder[..4], [7, 0, 0, 0]);
     }
 
     #[test]
     fn stepping_before_reset_and_bad_actions_are_errors() {
         let mut env = fresh();
-        assert_eq!(env.step(0), Err(EnvError::NotReset));
-        env.reset(Some(1));
-        assert!(matches!(env.step(8), Err(EnvError::InvalidAction(_))));
-        assert!(Tetris::new(serde_json::from_str(r#"{"width": 0}"#).as_ref().unwrap()).is_err());
-        assert!(Tetris::new(serde_json::from_str(r#"{"colour": 1}"#).as_ref().unwrap()).is_err());
+        assert_eq!(env.play(0), Err(EnvError::NotReset));
+        env.start(Some(1));
+        assert!(matches!(env.play(8), Err(EnvError::InvalidAction(_))));
+        let make = |kwargs: &str| crate::make(ID, &serde_json::from_str(kwargs).unwrap());
+        assert!(make(r#"{"width": 0}"#).is_err());
+        assert!(make(r#"{"width": 2.5}"#).is_err());
+        assert!(make(r#"{"colour": 1}"#).is_err());
+        assert!(make(r#"{"width": 7, "height": 12, "gravity": false}"#).is_ok());
     }
 
     #[test]
     fn frame_is_the_wrapper_layout() {
         let mut env = fresh();
-        env.reset(Some(1));
+        env.start(Some(1));
         let mut frame = crate::Frame::default();
-        env.render(&mut frame);
+        env.draw(&mut frame);
         assert_eq!((frame.width(), frame.height()), (340, 240));
         // Bedrock left of the well, the J at the top, the queue's I in the panel.
         assert_eq!(frame.get(5, 5), Some([128, 128, 128]));

@@ -3,14 +3,17 @@
 
 mod bag;
 mod env;
+mod interface;
+mod oracle;
 mod pieces;
 mod render;
 
 pub use bag::{Bag, BAG_SIZE};
-pub use env::{StepResult, Tetris, TetrisConfig, TetrisObservation, QUEUE_SIZE};
+pub use env::{Placement, StepResult, Tetris, TetrisConfig, TetrisObservation, QUEUE_SIZE};
 pub use pieces::{Piece, CELL_COLORS, PIECE_NAMES};
 
 use crate::core::env::KeyBinding;
+use crate::core::spec::{wrap, EnvSpec, Family, Variant};
 
 pub const ID: &str = "tetris_gymnasium/Tetris";
 
@@ -53,3 +56,35 @@ pub const KEYMAP: &[KeyBinding] = &[
     KeyBinding::new("c", 6),
     KeyBinding::new("Shift", 6),
 ];
+
+/// `hard_drop` and `swap`.
+pub const HARD_DROP: usize = 5;
+pub const SWAP: usize = 6;
+
+pub static FAMILY: Family = Family {
+    id: "tetris",
+    label: "Tetris",
+    frame_sha256: true,
+    specs: SPECS,
+};
+
+static SPECS: &[EnvSpec] = &[EnvSpec {
+    id: ID,
+    aliases: &[],
+    family: &FAMILY,
+    variants: &[Variant {
+        label: "no gravity",
+        kwargs: r#"{"gravity": false}"#,
+    }],
+    // Registered without `max_episode_steps`: the game never truncates.
+    max_episode_steps: None,
+    kwargs_doc: "width: int (default 10); height: int (default 20); gravity: bool (default \
+                 true); render_upscale: int (pixels per cell, default 10)",
+    summary: "Tetris (tetris-gymnasium): place falling pieces, clear full rows.",
+    make: |spec, kw| {
+        Ok(wrap(
+            spec,
+            Tetris::with_config(TetrisConfig::from_kwargs(kw)?)?,
+        ))
+    },
+}];

@@ -38,7 +38,7 @@ const SHAPES: [&[&str]; 7] = [
 ];
 
 /// A piece in some orientation: a square matrix of cell values (0 or the piece's value).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Piece {
     value: u8,
     size: usize,

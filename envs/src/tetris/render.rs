@@ -13,7 +13,7 @@ const PANEL_COLS: usize = PADDING * QUEUE_SIZE;
 
 impl Tetris {
     /// Frame size in pixels: (cols + 16) × rows cells.
-    pub fn frame_size(&self) -> (u32, u32) {
+    pub fn frame_dims(&self) -> (u32, u32) {
         let up = self.config().render_upscale;
         (
             (self.cols() + PANEL_COLS) as u32 * up,
@@ -23,7 +23,7 @@ impl Tetris {
 
     /// The grid of cell values the frame shows, rows × (cols + 16).
     pub fn frame_cells(&self) -> Vec<u8> {
-        let obs = self.observation();
+        let obs = self.observation_dict();
         let (rows, cols) = (self.rows(), self.cols());
         let width = cols + PANEL_COLS;
         let mut grid = vec![BEDROCK; rows * width];
@@ -40,8 +40,9 @@ impl Tetris {
         grid
     }
 
-    pub fn render(&self, frame: &mut Frame) {
-        let (w, h) = self.frame_size();
+    /// The wrapper's frame of the current state.
+    pub fn draw(&self, frame: &mut Frame) {
+        let (w, h) = self.frame_dims();
         frame.resize(w, h);
         let up = self.config().render_upscale as usize;
         let cells = self.frame_cells();
