@@ -13,6 +13,7 @@ pub static FAMILIES: &[&Family] = &[
     &crate::classic_control::FAMILY,
     &crate::minigrid::FAMILY,
     &crate::tetris::FAMILY,
+    &crate::flappy_bird::FAMILY,
 ];
 
 /// Every registered environment, in display order.

@@ -4,10 +4,10 @@
 
 use std::sync::Arc;
 
-use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::core::error::EnvError;
+use crate::core::kwargs::Kwargs;
 use crate::rng::EnvRng;
 
 use super::lidar::{self, Obstacles, LIDAR_MAX_DISTANCE};
@@ -37,8 +37,7 @@ const GAP_YS: [i64; 8] = [20, 30, 40, 50, 60, 70, 80, 90];
 const WING_CYCLE: [usize; 4] = [0, 1, 2, 1];
 
 /// Constructor kwargs as the package names them.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FlappyBirdConfig {
     pub screen_size: (u32, u32),
     /// Accepted for compatibility; Playbench plays no sound.
@@ -72,6 +71,38 @@ impl Default for FlappyBirdConfig {
     }
 }
 
+impl FlappyBirdConfig {
+    /// The package's kwargs, each optional. `sprites` (a folder of the package's sprite
+    /// files) is refused here: `envs` reads no files, so the caller reads them and passes
+    /// their bytes to `flappy_bird::make_with_sprites`.
+    pub fn from_kwargs(kw: &mut Kwargs) -> Result<Self, EnvError> {
+        let d = Self::default();
+        if kw.value::<Option<Value>>("sprites", "", None)?.is_some() {
+            return Err(EnvError::BadKwargs(format!(
+                "{ID}: `sprites` names a folder, and envs reads no files: read the sprite \
+                 files and pass them to flappy_bird::make_with_sprites"
+            )));
+        }
+        let background: Option<String> = kw.value(
+            "background",
+            "\"day\", \"night\" or null",
+            d.background.clone(),
+        )?;
+        Ok(Self {
+            screen_size: kw.value("screen_size", "[width, height] in pixels", d.screen_size)?,
+            audio_on: kw.bool("audio_on", d.audio_on)?,
+            normalize_obs: kw.bool("normalize_obs", d.normalize_obs)?,
+            use_lidar: kw.bool("use_lidar", d.use_lidar)?,
+            pipe_gap: kw.value("pipe_gap", "a whole number of pixels", d.pipe_gap)?,
+            bird_color: kw.choice("bird_color", &["yellow", "blue", "red"], &d.bird_color)?,
+            pipe_color: kw.choice("pipe_color", &["green", "red"], &d.pipe_color)?,
+            background,
+            score_limit: kw.value("score_limit", "a whole number or null", d.score_limit)?,
+            debug: kw.bool("debug", d.debug)?,
+        })
+    }
+}
+
 /// One pipe: x may be fractional (respawns at 397.6), y is an integer.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pipe {
@@ -97,13 +128,13 @@ pub struct FlappyBird {
     pub(super) player_x: i64,
     /// An integer except after the ground clamp (the crash step).
     pub(super) player_y: f64,
-    vel_y: i64,
+    pub(super) vel_y: i64,
     pub(super) rot: i64,
     pub(super) player_idx: usize,
     /// Advances of the wing cycle since construction (not reset by `reset`).
     anim_advances: u64,
     loop_iter: i64,
-    score: i64,
+    pub(super) score: i64,
     /// Not reset by `reset` either.
     pub(super) ground_x: i64,
     pub(super) ground_y: f64,
@@ -115,12 +146,6 @@ pub struct FlappyBird {
 }
 
 impl FlappyBird {
-    pub fn new(kwargs: &Map<String, Value>) -> Result<Self, EnvError> {
-        let config: FlappyBirdConfig = serde_json::from_value(Value::Object(kwargs.clone()))
-            .map_err(|e| EnvError::BadKwargs(format!("{ID}: {e}")))?;
-        Self::with_config(config)
-    }
-
     pub fn with_config(config: FlappyBirdConfig) -> Result<Self, EnvError> {
         let bad = |what: String| Err(EnvError::BadKwargs(format!("{ID}: {what}")));
         let (w, h) = config.screen_size;
@@ -190,9 +215,10 @@ impl FlappyBird {
         (gap_y - PIPE_HEIGHT, gap_y + self.config.pipe_gap)
     }
 
-    /// Gymnasium's rule: a seed rebuilds the generator, no seed continues it. The wing
-    /// cycle and the ground scroll carry over from the previous episode.
-    pub fn reset(&mut self, seed: Option<u64>) -> (Vec<f64>, Value) {
+    /// The package's `reset`. Gymnasium's rule: a seed rebuilds the generator, no seed
+    /// continues it. The wing cycle and the ground scroll carry over from the previous
+    /// episode. Returns the observation and the info dict.
+    pub fn start(&mut self, seed: Option<u64>) -> (Vec<f64>, Value) {
         self.rng.reset(seed);
         let (w, h) = self.screen();
         self.player_x = (w * 0.2) as i64;
@@ -217,10 +243,16 @@ impl FlappyBird {
         }
         self.was_reset = true;
         self.obs = self.observe().0;
-        (self.obs.clone(), json!({ "score": self.score }))
+        (self.obs.clone(), self.info())
     }
 
-    pub fn step(&mut self, action: usize) -> Result<StepResult, EnvError> {
+    /// The info dict of the last reset or step.
+    pub fn info(&self) -> Value {
+        json!({ "score": self.score })
+    }
+
+    /// The package's `step`.
+    pub fn play(&mut self, action: usize) -> Result<StepResult, EnvError> {
         if !self.was_reset {
             return Err(EnvError::NotReset);
         }
@@ -230,7 +262,46 @@ impl FlappyBird {
                 ACTION_NAMES.len() - 1
             )));
         }
-        let mut reward: Option<f64> = None;
+        let passed_pipe = self.advance(action);
+        let (obs, too_close) = self.observe();
+        self.obs = obs;
+        let mut reward = if passed_pipe {
+            1.0
+        } else if too_close {
+            -0.5
+        } else {
+            0.1
+        };
+        if self.player_y < 0.0 {
+            reward = -0.5;
+        }
+        let crashed = self.crashed();
+        if crashed {
+            reward = -1.0;
+            self.vel_y = 0;
+        }
+        let truncated = self.score_limit_reached();
+        Ok(StepResult {
+            obs: self.obs.clone(),
+            reward,
+            terminated: crashed,
+            truncated,
+            info: self.info(),
+        })
+    }
+
+    /// Whether the score has reached the `score_limit` kwarg (the package truncates).
+    pub fn score_limit_reached(&self) -> bool {
+        self.config
+            .score_limit
+            .is_some_and(|limit| self.score >= limit)
+    }
+
+    /// The motion of one step, in the package's order (flap, score, wing frame, ground,
+    /// rotation, gravity, move, pipes); whether a pipe was passed. The observation, the
+    /// reward and the crash test follow in [`Self::play`].
+    pub(super) fn advance(&mut self, action: usize) -> bool {
+        let mut passed_pipe = false;
         let mut flapped = false;
         if action == 1 && self.player_y > (-2 * PLAYER_HEIGHT) as f64 {
             self.vel_y = PLAYER_FLAP_ACC;
@@ -242,7 +313,7 @@ impl FlappyBird {
             let pipe_mid = pipe.x + (PIPE_WIDTH / 2) as f64;
             if pipe_mid <= player_mid && player_mid < pipe_mid + 4.0 {
                 self.score += 1;
-                reward = Some(1.0);
+                passed_pipe = true;
             }
         }
         if (self.loop_iter + 1) % 3 == 0 {
@@ -279,31 +350,10 @@ impl FlappyBird {
                 };
             }
         }
-        let (obs, too_close) = self.observe();
-        self.obs = obs;
-        let mut reward = reward.unwrap_or(if too_close { -0.5 } else { 0.1 });
-        if self.player_y < 0.0 {
-            reward = -0.5;
-        }
-        let crashed = self.crashed();
-        if crashed {
-            reward = -1.0;
-            self.vel_y = 0;
-        }
-        let truncated = self
-            .config
-            .score_limit
-            .is_some_and(|limit| self.score >= limit);
-        Ok(StepResult {
-            obs: self.obs.clone(),
-            reward,
-            terminated: crashed,
-            truncated,
-            info: json!({ "score": self.score }),
-        })
+        passed_pipe
     }
 
-    fn crashed(&self) -> bool {
+    pub(super) fn crashed(&self) -> bool {
         if self.player_y + PLAYER_HEIGHT as f64 >= self.ground_y - 1.0 {
             return true;
         }
@@ -382,8 +432,8 @@ impl FlappyBird {
         (features, false)
     }
 
-    /// The observation of the last reset or step.
-    pub fn observation(&self) -> &[f64] {
+    /// The observation of the last reset or step (float64, as the package returns it).
+    pub fn observation_values(&self) -> &[f64] {
         &self.obs
     }
 
@@ -416,13 +466,16 @@ mod tests {
     use super::*;
 
     fn make(kwargs: &str) -> FlappyBird {
-        FlappyBird::new(&serde_json::from_str(kwargs).unwrap()).unwrap()
+        let mut kw = Kwargs::new(ID, serde_json::from_str(kwargs).unwrap());
+        let config = FlappyBirdConfig::from_kwargs(&mut kw).unwrap();
+        kw.finish().unwrap();
+        FlappyBird::with_config(config).unwrap()
     }
 
     #[test]
     fn seed_zero_pipes() {
         let mut env = make("{}");
-        let (obs, info) = env.reset(Some(0));
+        let (obs, info) = env.start(Some(0));
         assert_eq!(obs.len(), 180);
         assert_eq!(info, json!({"score": 0}));
         let s = env.state_json();
@@ -440,22 +493,22 @@ mod tests {
     #[test]
     fn flap_and_fall() {
         let mut env = make(r#"{"use_lidar": false, "normalize_obs": false}"#);
-        env.reset(Some(0));
-        let s = env.step(1).unwrap();
+        env.start(Some(0));
+        let s = env.play(1).unwrap();
         // Flap: velocity −9 with no gravity that step, rotation back to 45.
         assert_eq!(s.obs[9..], [235.0, -9.0, 45.0]);
         assert_eq!(s.reward, 0.1);
-        let s = env.step(0).unwrap();
+        let s = env.play(0).unwrap();
         assert_eq!(s.obs[9..], [227.0, -8.0, 42.0]);
     }
 
     #[test]
     fn falling_bird_crashes_on_the_ground_at_a_float_height() {
         let mut env = make("{}");
-        env.reset(Some(0));
+        env.start(Some(0));
         let mut last = None;
         for _ in 0..40 {
-            let s = env.step(0).unwrap();
+            let s = env.play(0).unwrap();
             if s.terminated {
                 last = Some(s);
                 break;
@@ -470,11 +523,11 @@ mod tests {
     #[test]
     fn wing_cycle_and_ground_survive_reset() {
         let mut env = make("{}");
-        env.reset(Some(0));
+        env.start(Some(0));
         for _ in 0..4 {
-            env.step(1).unwrap();
+            env.play(1).unwrap();
         }
-        env.reset(Some(0));
+        env.start(Some(0));
         let s = env.state_json();
         assert_eq!(
             (s["anim_advances"].clone(), s["ground_x"].clone()),
@@ -484,12 +537,16 @@ mod tests {
 
     #[test]
     fn bad_kwargs_and_missing_sprites_are_errors() {
-        assert!(
-            FlappyBird::new(&serde_json::from_str(r#"{"bird_color": "green"}"#).unwrap()).is_err()
-        );
-        assert!(FlappyBird::new(&serde_json::from_str(r#"{"speed": 3}"#).unwrap()).is_err());
+        let made = |kwargs: &str| crate::make(ID, &serde_json::from_str(kwargs).unwrap());
+        assert!(made(r#"{"bird_color": "green"}"#).is_err());
+        assert!(made(r#"{"speed": 3}"#).is_err());
+        assert!(made(r#"{"pipe_gap": "wide"}"#).is_err());
+        assert!(made(r#"{"sprites": "assets/sprites"}"#)
+            .err()
+            .is_some_and(|e| e.to_string().contains("make_with_sprites")));
+        assert!(made(r#"{"background": null, "screen_size": [288, 512]}"#).is_ok());
         let mut env = make("{}");
-        assert_eq!(env.step(0), Err(EnvError::NotReset));
+        assert_eq!(env.play(0), Err(EnvError::NotReset));
         let err = env.load_sprites(&mut |_| None).unwrap_err();
         assert!(err.to_string().contains("background-day.png"), "{err}");
         assert_eq!(env.sprite_source(), super::super::SpriteSource::Own);
@@ -498,9 +555,9 @@ mod tests {
     #[test]
     fn own_sprites_draw_a_full_frame() {
         let mut env = make("{}");
-        env.reset(Some(0));
+        env.start(Some(0));
         let mut frame = crate::Frame::default();
-        env.render(&mut frame);
+        env.draw(&mut frame);
         assert_eq!((frame.width(), frame.height()), (288, 512));
         // Sky at the top left, ground at the bottom, the bird's body near (57+15, 244+12).
         assert_ne!(frame.get(0, 0), frame.get(0, 500));

@@ -13,7 +13,7 @@ use super::sprite_set::{sprite_files, SpriteSet, SpriteSource};
 const FILL_BACKGROUND_COLOR: [u8; 3] = [200, 200, 200];
 
 impl FlappyBird {
-    pub fn frame_size(&self) -> (u32, u32) {
+    pub fn frame_dims(&self) -> (u32, u32) {
         self.config().screen_size
     }
 
@@ -41,8 +41,9 @@ impl FlappyBird {
         self.sprites.source
     }
 
-    pub fn render(&self, frame: &mut Frame) {
-        let (w, h) = self.frame_size();
+    /// The package's `rgb_array` frame of the current state.
+    pub fn draw(&self, frame: &mut Frame) {
+        let (w, h) = self.frame_dims();
         frame.resize(w, h);
         frame.fill([0, 0, 0]);
         let s = &self.sprites;
