@@ -14,6 +14,7 @@ pub static FAMILIES: &[&Family] = &[
     &crate::minigrid::FAMILY,
     &crate::tetris::FAMILY,
     &crate::flappy_bird::FAMILY,
+    &crate::highway::FAMILY,
 ];
 
 /// Every registered environment, in display order.

@@ -1,10 +1,10 @@
 //! highway-env's configuration for `highway-v0` and `highway-fast-v0`, with the overrides
 //! a caller may pass as `{"config": {...}}` (the keys the package reads for this task).
 
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::core::error::EnvError;
+use crate::core::kwargs::Kwargs;
 
 use super::{HIGHWAY_FAST_ID, HIGHWAY_ID};
 
@@ -74,69 +74,41 @@ impl HighwayConfig {
         }
     }
 
-    /// Defaults for `id` with kwargs `{"config": {...}}` applied.
-    pub fn from_kwargs(id: &str, kwargs: &Map<String, Value>) -> Result<Self, EnvError> {
-        let bad = |e: String| EnvError::BadKwargs(format!("{id}: {e}"));
-        let mut config = Self::defaults(id)?;
-        for key in kwargs.keys() {
-            if key != "config" {
-                return Err(bad(format!(
-                    "unknown keyword argument `{key}` (use `config`)"
-                )));
-            }
-        }
-        let Some(overrides) = kwargs.get("config") else {
-            return Ok(config);
-        };
-        let o: Overrides =
-            serde_json::from_value(overrides.clone()).map_err(|e| bad(e.to_string()))?;
-        let set = |slot: &mut f64, v: Option<f64>| {
-            if let Some(v) = v {
-                *slot = v;
-            }
-        };
-        if let Some(v) = o.lanes_count {
-            config.lanes_count = v;
-        }
-        if let Some(v) = o.vehicles_count {
-            config.vehicles_count = v;
-        }
-        if o.initial_lane_id.is_some() {
-            config.initial_lane_id = o.initial_lane_id;
-        }
-        set(&mut config.duration, o.duration);
-        set(&mut config.ego_spacing, o.ego_spacing);
-        set(&mut config.vehicles_density, o.vehicles_density);
-        if let Some(v) = o.simulation_frequency {
-            config.simulation_frequency = v;
-        }
-        if let Some(v) = o.policy_frequency {
-            config.policy_frequency = v;
-        }
-        set(&mut config.collision_reward, o.collision_reward);
-        set(&mut config.right_lane_reward, o.right_lane_reward);
-        set(&mut config.high_speed_reward, o.high_speed_reward);
-        if let Some(v) = o.reward_speed_range {
-            config.reward_speed_range = v;
-        }
-        if let Some(v) = o.normalize_reward {
-            config.normalize_reward = v;
-        }
-        if let Some(v) = o.offroad_terminal {
-            config.offroad_terminal = v;
-        }
-        if let Some(v) = o.screen_width {
-            config.screen_width = v;
-        }
-        if let Some(v) = o.screen_height {
-            config.screen_height = v;
-        }
-        if let Some(v) = o.centering_position {
-            config.centering_position = v;
-        }
-        set(&mut config.scaling, o.scaling);
-        config.validate().map_err(bad)?;
-        Ok(config)
+    /// Defaults for `id` with the kwarg `config` (an object of the package's config keys)
+    /// applied; an unknown config key is an error like an unknown kwarg.
+    pub fn from_kwargs(id: &str, kw: &mut Kwargs) -> Result<Self, EnvError> {
+        let mut c = Self::defaults(id)?;
+        let overrides: Map<String, Value> =
+            kw.value("config", "an object of highway-env config keys", Map::new())?;
+        let mut o = Kwargs::new(&format!("{id} config"), overrides);
+        let number = "a number";
+        let whole = "a whole number";
+        c.lanes_count = o.value("lanes_count", whole, c.lanes_count)?;
+        c.vehicles_count = o.value("vehicles_count", whole, c.vehicles_count)?;
+        c.initial_lane_id =
+            o.value("initial_lane_id", "a lane index or null", c.initial_lane_id)?;
+        c.duration = o.value("duration", number, c.duration)?;
+        c.ego_spacing = o.value("ego_spacing", number, c.ego_spacing)?;
+        c.vehicles_density = o.value("vehicles_density", number, c.vehicles_density)?;
+        c.simulation_frequency = o.value("simulation_frequency", whole, c.simulation_frequency)?;
+        c.policy_frequency = o.value("policy_frequency", whole, c.policy_frequency)?;
+        c.collision_reward = o.value("collision_reward", number, c.collision_reward)?;
+        c.right_lane_reward = o.value("right_lane_reward", number, c.right_lane_reward)?;
+        c.high_speed_reward = o.value("high_speed_reward", number, c.high_speed_reward)?;
+        // Weight 0 in both tasks, and the package's reward never reads it: accepted, unused.
+        o.value::<f64>("lane_change_reward", number, 0.0)?;
+        c.reward_speed_range =
+            o.value("reward_speed_range", "[low, high]", c.reward_speed_range)?;
+        c.normalize_reward = o.bool("normalize_reward", c.normalize_reward)?;
+        c.offroad_terminal = o.bool("offroad_terminal", c.offroad_terminal)?;
+        c.screen_width = o.value("screen_width", whole, c.screen_width)?;
+        c.screen_height = o.value("screen_height", whole, c.screen_height)?;
+        c.centering_position = o.value("centering_position", "[x, y]", c.centering_position)?;
+        c.scaling = o.value("scaling", number, c.scaling)?;
+        o.finish()?;
+        c.validate()
+            .map_err(|e| EnvError::BadKwargs(format!("{id}: {e}")))?;
+        Ok(c)
     }
 
     fn validate(&self) -> Result<(), String> {
@@ -181,32 +153,4 @@ impl HighwayConfig {
     pub fn frames_per_step(&self) -> u32 {
         self.simulation_frequency / self.policy_frequency
     }
-}
-
-/// The overridable keys. The lane-change reward (weight 0 in both tasks) is accepted and
-/// ignored, as the package's reward never reads it.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Overrides {
-    lanes_count: Option<usize>,
-    vehicles_count: Option<usize>,
-    /// null (or absent) = a random lane.
-    initial_lane_id: Option<usize>,
-    duration: Option<f64>,
-    ego_spacing: Option<f64>,
-    vehicles_density: Option<f64>,
-    simulation_frequency: Option<u32>,
-    policy_frequency: Option<u32>,
-    collision_reward: Option<f64>,
-    right_lane_reward: Option<f64>,
-    high_speed_reward: Option<f64>,
-    #[allow(dead_code)]
-    lane_change_reward: Option<f64>,
-    reward_speed_range: Option<[f64; 2]>,
-    normalize_reward: Option<bool>,
-    offroad_terminal: Option<bool>,
-    screen_width: Option<u32>,
-    screen_height: Option<u32>,
-    centering_position: Option<[f64; 2]>,
-    scaling: Option<f64>,
 }

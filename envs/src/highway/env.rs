@@ -3,7 +3,7 @@
 //! observation. Resets draw from the environment generator (the road shares it); steps
 //! draw nothing.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::core::error::EnvError;
 use crate::rng::glibc_trig;
@@ -60,13 +60,14 @@ pub struct Highway {
     time: f64,
     sim_steps: u64,
     obs: HighwayObservation,
+    /// The action of the last step (`None` after a reset), for the info dict.
+    last_action: Option<usize>,
     was_reset: bool,
 }
 
 impl Highway {
-    /// `id` is `highway-v0` or `highway-fast-v0`; kwargs `{"config": {...}}`.
-    pub fn new(id: &str, kwargs: &Map<String, Value>) -> Result<Self, EnvError> {
-        let config = HighwayConfig::from_kwargs(id, kwargs)?;
+    /// `id` is `highway-v0` or `highway-fast-v0`.
+    pub fn new(id: &str, config: HighwayConfig) -> Result<Self, EnvError> {
         let id = if id == HIGHWAY_ID {
             HIGHWAY_ID
         } else {
@@ -83,6 +84,7 @@ impl Highway {
             time: 0.0,
             sim_steps: 0,
             obs: [[0.0; OBS_FEATURES]; OBS_ROWS],
+            last_action: None,
             was_reset: false,
         })
     }
@@ -105,15 +107,17 @@ impl Highway {
         &self.cars
     }
 
-    /// Gymnasium's rule: a seed rebuilds the generator, no seed continues it.
-    pub fn reset(&mut self, seed: Option<u64>) -> (HighwayObservation, Value) {
+    /// The package's `reset`. Gymnasium's rule: a seed rebuilds the generator, no seed
+    /// continues it. Returns the observation and the info dict.
+    pub fn start(&mut self, seed: Option<u64>) -> (HighwayObservation, Value) {
         self.rng.reset(seed);
         self.time = 0.0;
         self.sim_steps = 0;
         self.create_vehicles();
         self.was_reset = true;
+        self.last_action = None;
         self.obs = self.observe();
-        (self.obs, self.info(None))
+        (self.obs, self.info())
     }
 
     /// Spacing factor of the random placement: exp(−5/40 · lanes), as numpy computes it.
@@ -185,7 +189,8 @@ impl Highway {
         }
     }
 
-    pub fn step(&mut self, action: usize) -> Result<StepResult, EnvError> {
+    /// The package's `step`.
+    pub fn play(&mut self, action: usize) -> Result<StepResult, EnvError> {
         if !self.was_reset {
             return Err(EnvError::NotReset);
         }
@@ -228,6 +233,7 @@ impl Highway {
             self.sim_steps += 1;
         }
         self.obs = self.observe();
+        self.last_action = Some(action);
         let rewards = self.rewards();
         let ego = &self.cars[0];
         let terminated = ego.crashed || (self.config.offroad_terminal && rewards[3] == 0.0);
@@ -237,7 +243,7 @@ impl Highway {
             reward: self.reward(&rewards),
             terminated,
             truncated,
-            info: self.info(Some(action)),
+            info: self.info(),
         })
     }
 
@@ -281,9 +287,11 @@ impl Highway {
         reward * r[3]
     }
 
-    /// The info dict. At reset the package reports a sample of a freshly built, unseeded
-    /// action space as "action" (not reproducible); Playbench reports null there.
-    fn info(&self, action: Option<usize>) -> Value {
+    /// The info dict of the last reset or step. At reset the package reports a sample of
+    /// a freshly built, unseeded action space as "action" (not reproducible); Playbench
+    /// reports null there.
+    pub fn info(&self) -> Value {
+        let action = self.last_action;
         let r = self.rewards();
         let ego = &self.cars[0];
         json!({
@@ -352,7 +360,7 @@ impl Highway {
         obs
     }
 
-    pub fn observation(&self) -> &HighwayObservation {
+    pub fn observation_array(&self) -> &HighwayObservation {
         &self.obs
     }
 
@@ -364,7 +372,7 @@ impl Highway {
     /// The driver's STATE: time, simulation frames, every car (road order, ego first) as
     /// [lane, target lane, x, y, heading, speed, target speed, crashed (0/1), extra] with
     /// extra = the ego's speed index or an IDM car's lane-change timer, and the
-    /// observation; right after a reset also every car's IDM exponent.
+    /// observation.
     pub fn state_json(&self) -> Value {
         let vehicles: Vec<Value> = self
             .cars
@@ -392,23 +400,27 @@ impl Highway {
             .iter()
             .map(|row| row.iter().map(|&x| f64::from(x)).collect())
             .collect();
-        let mut state = json!({
+        json!({
             "time": self.time,
             "sim_steps": self.sim_steps,
             "vehicles": vehicles,
             "obs": obs,
-        });
-        if self.sim_steps == 0 {
-            let deltas: Vec<Option<f64>> = self
-                .cars
-                .iter()
-                .map(|v| match v.driver {
-                    Driver::Idm { delta, .. } => Some(delta),
-                    Driver::Ego { .. } => None,
-                })
-                .collect();
-            state["idm_delta"] = json!(deltas);
-        }
+        })
+    }
+
+    /// [`Self::state_json`] plus every car's IDM exponent (`idm_delta`, null for the ego),
+    /// as the driver's reset reply carries it.
+    pub fn reset_state_json(&self) -> Value {
+        let mut state = self.state_json();
+        let deltas: Vec<Option<f64>> = self
+            .cars
+            .iter()
+            .map(|v| match v.driver {
+                Driver::Idm { delta, .. } => Some(delta),
+                Driver::Ego { .. } => None,
+            })
+            .collect();
+        state["idm_delta"] = json!(deltas);
         state
     }
 }
@@ -416,16 +428,20 @@ impl Highway {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::kwargs::Kwargs;
     use crate::highway::HIGHWAY_FAST_ID;
 
     fn make(id: &str, kwargs: &str) -> Highway {
-        Highway::new(id, &serde_json::from_str(kwargs).unwrap()).unwrap()
+        let mut kw = Kwargs::new(id, serde_json::from_str(kwargs).unwrap());
+        let config = HighwayConfig::from_kwargs(id, &mut kw).unwrap();
+        kw.finish().unwrap();
+        Highway::new(id, config).unwrap()
     }
 
     #[test]
     fn seed_zero_reset_vector() {
         let mut env = make(HIGHWAY_ID, "{}");
-        env.reset(Some(0));
+        env.start(Some(0));
         let cars = env.vehicles();
         assert_eq!(cars.len(), 51);
         assert_eq!(cars[0].lane, 3);
@@ -440,16 +456,18 @@ mod tests {
                 timer: 0.6722426491776332
             }
         );
-        let state = env.state_json();
+        let state = env.reset_state_json();
         assert_eq!(state["idm_delta"][0], Value::Null);
+        assert_eq!(state["idm_delta"][1], 4.313270239200272);
+        assert_eq!(env.state_json().get("idm_delta"), None);
         assert_eq!(state["sim_steps"], 0);
     }
 
     #[test]
     fn a_step_runs_fifteen_frames_and_rewards_the_right_lane() {
         let mut env = make(HIGHWAY_ID, "{}");
-        env.reset(Some(0));
-        let s = env.step(1).unwrap();
+        env.start(Some(0));
+        let s = env.play(1).unwrap();
         assert_eq!(env.state_json()["sim_steps"], 15);
         assert_eq!(env.state_json().get("idm_delta"), None);
         assert_eq!(s.info["action"], 1);
@@ -468,23 +486,28 @@ mod tests {
         );
         assert_eq!(env.config().lanes_count, 2);
         assert_eq!(env.config().duration, 5.0);
-        let bad = |k: &str| Highway::new(HIGHWAY_ID, &serde_json::from_str(k).unwrap()).is_err();
+        let bad = |k: &str| crate::make(HIGHWAY_ID, &serde_json::from_str(k).unwrap()).is_err();
         assert!(bad(r#"{"config": {"lanes": 2}}"#));
         assert!(bad(r#"{"lanes_count": 2}"#));
         assert!(bad(r#"{"config": {"initial_lane_id": 9}}"#));
-        assert!(Highway::new("highway-v9", &Map::new()).is_err());
+        assert!(bad(r#"{"config": {"duration": "long"}}"#));
+        assert!(bad(r#"{"config": 4}"#));
+        assert!(!bad(
+            r#"{"config": {"initial_lane_id": null, "lane_change_reward": 0}}"#
+        ));
+        assert!(HighwayConfig::defaults("highway-v9").is_err());
         let mut env = make(HIGHWAY_ID, "{}");
-        assert_eq!(env.step(1), Err(EnvError::NotReset));
-        env.reset(Some(1));
-        assert!(matches!(env.step(5), Err(EnvError::InvalidAction(_))));
+        assert_eq!(env.play(1), Err(EnvError::NotReset));
+        env.start(Some(1));
+        assert!(matches!(env.play(5), Err(EnvError::InvalidAction(_))));
     }
 
     #[test]
     fn frame_shows_the_ego_in_green() {
         let mut env = make(HIGHWAY_ID, "{}");
-        env.reset(Some(0));
+        env.start(Some(0));
         let mut frame = crate::Frame::default();
-        env.render(&mut frame);
+        env.draw(&mut frame);
         assert_eq!((frame.width(), frame.height()), (600, 150));
         // The ego is drawn at (0.3·600, 0.5·150) = (180, 75).
         assert_eq!(frame.get(175, 75), Some([50, 200, 0]));

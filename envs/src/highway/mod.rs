@@ -6,7 +6,9 @@
 mod collision;
 mod config;
 mod env;
+mod interface;
 mod numeric;
+mod oracle;
 mod render;
 mod road;
 mod vehicle;
@@ -15,7 +17,10 @@ pub use config::HighwayConfig;
 pub use env::{Highway, HighwayObservation, StepResult, OBS_FEATURES, OBS_ROWS};
 pub use vehicle::{Driver, Vehicle};
 
-use crate::core::env::KeyBinding;
+use crate::core::env::{Env, KeyBinding};
+use crate::core::error::EnvError;
+use crate::core::kwargs::Kwargs;
+use crate::core::spec::{wrap, EnvSpec, Family};
 
 pub const HIGHWAY_ID: &str = "highway-v0";
 pub const HIGHWAY_FAST_ID: &str = "highway-fast-v0";
@@ -38,4 +43,47 @@ pub const KEYMAP: &[KeyBinding] = &[
     KeyBinding::new("ArrowDown", 2),
     KeyBinding::new("ArrowRight", 3),
     KeyBinding::new("ArrowLeft", 4),
+];
+
+pub static FAMILY: Family = Family {
+    id: "highway",
+    label: "HighwayEnv",
+    frame_sha256: true,
+    specs: SPECS,
+};
+
+const KWARGS_DOC: &str = "config: {lanes_count, vehicles_count, initial_lane_id, duration, \
+     ego_spacing, vehicles_density, simulation_frequency, policy_frequency, collision_reward, \
+     right_lane_reward, high_speed_reward, lane_change_reward, reward_speed_range, \
+     normalize_reward, offroad_terminal, screen_width, screen_height, centering_position, \
+     scaling} (highway-env's config keys)";
+
+fn make(spec: &'static EnvSpec, kw: &mut Kwargs) -> Result<Box<dyn Env>, EnvError> {
+    let config = HighwayConfig::from_kwargs(spec.id, kw)?;
+    Ok(wrap(spec, Highway::new(spec.id, config)?))
+}
+
+// Registered without `max_episode_steps`: the `duration` config truncates.
+static SPECS: &[EnvSpec] = &[
+    EnvSpec {
+        id: HIGHWAY_ID,
+        aliases: &[],
+        family: &FAMILY,
+        variants: &[],
+        max_episode_steps: None,
+        kwargs_doc: KWARGS_DOC,
+        summary: "HighwayEnv: drive fast on a four-lane highway among 50 cars, keep right, \
+                  do not crash.",
+        make,
+    },
+    EnvSpec {
+        id: HIGHWAY_FAST_ID,
+        aliases: &[],
+        family: &FAMILY,
+        variants: &[],
+        max_episode_steps: None,
+        kwargs_doc: KWARGS_DOC,
+        summary: "HighwayEnv, lighter: three lanes, 20 cars, 30 s.",
+        make,
+    },
 ];

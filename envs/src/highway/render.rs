@@ -92,7 +92,7 @@ fn horizontal_line(frame: &mut Frame, (x1, y1): (i64, i64), (x2, _): (i64, i64),
 }
 
 impl Highway {
-    pub fn frame_size(&self) -> (u32, u32) {
+    pub fn frame_dims(&self) -> (u32, u32) {
         (self.config().screen_width, self.config().screen_height)
     }
 
@@ -111,8 +111,9 @@ impl Highway {
         }
     }
 
-    pub fn render(&self, frame: &mut Frame) {
-        let (w, h) = self.frame_size();
+    /// The package's `rgb_array` frame of the current state.
+    pub fn draw(&self, frame: &mut Frame) {
+        let (w, h) = self.frame_dims();
         frame.resize(w, h);
         frame.fill(ROAD_GREY);
         if self.vehicles().is_empty() {
