@@ -1,10 +1,12 @@
 //! Replays the golden files of the third-party games (Tetris, FlappyBird, HighwayEnv),
 //! written by `tests/golden/thirdparty/generate.py` from the Python packages.
 //!
-//! A file holds episodes played in order on one environment instance: each reset (seeded
-//! or not), then every step's action, the driver's STATE, reward, flags and info, and at
-//! sampled steps the SHA-256 of the RGB frame. The replay runs the same calls on one
-//! [`Game`] and compares everything; how closely floats must agree is the caller's
+//! A file names the registered id it covers (`"env"`) and its kwargs, and holds episodes
+//! played in order on one environment instance: each reset (seeded or not), then every
+//! step's action, the driver's STATE, reward, flags and info, and at sampled steps the
+//! SHA-256 of the RGB frame. The replay makes the environment with `envs::make` and drives
+//! it through the `Env` trait only: STATE from `snapshot_at_reset` / `snapshot`, info from
+//! `reply_fields`, frames from `render`. How closely floats must agree is the caller's
 //! [`Tolerance`] per value path.
 
 use std::io::Read;
@@ -13,52 +15,22 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use envs::Frame;
+use envs::{Action, Env, Frame};
 
-/// The embedded golden files (gzipped JSON), so the wasm build needs no filesystem.
-pub const TETRIS: &[(&str, &[u8])] = &[
-    (
-        "default",
-        include_bytes!("../golden/thirdparty/tetris.json.gz"),
-    ),
-    (
-        "variant",
-        include_bytes!("../golden/thirdparty/tetris_variant.json.gz"),
-    ),
-];
-pub const FLAPPY_BIRD: &[(&str, &[u8])] = &[
-    (
-        "lidar",
-        include_bytes!("../golden/thirdparty/flappy_bird_lidar.json.gz"),
-    ),
-    (
-        "features",
-        include_bytes!("../golden/thirdparty/flappy_bird_features.json.gz"),
-    ),
-    (
-        "variant",
-        include_bytes!("../golden/thirdparty/flappy_bird_variant.json.gz"),
-    ),
-    (
-        "plain",
-        include_bytes!("../golden/thirdparty/flappy_bird_plain.json.gz"),
-    ),
-];
+/// Where the golden files live (relative to `tests/`), embedded by `build.rs`.
+pub const GOLDEN_DIR: &str = "golden/thirdparty/";
 
-pub const HIGHWAY: &[(&str, &[u8])] = &[
-    (
-        "highway-v0",
-        include_bytes!("../golden/thirdparty/highway.json.gz"),
-    ),
-    (
-        "highway-fast-v0",
-        include_bytes!("../golden/thirdparty/highway_fast.json.gz"),
-    ),
-    (
-        "highway-v0 configured",
-        include_bytes!("../golden/thirdparty/highway_config.json.gz"),
-    ),
-];
+/// Every third-party golden file: (path relative to `tests/`, gzipped JSON).
+pub fn golden_files() -> impl Iterator<Item = (&'static str, &'static [u8])> {
+    crate::data_files(GOLDEN_DIR).filter(|(path, _)| path.ends_with(".json.gz"))
+}
+
+/// The golden files covering a registered id.
+pub fn golden_files_for(id: &str) -> Vec<(&'static str, &'static [u8])> {
+    golden_files()
+        .filter(|(_, gz)| golden_env(gz).is_ok_and(|(env, _)| env == id))
+        .collect()
+}
 
 /// A reference value the golden file left out to stay small (FlappyBird's 180-ray lidar
 /// between sampled steps, Highway's far cars' floats between sampled steps).
@@ -94,23 +66,6 @@ struct GoldenStep {
     truncated: bool,
     info: Value,
     frame: Option<String>,
-}
-
-/// What one step returned.
-pub struct Outcome {
-    pub reward: f64,
-    pub terminated: bool,
-    pub truncated: bool,
-    pub info: Value,
-}
-
-/// A game as the replay drives it.
-pub trait Game {
-    /// Resets and returns the info dict.
-    fn reset(&mut self, seed: Option<u64>) -> Value;
-    fn step(&mut self, action: u64) -> Result<Outcome, String>;
-    fn state(&self) -> Value;
-    fn render(&self, frame: &mut Frame);
 }
 
 /// How closely a number must match the reference.
@@ -267,22 +222,39 @@ fn parse(gz: &[u8]) -> Result<Golden, String> {
     serde_json::from_str(&json).map_err(|e| format!("golden file: {e}"))
 }
 
-/// Replays a golden file on `game` (made with the file's kwargs). Frames are compared only
-/// when `check_frames`; `Err` names the first difference.
+/// Makes the environment a golden file covers, with its kwargs.
+pub fn make(gz: &[u8]) -> Result<Box<dyn Env>, String> {
+    let (id, kwargs) = golden_env(gz)?;
+    envs::make(&id, &kwargs).map_err(|e| format!("{id}: {e}"))
+}
+
+/// The info dict of the last reset or step, as the driver adds it to its replies.
+fn info(env: &dyn Env) -> Value {
+    env.reply_fields()
+        .get("info")
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
+/// Replays a golden file on `env` (made from the file's id and kwargs). Frames are
+/// compared only when `check_frames`; `Err` names the first difference.
 pub fn replay(
-    game: &mut dyn Game,
+    env: &mut dyn Env,
     gz: &[u8],
     tol: &dyn Fn(At) -> Tolerance,
     check_frames: bool,
 ) -> Result<Coverage, String> {
     let golden = parse(gz)?;
+    if env.id() != golden.env {
+        return Err(format!("made {}, the file covers {}", env.id(), golden.env));
+    }
     let mut cov = Coverage::default();
     let mut frame = Frame::default();
-    let mut check_frame = |game: &dyn Game, sha: &Option<String>, cov: &mut Coverage| {
+    let mut check_frame = |env: &dyn Env, sha: &Option<String>, cov: &mut Coverage| {
         let Some(sha) = sha.as_ref().filter(|_| check_frames) else {
             return Ok(());
         };
-        game.render(&mut frame);
+        env.render(&mut frame);
         let got = frame_sha256(&frame);
         cov.frames += 1;
         if &got == sha {
@@ -295,6 +267,7 @@ pub fn replay(
             ))
         }
     };
+    let no_state = || "the environment has no snapshot".to_string();
     for (e, ep) in golden.episodes.iter().enumerate() {
         let at = |step: usize, what: String| {
             format!(
@@ -302,15 +275,20 @@ pub fn replay(
                 golden.env, ep.seed
             )
         };
-        let info = game.reset(ep.seed);
-        compare("state", &game.state(), &ep.reset.state, 0, tol).map_err(|m| at(0, m))?;
-        compare("info", &info, &ep.reset.info, 0, tol).map_err(|m| at(0, m))?;
-        check_frame(game, &ep.reset.frame, &mut cov).map_err(|m| at(0, m))?;
+        env.reset(ep.seed);
+        let state = env.snapshot_at_reset().ok_or_else(no_state)?;
+        compare("state", &state, &ep.reset.state, 0, tol).map_err(|m| at(0, m))?;
+        compare("info", &info(env), &ep.reset.info, 0, tol).map_err(|m| at(0, m))?;
+        check_frame(env, &ep.reset.frame, &mut cov).map_err(|m| at(0, m))?;
         for (t, gs) in ep.steps.iter().enumerate() {
             let t = t + 1;
-            let out = game.step(gs.action).map_err(|m| at(t, m))?;
-            compare("state", &game.state(), &gs.state, t, tol).map_err(|m| at(t, m))?;
-            compare("info", &out.info, &gs.info, t, tol).map_err(|m| at(t, m))?;
+            let action = usize::try_from(gs.action).map_err(|e| at(t, e.to_string()))?;
+            let out = env
+                .step(Action::Index(action))
+                .map_err(|e| at(t, e.to_string()))?;
+            let state = env.snapshot().ok_or_else(no_state)?;
+            compare("state", &state, &gs.state, t, tol).map_err(|m| at(t, m))?;
+            compare("info", &info(env), &gs.info, t, tol).map_err(|m| at(t, m))?;
             if !tol(At {
                 path: "reward",
                 step: t,
@@ -331,7 +309,7 @@ pub fn replay(
                     ),
                 ));
             }
-            check_frame(game, &gs.frame, &mut cov).map_err(|m| at(t, m))?;
+            check_frame(env, &gs.frame, &mut cov).map_err(|m| at(t, m))?;
             cov.steps += 1;
             cov.terminations += usize::from(out.terminated);
             cov.truncations += usize::from(out.truncated);
@@ -339,85 +317,4 @@ pub fn replay(
         cov.episodes += 1;
     }
     Ok(cov)
-}
-
-/// Tetris through [`Game`].
-pub struct TetrisGame(pub envs::tetris::Tetris);
-
-impl Game for TetrisGame {
-    fn reset(&mut self, seed: Option<u64>) -> Value {
-        self.0.reset(seed).1
-    }
-
-    fn step(&mut self, action: u64) -> Result<Outcome, String> {
-        let s = self.0.step(action as usize).map_err(|e| e.to_string())?;
-        Ok(Outcome {
-            reward: s.reward,
-            terminated: s.terminated,
-            truncated: s.truncated,
-            info: s.info,
-        })
-    }
-
-    fn state(&self) -> Value {
-        self.0.state_json()
-    }
-
-    fn render(&self, frame: &mut Frame) {
-        self.0.render(frame);
-    }
-}
-
-/// FlappyBird through [`Game`].
-pub struct FlappyBirdGame(pub envs::flappy_bird::FlappyBird);
-
-impl Game for FlappyBirdGame {
-    fn reset(&mut self, seed: Option<u64>) -> Value {
-        self.0.reset(seed).1
-    }
-
-    fn step(&mut self, action: u64) -> Result<Outcome, String> {
-        let s = self.0.step(action as usize).map_err(|e| e.to_string())?;
-        Ok(Outcome {
-            reward: s.reward,
-            terminated: s.terminated,
-            truncated: s.truncated,
-            info: s.info,
-        })
-    }
-
-    fn state(&self) -> Value {
-        self.0.state_json()
-    }
-
-    fn render(&self, frame: &mut Frame) {
-        self.0.render(frame);
-    }
-}
-
-/// HighwayEnv through [`Game`].
-pub struct HighwayGame(pub envs::highway::Highway);
-
-impl Game for HighwayGame {
-    fn reset(&mut self, seed: Option<u64>) -> Value {
-        self.0.reset(seed).1
-    }
-
-    fn step(&mut self, action: u64) -> Result<Outcome, String> {
-        let s = self.0.step(action as usize).map_err(|e| e.to_string())?;
-        Ok(Outcome {
-            reward: s.reward,
-            terminated: s.terminated,
-            truncated: s.truncated,
-            info: s.info,
-        })
-    }
-
-    fn state(&self) -> Value {
-        self.0.state_json()
-    }
-
-    fn render(&self, frame: &mut Frame) {
-        self.0.render(frame);
-    }
 }

@@ -1,33 +1,60 @@
 //! The third-party games replay the Python packages' golden trajectories
-//! (`tests/golden/thirdparty/generate.py`), natively and, compiled to wasm, in headless
-//! Chromium: Tetris exactly, frames included; FlappyBird exactly but for the last bits of
-//! free lidar rays, frames exact with the package's sprites (native only: they are read
-//! from the reference installation); Highway resets exactly, steps within tolerance with
-//! every integer and flag exact, frames exact.
+//! (`tests/golden/thirdparty/generate.py`, embedded from that folder) through
+//! `envs::make` and the `Env` trait, natively and, compiled to wasm, in headless Chromium:
+//! Tetris exactly, frames included; FlappyBird exactly but for the last bits of free lidar
+//! rays, frames exact with the package's sprites (native only: they are read from the
+//! reference installation); Highway resets exactly, steps within tolerance with every
+//! integer and flag exact, frames exact.
 
 // Test support code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
 use playbench_tests::thirdparty::{
-    golden_env, replay, At, FlappyBirdGame, HighwayGame, TetrisGame, Tolerance, FLAPPY_BIRD,
-    HIGHWAY, TETRIS,
+    golden_env, golden_files, golden_files_for, make, replay, At, Tolerance,
 };
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
+/// The families whose every registered id must have golden data here.
+const FAMILIES: [&str; 3] = ["tetris", "flappy_bird", "highway"];
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn every_golden_file_names_a_registered_id_and_every_id_has_one() {
+    let files: Vec<_> = golden_files().collect();
+    assert!(files.len() >= 9, "{} golden files", files.len());
+    for (path, gz) in &files {
+        let (id, kwargs) = golden_env(gz).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let spec = envs::spec(&id).unwrap_or_else(|| panic!("{path}: {id} is not registered"));
+        assert!(FAMILIES.contains(&spec.family.id), "{path}: {id}");
+        assert!(spec.family.frame_sha256, "{path}: {id}");
+        envs::make(&id, &kwargs).unwrap_or_else(|e| panic!("{path}: {e}"));
+    }
+    for family in FAMILIES {
+        let family = envs::registry::family(family).unwrap();
+        for spec in family.specs {
+            assert!(
+                !golden_files_for(spec.id).is_empty(),
+                "no golden file covers {}",
+                spec.id
+            );
+        }
+    }
+}
+
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn tetris_matches_the_reference_exactly() {
-    for (name, gz) in TETRIS {
-        let (id, kwargs) = golden_env(gz).unwrap();
-        assert_eq!(id, envs::tetris::ID);
-        let mut game = TetrisGame(envs::tetris::Tetris::new(&kwargs).unwrap());
-        let cov = replay(&mut game, gz, &|_| Tolerance::Exact, true)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let files = golden_files_for(envs::tetris::ID);
+    assert_eq!(files.len(), 2);
+    for (path, gz) in files {
+        let mut env = make(gz).unwrap();
+        let cov = replay(env.as_mut(), gz, &|_| Tolerance::Exact, true)
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
         assert!(
             cov.episodes >= 4 && cov.steps > 900 && cov.terminations >= 3 && cov.frames > 100,
-            "{name}: {cov:?}"
+            "{path}: {cov:?}"
         );
     }
 }
@@ -44,19 +71,16 @@ fn flappy_tolerance(at: At) -> Tolerance {
     }
 }
 
-fn flappy_bird(kwargs: &serde_json::Map<String, serde_json::Value>) -> FlappyBirdGame {
-    FlappyBirdGame(envs::flappy_bird::FlappyBird::new(kwargs).unwrap())
-}
-
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn flappy_bird_states_match_the_reference() {
-    for (name, gz) in FLAPPY_BIRD {
-        let (id, kwargs) = golden_env(gz).unwrap();
-        assert_eq!(id, envs::flappy_bird::ID);
-        let cov = replay(&mut flappy_bird(&kwargs), gz, &flappy_tolerance, false)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(cov.steps > 400 && cov.terminations > 50, "{name}: {cov:?}");
+    let files = golden_files_for(envs::flappy_bird::ID);
+    assert_eq!(files.len(), 4);
+    for (path, gz) in files {
+        let mut env = make(gz).unwrap();
+        let cov = replay(env.as_mut(), gz, &flappy_tolerance, false)
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(cov.steps > 400 && cov.terminations > 50, "{path}: {cov:?}");
     }
 }
 
@@ -91,15 +115,15 @@ fn package_sprites() -> std::path::PathBuf {
 #[test]
 fn flappy_bird_frames_match_the_reference_with_its_sprites() {
     let dir = package_sprites();
-    for (name, gz) in FLAPPY_BIRD {
+    for (path, gz) in golden_files_for(envs::flappy_bird::ID) {
         let (_, kwargs) = golden_env(gz).unwrap();
-        let mut game = flappy_bird(&kwargs);
-        game.0
-            .load_sprites(&mut |file| std::fs::read(dir.join(file)).ok())
-            .unwrap();
-        let cov = replay(&mut game, gz, &flappy_tolerance, true)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(cov.frames > 60, "{name}: {cov:?}");
+        let mut env = envs::flappy_bird::make_with_sprites(&kwargs, &mut |file| {
+            std::fs::read(dir.join(file)).ok()
+        })
+        .unwrap();
+        let cov = replay(env.as_mut(), gz, &flappy_tolerance, true)
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(cov.frames > 60, "{path}: {cov:?}");
     }
 }
 
@@ -130,14 +154,20 @@ fn highway_tolerance(at: At) -> Tolerance {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn highway_matches_the_reference_within_tolerance() {
-    for (name, gz) in HIGHWAY {
-        let (id, kwargs) = golden_env(gz).unwrap();
-        let mut game = HighwayGame(envs::highway::Highway::new(&id, &kwargs).unwrap());
-        let cov = replay(&mut game, gz, &highway_tolerance, true)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(
-            cov.episodes >= 4 && cov.steps > 70 && cov.terminations >= 3 && cov.truncations >= 1,
-            "{name}: {cov:?}"
-        );
+    for id in [envs::highway::HIGHWAY_ID, envs::highway::HIGHWAY_FAST_ID] {
+        let files = golden_files_for(id);
+        assert!(!files.is_empty(), "{id}");
+        for (path, gz) in files {
+            let mut env = make(gz).unwrap();
+            let cov = replay(env.as_mut(), gz, &highway_tolerance, true)
+                .unwrap_or_else(|e| panic!("{path}: {e}"));
+            assert!(
+                cov.episodes >= 4
+                    && cov.steps > 70
+                    && cov.terminations >= 3
+                    && cov.truncations >= 1,
+                "{path}: {cov:?}"
+            );
+        }
     }
 }
