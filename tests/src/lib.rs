@@ -283,6 +283,7 @@ pub fn golden(name: &str) -> &'static str {
 pub mod bench;
 pub mod minigrid;
 pub mod reference;
+pub mod thirdparty;
 
 include!(concat!(env!("OUT_DIR"), "/data_files.rs"));
 
