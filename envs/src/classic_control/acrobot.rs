@@ -164,6 +164,10 @@ impl Env for Acrobot {
         vec!["torque -1".into(), "torque 0".into(), "torque +1".into()]
     }
 
+    fn noop(&self) -> Option<usize> {
+        Some(1)
+    }
+
     fn keymap(&self) -> Vec<KeyBinding> {
         vec![
             KeyBinding::new("ArrowLeft", 0),

@@ -81,6 +81,10 @@ impl Env for MountainCar {
         ]
     }
 
+    fn noop(&self) -> Option<usize> {
+        Some(1)
+    }
+
     fn keymap(&self) -> Vec<KeyBinding> {
         vec![
             KeyBinding::new("ArrowLeft", 0),

@@ -127,6 +127,10 @@ impl Env for Pendulum {
 
     /// Keys 1–5 pick the presets; ArrowLeft/a push counter-clockwise (+2), ArrowRight/d
     /// clockwise (-2), ArrowDown/s/space apply no torque.
+    fn noop(&self) -> Option<usize> {
+        Some(2)
+    }
+
     fn keymap(&self) -> Vec<KeyBinding> {
         vec![
             KeyBinding::new("1", 0),

@@ -130,6 +130,11 @@ pub fn check_made(make: impl Fn() -> Result<Box<dyn Env>, super::error::EnvError
             );
         }
     }
+    if let Some(noop) = a.noop() {
+        if noop >= names.len() {
+            fail("noop", format!("the no-op preset {noop} does not exist"));
+        }
+    }
     if let Some(clock) = a.clock() {
         if clock.idle >= names.len() {
             fail(

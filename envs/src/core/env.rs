@@ -145,6 +145,12 @@ pub trait Env {
     /// Keyboard bindings to action presets, as data.
     fn keymap(&self) -> Vec<KeyBinding>;
 
+    /// The preset that does nothing (fills frame-skipped steps and init skips), when the
+    /// environment has one.
+    fn noop(&self) -> Option<usize> {
+        None
+    }
+
     /// The action's text form, as models write it and episode files store it: the
     /// preset's name for presets, the generic call syntax for parametric actions.
     fn action_text(&self, action: &Action) -> String {

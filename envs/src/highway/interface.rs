@@ -42,6 +42,10 @@ impl Env for Highway {
         ACTION_NAMES.iter().map(|s| s.to_string()).collect()
     }
 
+    fn noop(&self) -> Option<usize> {
+        Some(super::NOOP_ACTION)
+    }
+
     fn keymap(&self) -> Vec<KeyBinding> {
         KEYMAP.to_vec()
     }

@@ -56,6 +56,10 @@ impl Env for Tetris {
         ACTION_NAMES.iter().map(|s| s.to_string()).collect()
     }
 
+    fn noop(&self) -> Option<usize> {
+        Some(super::NOOP_ACTION)
+    }
+
     fn keymap(&self) -> Vec<KeyBinding> {
         KEYMAP.to_vec()
     }
