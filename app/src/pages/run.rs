@@ -15,7 +15,6 @@ use leptos_router::hooks::{use_location, use_query_map};
 
 use crate::browser::download::download;
 use crate::browser::drive::{drive, Control, Ended};
-use crate::browser::encode::CanvasEncoder;
 use crate::components::error_box::ErrorBox;
 use crate::components::frame_canvas::{draw_frame, report};
 use crate::components::run_setup::{RunSetup, RunSetupState};
@@ -25,12 +24,12 @@ use crate::pages::home::set_title;
 use crate::pages::task_play::forked_task;
 use crate::replay::fork::ForkOrigin;
 use crate::replay::share::{episode_file_name, share_target};
-use crate::runner::settings::{ImageFormat, ImageSettings};
 use crate::suite_data;
 use crate::task_session::{failure_text, score_text};
 use crate::task_text;
 use crate::url::task_href;
-use bench::model_episode::{FrameEncoder, ModelEpisode, Turn};
+use bench::encode::{FrameEncoder, ImageEncoder, ImageFormat, ImageSettings};
+use bench::model_episode::{ModelEpisode, Turn};
 
 /// The task to run and, for a fork, where it comes from.
 fn resolve(
@@ -133,7 +132,7 @@ fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
             run_config.set_value(config);
             let made =
                 ModelEpisode::new(&task, profile.endpoint(), settings.session, profile.prices)
-                    .and_then(|ep| Ok((ep, CanvasEncoder::new(settings.image)?)));
+                    .map(|ep| (ep, ImageEncoder::new(settings.image)));
             let video_fps = settings.video_fps;
             let (ep, mut encoder) = match made {
                 Ok(x) => x,
@@ -270,13 +269,11 @@ fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
 
 /// Small PNGs of the demonstration frames (as sent, captions included).
 fn demo_images(ep: &ModelEpisode) -> Vec<Vec<String>> {
-    let Ok(mut enc) = CanvasEncoder::new(ImageSettings {
+    let mut enc = ImageEncoder::new(ImageSettings {
         format: ImageFormat::Png,
         quality: 1.0,
         scale: 0.5,
-    }) else {
-        return Vec::new();
-    };
+    });
     ep.demos()
         .iter()
         .map(|clip| {

@@ -14,7 +14,6 @@ use leptos::prelude::*;
 
 use crate::browser::download::download;
 use crate::browser::drive::{drive, Control, Ended};
-use crate::browser::encode::CanvasEncoder;
 use crate::browser::time::{now_ms, sleep};
 use crate::browser::{keys, storage};
 use crate::components::error_box::ErrorBox;
@@ -28,6 +27,7 @@ use crate::runner::suite_run::{
 };
 use crate::suite_data;
 use crate::task_session::failure_key;
+use bench::encode::ImageEncoder;
 use bench::model_episode::{DemoCache, ModelEpisode};
 
 #[component]
@@ -681,7 +681,7 @@ async fn worker(live: Shared, bump: impl Fn() + Copy + 'static, finished: impl F
             continue;
         }
         let made = ModelEpisode::new(task, profile.endpoint(), settings.session, profile.prices)
-            .and_then(|ep| Ok((ep, CanvasEncoder::new(settings.image)?)));
+            .map(|ep| (ep, ImageEncoder::new(settings.image)));
         let (mut ep, mut encoder) = match made {
             Ok(x) => x,
             Err(e) => {
