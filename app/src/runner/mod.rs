@@ -3,6 +3,7 @@
 //! network failures mean ([`diagnose`]). One model episode is `bench::model_episode`,
 //! shared with the command line. No IO here: the pages fetch, store and draw.
 
+pub mod control;
 pub mod diagnose;
 pub mod profiles;
 pub mod settings;
