@@ -19,6 +19,7 @@ pub mod replay;
 pub mod routes;
 pub mod runner;
 pub mod storage;
+pub mod storage_keys;
 pub mod study;
 pub mod suite_data;
 pub mod suite_filter;

@@ -29,9 +29,9 @@ pub fn ModelsPage() -> impl IntoView {
             {warning.map(|w| view! { <p class="field-error" role="alert">{w}</p> })}
             <ProfileEditor profiles=profiles />
             <p>
-                <a href="/run/suite">"Run the suite with a model"</a>
+                <a href=crate::routes::RUN_SUITE>"Run the suite with a model"</a>
                 " · "
-                <a href="/suite">"Pick a task to run (\u{201c}Run a model\u{201d} on its card)"</a>
+                <a href=crate::routes::SUITE>"Pick a task to run (\u{201c}Run a model\u{201d} on its card)"</a>
             </p>
         </div>
     }
