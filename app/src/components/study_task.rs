@@ -84,6 +84,8 @@ pub fn StudyTask(
     };
 
     let frame = FrameSource::new(move |draw| session.with(|s| draw(s.frame())));
+    // A memo: the form is rebuilt when the functions change, not after every step.
+    let functions: Signal<_> = Memo::new(move |_| session.with(TaskSession::functions)).into();
     let pointer = PointerInput {
         mode: Signal::derive(move || session.with(TaskSession::pointer_mode)),
         on_gesture: Callback::new(move |g| {
@@ -144,7 +146,7 @@ pub fn StudyTask(
                             .map(|e| view! { <p class="field-error" role="alert">{e}</p> })
                     }}
                     <ParametricInput
-                        functions=Signal::derive(move || session.with(TaskSession::functions))
+                        functions=functions
                         play_call=Callback::new(move |call: Call| play(&|s| s.play_call(call.clone(), now_ms())))
                         play_text=Callback::new(move |text: String| play(&|s| s.play_text(&text, now_ms())))
                         text_of=Callback::new(move |call: Call| session.with(|s| s.call_text(&call)))

@@ -222,6 +222,9 @@ fn Board(session: Session) -> impl IntoView {
         });
     });
     let pointer_mode = Memo::new(move |_| read(session, PlaySession::pointer_mode, None));
+    // A memo: the form is rebuilt when the functions change, not after every step.
+    let functions: Signal<_> =
+        Memo::new(move |_| read(session, PlaySession::functions, Vec::new())).into();
     let pointer = PointerInput {
         mode: pointer_mode.into(),
         on_gesture: Callback::new(move |g| {
@@ -313,7 +316,7 @@ fn Board(session: Session) -> impl IntoView {
                             .map(|e| view! { <p class="field-error" role="alert" data-testid="play-error">{e}</p> })
                     }}
                     <ParametricInput
-                        functions=Signal::derive(move || read(session, PlaySession::functions, Vec::new()))
+                        functions=functions
                         play_call=Callback::new(move |call: Call| play_with(session, |s| s.play(Action::Call(call), now_ms())))
                         play_text=Callback::new(move |text: String| play_with(session, |s| s.play_text(&text, now_ms())))
                         text_of=Callback::new(move |call: Call| read(session, |s| s.action_text(&Action::Call(call)), String::new()))
