@@ -304,7 +304,7 @@ impl PlaySession {
                 self.last_reward = Some(step.reward);
                 self.terminated = step.terminated;
                 self.truncated = step.truncated;
-                self.succeeded = step.terminated && step.signals.success;
+                self.succeeded = step.signals.success;
                 self.last_error = None;
                 self.redraw();
                 Ok(Some(step.reward))
@@ -406,7 +406,7 @@ impl PlaySession {
     }
 
     pub fn outcome(&self) -> Outcome {
-        if self.succeeded {
+        if self.succeeded && (self.terminated || self.truncated) {
             Outcome::Success
         } else if self.terminated {
             Outcome::Terminated
@@ -634,6 +634,7 @@ pub fn format_reward(r: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use envs::core::clock::ClockMode;
     use serde_json::{json, Map, Value};
 
     fn request(id: &str, kwargs: Value, seed: u64) -> PlayRequest {
@@ -728,7 +729,7 @@ mod tests {
     }
 
     #[test]
-    fn one_key_press_is_one_step_everywhere() {
+    fn one_key_press_is_one_step_or_one_input_to_the_clock_everywhere() {
         for spec in envs::specs() {
             let mut s = PlaySession::new(PlayRequest::new(spec.id, Map::new(), 1)).unwrap();
             let c = s
@@ -737,9 +738,33 @@ mod tests {
                 .find(|c| !c.keys.is_empty())
                 .cloned()
                 .unwrap();
-            let r = s.press_key(&c.keys[0]);
-            assert!(matches!(r, KeyResult::Stepped { .. }), "{}: {r:?}", spec.id);
+            let Some(clock) = s.clock() else {
+                let r = s.press_key(&c.keys[0]);
+                assert!(matches!(r, KeyResult::Stepped { .. }), "{}: {r:?}", spec.id);
+                assert_eq!(s.steps(), 1, "{}", spec.id);
+                continue;
+            };
+            // Real time: the press goes to the clock — at once on an idle timeout, at
+            // the next tick on fixed ticks.
+            let r = s.press_key_at(&c.keys[0], 0.0);
+            let at_once = u32::from(clock.mode == ClockMode::IdleTimeout);
+            assert_eq!(
+                r,
+                KeyResult::Queued {
+                    action: c.index,
+                    steps: at_once
+                },
+                "{}",
+                spec.id
+            );
+            if at_once == 0 {
+                assert!(s.tick(f64::from(clock.tick_ms)), "{}", spec.id);
+            }
             assert_eq!(s.steps(), 1, "{}", spec.id);
+            assert_eq!(
+                s.virtual_ms(),
+                Some(u64::from(clock.tick_ms) * u64::from(1 - at_once))
+            );
         }
     }
 
@@ -985,7 +1010,6 @@ mod tests {
     #[test]
     fn a_clocked_environment_plays_in_real_time() {
         use crate::test_envs::Runner;
-        use envs::core::clock::ClockMode;
         // Idle timeout: keys step at once, the idle action after each second without one.
         let mut s = fake(Box::new(Runner::new(ClockMode::IdleTimeout, 1000)));
         assert!(s.is_paused(), "a real-time game waits for its player");

@@ -83,6 +83,9 @@ pub fn score_text(rule: &ScoreRule) -> String {
             "{}; partial credit by the best progress toward the goal (up to 70)",
             success_words(*reference_steps)
         ),
+        ScoreRule::EnvScore => {
+            "the game's own 0-100 score, as its reference benchmark scores it".to_string()
+        }
         ScoreRule::CappedRatio {
             value: RatioValue::StepsSurvived,
             floor,

@@ -73,7 +73,7 @@ impl Env for Runner {
             info: Info::default(),
             signals: Signals {
                 success: self.pos >= 19,
-                events: Vec::new(),
+                ..Signals::default()
             },
         })
     }
@@ -238,7 +238,7 @@ impl Env for Picker {
             info: Info::default(),
             signals: Signals {
                 success: done,
-                events: Vec::new(),
+                ..Signals::default()
             },
         })
     }

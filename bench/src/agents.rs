@@ -13,6 +13,13 @@ pub struct RandomAgent {
 }
 
 impl RandomAgent {
+    /// The agent for repetition `repeat` of a task in a run seeded with `seed`: the
+    /// seed S × 1000003 + r, so repetitions differ and every run is reproducible (the
+    /// same in the browser and on the command line).
+    pub fn for_repeat(seed: u64, repeat: u64) -> Self {
+        Self::new(seed.wrapping_mul(1_000_003).wrapping_add(repeat))
+    }
+
     pub fn new(seed: u64) -> Self {
         Self {
             seed,

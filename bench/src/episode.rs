@@ -1,5 +1,6 @@
 //! The episode engine: runs a task for any agent under the same conditions
-//! (`docs/tasks.md`) and records everything needed to replay and re-score it.
+//! (`docs/tasks.md`, "Tasks") and records everything needed to replay and re-score it
+//! (same document, "Episode record").
 
 use serde::{Deserialize, Serialize};
 

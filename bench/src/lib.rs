@@ -6,6 +6,7 @@
 //! over the same types (see `docs/architecture.md`).
 
 pub mod agents;
+pub mod attempts;
 pub mod demo;
 pub mod encode;
 pub mod episode;

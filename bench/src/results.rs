@@ -282,6 +282,14 @@ pub fn fork_task(file: &EpisodeFile, step: usize) -> Result<super::task::Task, S
             "no decisions would be left in the budget",
         ));
     }
+    if decisions[..step].iter().any(|d| d.idle_before > 0) {
+        // A prefix holds actions only: the idle steps of real-time play cannot be
+        // replayed from it.
+        return Err(field_err(
+            "step",
+            "this real-time episode cannot be forked: its idle steps have no place in a prefix",
+        ));
+    }
     task.prefix
         .extend(decisions[..step].iter().map(|d| d.action.clone()));
     task.max_steps -= step as u32;

@@ -124,8 +124,13 @@ impl Study {
 
     /// The built-in suite version the study names.
     pub fn suite(&self) -> Result<&'static Suite, StudyError> {
-        crate::suites::get(&self.suite, self.suite_version)
-            .map_err(|e| field("suite", e.to_string()))
+        crate::suites::get(&self.suite, self.suite_version).map_err(|e| {
+            let at = match e {
+                crate::suites::SuiteError::Version { .. } => "suite_version",
+                _ => "suite",
+            };
+            field(at, e.to_string())
+        })
     }
 
     /// Checks the study against the suite its participants will play.

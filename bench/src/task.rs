@@ -1,5 +1,5 @@
-//! The task and suite formats (protocol.md §1): data, not code. Versioned JSON; a bad
-//! file is rejected with a message naming the offending field.
+//! The task and suite formats (`docs/tasks.md`, "Tasks" and "Suites"): data, not code.
+//! Versioned JSON; a bad file is rejected with a message naming the offending field.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -73,7 +73,7 @@ pub struct Task {
 }
 
 /// A demonstration: a start configuration and the actions played from it, one frame
-/// per decision (protocol.md §2).
+/// per decision (`docs/vical-protocol.md`, "Demonstration clips").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DemoClip {
@@ -126,8 +126,8 @@ pub enum PassCondition {
     ScoreAtLeast { threshold: f64 },
 }
 
-/// How an episode maps to 0-100 (protocol.md §5). Reference targets are calibrated by
-/// the oracle solver.
+/// How an episode maps to 0-100 (`docs/tasks.md`, "Score rules"). Reference targets are
+/// calibrated by the oracle solver.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ScoreRule {
@@ -145,6 +145,9 @@ pub enum ScoreRule {
     /// Swing-up and hill-climb tasks: success as in `navigation`; a failed episode earns
     /// 70 × its best progress toward the goal (0-1, environment-defined).
     Progress { reference_steps: u32 },
+    /// The environment's own 0-100 score at the end of the episode, as its reference
+    /// benchmark defines it (GameVerse's normalized game scores).
+    EnvScore,
     /// 100 × clamp((v − floor) / (reference − floor), 0, 1) for a task value `v`.
     CappedRatio {
         value: RatioValue,

@@ -1,8 +1,12 @@
-//! IO around the `envs` crate for native tools: the JSON-lines driver, PNG files and the
-//! benchmark. Kept out of `envs` so the library's wasm build carries none of it.
+//! The native adapters over `envs` and `bench`: the JSON-lines driver (`envs-driver`)
+//! and the benchmark's command line (`playbench`). Kept out of the libraries so their
+//! wasm builds carry none of it. Reference: `docs/cli.md`, `docs/driver.md`.
 
+pub mod args;
 pub mod commands;
 pub mod driver;
 pub mod endpoint;
+pub mod error;
 pub mod png_out;
+pub mod runs;
 pub mod verify;

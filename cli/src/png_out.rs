@@ -1,27 +1,14 @@
-//! Writing frames as PNG files.
+//! Writing frames as PNG files, with the encoder of record (`bench::encode`).
 
 use std::path::Path;
 
+use bench::encode::{ImageEncoder, ImageSettings};
 use envs::Frame;
 
 pub fn write_png(path: &Path, frame: &Frame) -> Result<(), String> {
-    std::fs::write(path, encode_png(frame)?).map_err(|e| e.to_string())
-}
-
-/// The frame as PNG bytes in memory (images sent to model endpoints).
-pub fn encode_png(frame: &Frame) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    {
-        let mut encoder = png::Encoder::new(&mut out, frame.width(), frame.height());
-        encoder.set_color(png::ColorType::Rgb);
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
-        writer
-            .write_image_data(frame.data())
-            .map_err(|e| e.to_string())?;
-        writer.finish().map_err(|e| e.to_string())?;
-    }
-    Ok(out)
+    let mut encoder = ImageEncoder::new(ImageSettings::default());
+    let bytes = encoder.encode_bytes(frame)?;
+    std::fs::write(path, bytes).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -29,11 +16,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn encoded_png_decodes_to_the_frame() {
+    fn a_written_png_decodes_to_the_frame() {
         let mut f = Frame::new(3, 2);
         f.data_mut()[4] = 200;
-        let bytes = encode_png(&f).unwrap();
-        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        let path = std::env::temp_dir().join(format!("playbench-png-{}.png", std::process::id()));
+        write_png(&path, &f).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
         let mut reader = png::Decoder::new(bytes.as_slice()).read_info().unwrap();
         let mut buf = vec![0; reader.output_buffer_size()];
         let info = reader.next_frame(&mut buf).unwrap();

@@ -3,39 +3,40 @@
 
 use std::path::Path;
 
-use bench::link_codec::PayloadError as P;
-use bench::share::{verify, EpisodeFile, Verification, ENVS_VERSION};
+use bench::link_codec::PayloadError;
+use bench::share::{verify, EpisodeFile, ShareError, Verification, ENVS_VERSION};
 
-use crate::commands::Args;
-
-/// Errors starting with this are divergences: `playbench` prints them and exits 1.
-pub const DIVERGED: &str = "diverged ";
+use crate::error::CliError;
 
 /// Reads a file (JSON, or a link saved as text) or a link given inline.
-pub fn load(input: &str) -> Result<EpisodeFile, String> {
+pub fn load(input: &str) -> Result<EpisodeFile, CliError> {
     let path = Path::new(input);
     if path.is_file() {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("reading {input}: {e}"))?;
+        let text = std::fs::read_to_string(path).map_err(|error| CliError::ReadInput {
+            input: input.to_string(),
+            error,
+        })?;
         let parsed = if text.trim_start().starts_with('{') {
             EpisodeFile::from_json(&text)
         } else {
             EpisodeFile::from_link_fragment(&text)
         };
-        return parsed.map_err(|e| format!("{input}: {e}"));
+        return parsed.map_err(|error| CliError::Share {
+            input: Some(input.to_string()),
+            error,
+        });
     }
-    EpisodeFile::from_link_fragment(input).map_err(|e| match e {
-        bench::share::ShareError::Link(P::NotALink) => {
-            format!("{input:?} is neither a file nor a Playbench episode link")
-        }
-        e => e.to_string(),
+    EpisodeFile::from_link_fragment(input).map_err(|error| match error {
+        ShareError::Link(PayloadError::NotALink) => CliError::NotAnEpisode {
+            input: input.to_string(),
+        },
+        error => error.into(),
     })
 }
 
-pub fn command(args: &Args) -> Result<String, String> {
-    // The positional after the subcommand.
-    let input = args
-        .value("verify")
-        .ok_or("usage: playbench verify FILE_OR_LINK")?;
+/// `verified: …` when the episode re-simulates as recorded; the first divergence as a
+/// [`CliError::Diverged`] otherwise.
+pub fn command(input: &str) -> Result<String, CliError> {
     let file = load(input)?;
     let note = if file.envs_version == ENVS_VERSION {
         String::new()
@@ -45,10 +46,10 @@ pub fn command(args: &Args) -> Result<String, String> {
             file.envs_version
         )
     };
-    match verify(&file).map_err(|e| e.to_string())? {
+    match verify(&file)? {
         Verification::Verified { passed, score } => {
             Ok(format!("verified: passed={passed}, score={score}{note}\n"))
         }
-        Verification::Diverged(d) => Err(format!("{d}{note}")),
+        Verification::Diverged(d) => Err(CliError::Diverged(format!("{d}{note}"))),
     }
 }

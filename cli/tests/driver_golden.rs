@@ -7,7 +7,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use playbench_tests::{check_golden_with, Stepped, Stepper, GOLDEN_FILES};
+use playbench_tests::{check_golden_with, golden_files, Stepped, Stepper};
 use serde_json::{json, Map, Value};
 
 struct DriverProcess {
@@ -84,7 +84,9 @@ impl Stepper for DriverProcess {
 #[test]
 fn driver_replays_every_golden_file() {
     let mut driver = DriverProcess::start();
-    for (name, json) in GOLDEN_FILES {
+    let files = golden_files();
+    assert!(files.len() >= 11, "only {} golden files", files.len());
+    for (name, json) in files {
         let cov = check_golden_with(&mut driver, json).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(cov.steps >= 50, "{name}");
     }
@@ -126,9 +128,80 @@ fn driver_survives_bad_input_and_renders_png() {
 #[test]
 fn driver_replays_minigrid_golden_files() {
     let mut driver = DriverProcess::start();
-    for (id, gz) in playbench_tests::minigrid::MINIGRID_GOLDEN {
+    for (id, gz) in playbench_tests::minigrid::minigrid_golden_files() {
         let cov = playbench_tests::minigrid::check_minigrid_golden(&mut driver, gz)
             .unwrap_or_else(|e| panic!("{id}: {e}"));
         assert!(cov.steps > 30, "{id}");
     }
+}
+
+#[test]
+fn driver_answers_help_and_version() {
+    let run = |arg: &str| {
+        Command::new(env!("CARGO_BIN_EXE_envs-driver"))
+            .arg(arg)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let help = run("--help");
+    assert!(help.status.success());
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        text.contains("JSON") && text.contains("Usage: envs-driver"),
+        "{text}"
+    );
+    let version = run("--version");
+    assert!(version.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout),
+        format!("envs-driver {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    assert_eq!(run("--fly").status.code(), Some(2));
+}
+
+/// Every golden file in the generic format (`playbench-golden/1`) replays through the
+/// driver process too, frames by their SHA-256 where the file has them.
+#[test]
+fn generic_golden_files_replay_through_the_driver() {
+    use playbench_tests::data_files;
+    use playbench_tests::reference::{read_json, FORMAT};
+    let mut d = DriverProcess::start();
+    let mut files = 0;
+    for (path, bytes) in data_files("golden/") {
+        if !(path.ends_with(".json") || path.ends_with(".json.gz")) {
+            continue;
+        }
+        let doc = read_json(path, bytes).unwrap();
+        if doc["format"] != FORMAT {
+            continue;
+        }
+        files += 1;
+        let env = doc["env"].as_str().unwrap();
+        for (e, ep) in doc["episodes"].as_array().unwrap().iter().enumerate() {
+            let at = |what: &str| format!("{path} episode {e}: {what}");
+            if !ep["continue"].as_bool().unwrap_or(false) || e == 0 {
+                d.ask(&json!({"op": "make", "env": env, "kwargs": ep["kwargs"]}))
+                    .unwrap();
+            }
+            let r = d.ask(&json!({"op": "reset", "seed": ep["seed"]})).unwrap();
+            if !ep["reset"].is_null() {
+                assert_eq!(r["state"], ep["reset"], "{}", at("reset"));
+            }
+            if let Some(h) = ep.get("reset_frame_sha256") {
+                assert_eq!(&r["frame_sha256"], h, "{}", at("reset frame"));
+            }
+            for (i, st) in ep["steps"].as_array().unwrap().iter().enumerate() {
+                let r = d
+                    .ask(&json!({"op": "step", "action": st["action"]}))
+                    .unwrap_or_else(|x| panic!("{}", at(&format!("step {i}: {x}"))));
+                for key in ["state", "reward", "terminated", "truncated", "frame_sha256"] {
+                    if let Some(want) = st.get(key) {
+                        assert_eq!(&r[key], want, "{}", at(&format!("step {i} {key}")));
+                    }
+                }
+            }
+        }
+    }
+    assert!(files >= 1, "no {FORMAT} golden file");
 }

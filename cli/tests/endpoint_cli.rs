@@ -145,7 +145,44 @@ fn valid_replies_play_the_episode_for_every_provider() {
         // carry the whole history (full window).
         assert_eq!(entry["messages"], 1 + 2 * (i % 3) as u64, "{entry}");
         assert!(entry["images"].as_u64().unwrap() >= 2, "{entry}");
+        assert_eq!(entry["mimes"], serde_json::json!(["image/png"]), "{entry}");
     }
+}
+
+#[test]
+fn frames_go_as_jpeg_at_the_quality_and_scale_asked_for() {
+    let Some(s) = server() else { return };
+    let r = run(
+        &s,
+        "openai",
+        "valid:Down",
+        &[
+            "--image-format",
+            "jpeg",
+            "--jpeg-quality",
+            "0.5",
+            "--image-scale",
+            "2",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(decisions(&r).len(), 3, "{}", r.out);
+    let file: Value = serde_json::from_str(&r.out).unwrap();
+    let settings = &file["settings"];
+    assert_eq!(settings["image_format"], "image/jpeg", "{settings}");
+    assert_eq!(settings["image_quality"], 0.5);
+    assert_eq!(settings["image_scale"], 2.0);
+    let jpeg_log = server_log(&s);
+    assert_eq!(jpeg_log.len(), 3);
+    for entry in &jpeg_log {
+        assert_eq!(entry["mimes"], serde_json::json!(["image/jpeg"]), "{entry}");
+    }
+    // The same episode with PNG frames at scale 1 sends other bytes.
+    let png = run(&s, "openai", "valid:Down", &[]);
+    assert_eq!(png.code, 0, "{}", png.err);
+    let log = server_log(&s);
+    assert_eq!(log[3]["mimes"], serde_json::json!(["image/png"]));
+    assert_ne!(log[3]["bytes"], jpeg_log[0]["bytes"]);
 }
 
 #[test]
@@ -207,6 +244,7 @@ fn overflow_is_token_overflow_and_fatal_errors_are_api_errors() {
     // The server echoes the key in its error: it is redacted on stderr.
     let r = run(&s, "openai", "401", &[]);
     assert_eq!(r.record["failure"], "api_error");
+    assert_eq!(r.code, 3, "an endpoint failure: {}", r.err);
     assert!(
         r.err.contains("authentication failed") && r.err.contains("***"),
         "{}",
@@ -222,6 +260,7 @@ fn a_hanging_endpoint_times_out_into_api_error() {
     let Some(s) = server() else { return };
     let r = run(&s, "openai", "hang", &["--timeout", "1"]);
     assert_eq!(r.record["failure"], "api_error", "{}", r.err);
+    assert_eq!(r.code, 3);
     // Four attempts of 1 s and backoffs of 1, 2 and 4 s.
     assert!(r.took >= Duration::from_secs(11), "{:?}", r.took);
     assert!(r.err.contains("no answer"), "{}", r.err);

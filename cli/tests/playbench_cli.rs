@@ -71,7 +71,16 @@ fn bad_arguments_are_explained() {
     assert!(err.contains("unknown agent"), "{err}");
     let (code, _, err) = playbench(&["fly"]);
     assert_eq!(code, 2);
-    assert!(err.contains("usage"), "{err}");
+    assert!(err.to_lowercase().contains("usage"), "{err}");
+    let (code, _, err) = playbench(&[]);
+    assert_eq!(code, 2, "no subcommand shows the help as an error");
+    assert!(err.contains("Commands:"), "{err}");
+    let (code, _, err) = playbench(&["tasks", "--suite-id", "nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown suite \"nope\""), "{err}");
+    let (code, _, err) = playbench(&["run", "--task", "taxi-s1", "--link", "--suite"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--suite"), "{err}");
 }
 
 #[test]
@@ -160,8 +169,65 @@ fn verify_checks_files_and_links() {
     assert!(err.contains("format"), "{err}");
     let (code, _, err) = playbench(&["verify"]);
     assert_eq!(code, 2);
-    assert!(err.contains("usage"), "{err}");
+    assert!(err.to_lowercase().contains("usage"), "{err}");
     for p in [honest, tampered, saved, garbage] {
         std::fs::remove_file(p).unwrap();
     }
+}
+
+#[test]
+fn help_and_version_are_generated_and_succeed() {
+    let (code, out, _) = playbench(&["--help"]);
+    assert_eq!(code, 0);
+    for sub in ["tasks", "run", "verify", "baseline", "suite"] {
+        assert!(out.contains(sub), "{sub}: {out}");
+    }
+    let (code, out, _) = playbench(&["run", "--help"]);
+    assert_eq!(code, 0);
+    for flag in [
+        "--task",
+        "--suite-id",
+        "--agent",
+        "--provider",
+        "--api-key-env",
+        "--image-format",
+        "--jpeg-quality",
+        "--image-scale",
+        "--concurrency",
+    ] {
+        assert!(out.contains(flag), "{flag}: {out}");
+    }
+    let (code, out, _) = playbench(&["--version"]);
+    assert_eq!(code, 0);
+    assert_eq!(out, format!("playbench {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+/// (Building a suite runs the oracle over every task, which takes minutes in a debug
+/// build: `scripts/test.sh` runs `playbench suite --check` from the release build.)
+#[test]
+fn suite_check_covers_every_suite() {
+    let (code, _, err) = playbench(&["suite", "--check", "--suite-id", "playbench-core"]);
+    assert_eq!(code, 2, "--check checks every suite: {err}");
+    let (code, _, err) = playbench(&["suite", "--suite-id", "nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown suite \"nope\""), "{err}");
+}
+
+#[test]
+fn output_errors_exit_with_4() {
+    let (code, _, err) = playbench(&[
+        "run",
+        "--suite",
+        "--filter",
+        "frozenlake-4x4-det-s0",
+        "--agent",
+        "oracle",
+        "--out",
+        "/nonexistent-dir/results.json",
+    ]);
+    assert_eq!(code, 4, "{err}");
+    assert!(
+        err.contains("writing /nonexistent-dir/results.json"),
+        "{err}"
+    );
 }

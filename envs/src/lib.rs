@@ -1,19 +1,38 @@
 //! Playbench environments: ports of the reference environments that reproduce them seed
 //! for seed, with rendering into caller-owned RGB frames, input maps and oracles. Each
-//! family lives in its own folder; `registry` lists the families (see
+//! family lives in its own folder, named once in `families!` below (see
 //! `docs/architecture.md` and `docs/adding-an-environment.md`).
 //!
 //! Pure Rust with no web dependency: the same code runs natively and as WebAssembly, and
-//! a seed gives bit-identical episodes on both. All randomness goes through
-//! [`rng::NpRandom`] (numpy's generator) and all transcendental math through `libm`.
+//! a seed gives bit-identical episodes on both. All randomness goes through our ports of
+//! the reference generators (`rng`) and all transcendental math through `libm` or a
+//! ported kernel.
 
-pub mod classic_control;
 pub mod core;
-pub mod minigrid;
+pub mod pygame;
 pub mod registry;
 pub mod render;
 pub mod rng;
-pub mod toy_text;
+
+/// Declares each family's folder as a module and lists the families for the registry:
+/// adding a family is adding its name here (see `docs/adding-an-environment.md`).
+macro_rules! families {
+    ($($family:ident),* $(,)?) => {
+        $(pub mod $family;)*
+        /// Every family, in display order.
+        pub(crate) static FAMILY_LIST: &[&core::spec::Family] = &[$(&$family::FAMILY),*];
+    };
+}
+
+families!(
+    toy_text,
+    classic_control,
+    minigrid,
+    gameverse,
+    tetris,
+    flappy_bird,
+    highway,
+);
 
 pub use crate::core::action::{ActionError, ArgKind, ArgValue, Call};
 pub use crate::core::env::{

@@ -1,5 +1,6 @@
-//! Every family, in display order: one line each. Ids → constructors, with the kwargs
-//! and time limits `gym.make` applies; each family lists its own ids in its folder.
+//! Ids → constructors, with the kwargs and time limits `gym.make` applies. The families
+//! are named once, in `envs/src/lib.rs` (`families!`); each lists its own ids in its
+//! folder.
 
 use serde_json::{Map, Value};
 
@@ -8,11 +9,8 @@ use crate::core::error::EnvError;
 use crate::core::kwargs::Kwargs;
 pub use crate::core::spec::{EnvSpec, Family};
 
-pub static FAMILIES: &[&Family] = &[
-    &crate::toy_text::FAMILY,
-    &crate::classic_control::FAMILY,
-    &crate::minigrid::FAMILY,
-];
+/// Every family, in display order.
+pub static FAMILIES: &[&Family] = crate::FAMILY_LIST;
 
 /// Every registered environment, in display order.
 pub fn specs() -> impl Iterator<Item = &'static EnvSpec> {

@@ -69,9 +69,9 @@ impl AgentChoice {
     pub fn local_agent(&self, repeat: u32) -> Option<Box<dyn Agent>> {
         match *self {
             Self::Model => None,
-            Self::Random { seed } => Some(Box::new(RandomAgent::new(
-                seed.wrapping_mul(1_000_003).wrapping_add(u64::from(repeat)),
-            ))),
+            Self::Random { seed } => {
+                Some(Box::new(RandomAgent::for_repeat(seed, u64::from(repeat))))
+            }
             Self::Oracle => Some(Box::new(OracleAgent::new())),
         }
     }

@@ -1,9 +1,10 @@
 //! The built-in suites, by id and version. Every version ever published stays here, so
 //! episode files, links and results files made on an older version keep verifying when
 //! a suite is added or a new version appears. Each suite's latest version is generated
-//! by its recipes (`playbench suite --id ID`); older versions are frozen files.
+//! by its recipes (`playbench suite --suite-id ID`); older versions are frozen files.
 
 pub mod core;
+pub mod gameverse;
 
 use std::sync::OnceLock;
 
@@ -22,16 +23,25 @@ pub struct BuiltinSuite {
 }
 
 /// Every built-in suite version, each suite's versions in ascending order.
-pub static BUILTIN: &[BuiltinSuite] = &[BuiltinSuite {
-    id: core::SUITE_ID,
-    version: 1,
-    json: include_str!("../../suites/playbench-core/v1.json"),
-    baselines: Some((
-        include_str!("../../suites/playbench-core/v1.baseline-random.json"),
-        include_str!("../../suites/playbench-core/v1.baseline-oracle.json"),
-    )),
-    build: Some(core::build),
-}];
+pub static BUILTIN: &[BuiltinSuite] = &[
+    BuiltinSuite {
+        id: core::SUITE_ID,
+        version: 1,
+        json: include_str!("../../suites/playbench-core/v1.json"),
+        baselines: Some((
+            include_str!("../../suites/playbench-core/v1.baseline-random.json"),
+            include_str!("../../suites/playbench-core/v1.baseline-oracle.json"),
+        )),
+        build: Some(core::build),
+    },
+    BuiltinSuite {
+        id: gameverse::SUITE_ID,
+        version: 1,
+        json: include_str!("../../suites/gameverse/v1.json"),
+        baselines: None,
+        build: Some(gameverse::build),
+    },
+];
 
 /// The suite new runs use when none is named.
 pub const DEFAULT_SUITE: &str = core::SUITE_ID;

@@ -1,0 +1,130 @@
+//! The built-in suite `gameverse`: GameVerse's open games under its own rules — step
+//! caps, malformed moves with the game's fixed consequence, the game's normalized
+//! 0-100 score — with the oracle's play as the expert demonstration (GameVerse's
+//! tutorial videos cannot be shipped; a silent expert clip of the same game stands in)
+//! and a random episode that ends badly. Deterministic: `build()` always returns the
+//! same suite, and the committed `bench/suites/gameverse/v1.json` is its output.
+
+mod recipes;
+
+use crate::agents::{OracleAgent, RandomAgent};
+use crate::episode::{run_episode, EpisodeRecord};
+use crate::task::{
+    DemoClip, Dynamics, Memory, PassCondition, ScoreRule, Suite, Tags, Task, TaskError,
+    SUITE_FORMAT, TASK_FORMAT,
+};
+use recipes::Recipe;
+
+pub const SUITE_ID: &str = "gameverse";
+pub const SUITE_VERSION: u32 = 1;
+/// A failure clip shows at most this many decisions.
+const FAILURE_CLIP: u32 = 24;
+
+fn skeleton(r: &Recipe) -> Result<Task, TaskError> {
+    let env = envs::make(r.env, &r.kwargs).map_err(|e| TaskError {
+        field: "env".into(),
+        message: e.to_string(),
+    })?;
+    let actions = env.action_names();
+    let rules = [env.mission().unwrap_or_default(), r.rules.to_string()]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    Ok(Task {
+        format: TASK_FORMAT.to_string(),
+        id: r.slug.clone(),
+        title: r.title.clone(),
+        env: r.env.to_string(),
+        kwargs: r.kwargs.clone(),
+        seed: r.seed,
+        init_skip: 0,
+        prefix: Vec::new(),
+        max_steps: r.step_cap,
+        frame_skip: 1,
+        action_steps: 1,
+        noop: None,
+        hide_reward: true,
+        rules,
+        demos: vec![DemoClip {
+            label: "placeholder".into(),
+            seed: r.seed,
+            prefix: Vec::new(),
+            actions: vec![actions[0].clone()],
+        }],
+        actions,
+        pass: PassCondition::ScoreAtLeast {
+            threshold: r.pass_score,
+        },
+        score: ScoreRule::EnvScore,
+        tags: Tags {
+            family: r.family.to_string(),
+            memory: Memory::Single,
+            dynamics: Dynamics::Static,
+            extra: vec!["gameverse".into()],
+        },
+    })
+}
+
+fn actions_of(record: &EpisodeRecord) -> Vec<String> {
+    record.decisions.iter().map(|d| d.action.clone()).collect()
+}
+
+/// The expert's clip (the oracle from the task's start) and a seeded random episode
+/// that loses.
+fn demos(task: &Task, demo_cap: usize) -> Result<Vec<DemoClip>, TaskError> {
+    let expert = run_episode(task, &mut OracleAgent::new())?;
+    if !expert.passed {
+        return Err(TaskError {
+            field: format!("{}.demos", task.id),
+            message: format!("the oracle does not pass (score {})", expert.score),
+        });
+    }
+    let mut shown = actions_of(&expert);
+    shown.truncate(demo_cap);
+    let mut out = vec![DemoClip {
+        label: "the expert playing".into(),
+        seed: task.seed,
+        prefix: Vec::new(),
+        actions: shown,
+    }];
+    for k in 0..50 {
+        let mut t = task.clone();
+        t.max_steps = t.max_steps.min(FAILURE_CLIP);
+        let record = run_episode(&t, &mut RandomAgent::new(5000 + k))?;
+        if !record.passed && record.progress.terminated && !record.decisions.is_empty() {
+            out.push(DemoClip {
+                label: "a loss".into(),
+                seed: task.seed,
+                prefix: Vec::new(),
+                actions: actions_of(&record),
+            });
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// Generates the suite.
+pub fn build() -> Result<Suite, TaskError> {
+    let mut tasks = Vec::new();
+    for r in recipes::all() {
+        let mut task = skeleton(&r)?;
+        task.demos = demos(&task, r.demo_cap)?;
+        task.validate().map_err(|e| TaskError {
+            field: format!("{}.{}", task.id, e.field),
+            message: e.message,
+        })?;
+        tasks.push(task);
+    }
+    Ok(Suite {
+        format: SUITE_FORMAT.to_string(),
+        id: SUITE_ID.to_string(),
+        version: SUITE_VERSION,
+        description: "GameVerse's open games under GameVerse's rules: its step caps, its \
+            consequences for malformed moves and its normalized 0-100 scores, with the \
+            oracle's play as the expert demonstration."
+            .into(),
+        tasks,
+    })
+}

@@ -1,0 +1,261 @@
+//! `GameVerse/Maze` under the environment interface: a step is one reply, read as the
+//! action mode reads it (semantic: the direction reader; GUI: one JSON key press), and a
+//! reply that names no move uses the step with the ball in place. The presets are the
+//! four moves as the action mode writes them.
+
+use serde_json::Value;
+
+use super::{prompts, Maze, MazeConfig, FRAME_SIZE, TASK};
+use crate::core::action::{ActionError, ActionSpace};
+use crate::core::env::{Action, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words};
+use crate::core::error::EnvError;
+use crate::core::oracle::{Control, Solver};
+use crate::gameverse::direction_words::Direction;
+use crate::gameverse::prompt::system_instructions;
+use crate::gameverse::text_actions::{Played, TextActions};
+use crate::gameverse::{moves, ActionMode, VIDEO_FPS};
+use crate::Frame;
+
+pub const ID: &str = "GameVerse/Maze";
+
+/// Cell codes of the observation.
+const WALL: f32 = 0.0;
+const OPEN: f32 = 1.0;
+const TARGET: f32 = 2.0;
+const BALL: f32 = 3.0;
+
+#[derive(Clone, Debug)]
+pub struct MazeEnv {
+    game: Maze,
+    actions: TextActions,
+}
+
+impl MazeEnv {
+    pub fn new(action_mode: ActionMode) -> Self {
+        Self {
+            game: Maze::new(MazeConfig {
+                action_mode,
+                // The registry's time limit is the step cap.
+                step_cap: u32::MAX,
+            }),
+            actions: moves::presets(action_mode, "Move the ball"),
+        }
+    }
+
+    pub fn game(&self) -> &Maze {
+        &self.game
+    }
+
+    /// The preset that presses a direction.
+    pub fn move_action(&self, direction: Direction) -> Option<Action> {
+        self.actions
+            .preset_index(direction.word())
+            .and_then(|i| self.actions.preset_action(i))
+    }
+}
+
+impl Env for MazeEnv {
+    fn id(&self) -> &str {
+        ID
+    }
+
+    fn action_space(&self) -> ActionSpace {
+        self.actions.space()
+    }
+
+    fn action_names(&self) -> Vec<String> {
+        self.actions.names()
+    }
+
+    fn preset_action(&self, index: usize) -> Option<Action> {
+        self.actions.preset_action(index)
+    }
+
+    fn keymap(&self) -> Vec<KeyBinding> {
+        moves::keymap()
+    }
+
+    fn action_text(&self, action: &Action) -> String {
+        self.actions.text(action)
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, ActionError> {
+        Ok(self.actions.parse(text))
+    }
+
+    fn render_fps(&self) -> u32 {
+        VIDEO_FPS
+    }
+
+    fn words(&self) -> Words {
+        Words {
+            goal: "Move the ball to the red flag",
+            success: "reached the flag",
+            failure: "the episode ended",
+        }
+    }
+
+    fn mission(&self) -> Option<String> {
+        Some(TASK.to_string())
+    }
+
+    fn reset(&mut self, seed: Option<u64>) -> Reset {
+        self.game.reset(seed);
+        Reset {
+            obs: self.observation(),
+            info: Info::default(),
+        }
+    }
+
+    fn step(&mut self, action: Action) -> Result<Step, EnvError> {
+        let reply = match self.actions.resolve(&action)? {
+            Played::Reply(text) => text,
+            Played::Call(name) => {
+                return Err(EnvError::InvalidAction(format!("{name} is not a move")))
+            }
+        };
+        let result = self.game.step(reply);
+        Ok(Step {
+            obs: self.observation(),
+            reward: result.reward,
+            terminated: result.terminated,
+            truncated: false,
+            info: Info::default(),
+            signals: Signals {
+                success: self.game.won(),
+                events: vec![format!("distance {}", self.game.distance())],
+                ..Signals::default()
+            },
+        })
+    }
+
+    /// The grid row-major: 0 wall, 1 open, 2 target, 3 ball.
+    fn observation(&self) -> Observation {
+        let mut cells = Vec::new();
+        for (r, row) in self.game.grid().iter().enumerate() {
+            for (c, &open) in row.iter().enumerate() {
+                cells.push(if (r, c) == self.game.ball() {
+                    BALL
+                } else if (r, c) == self.game.target() {
+                    TARGET
+                } else if open {
+                    OPEN
+                } else {
+                    WALL
+                });
+            }
+        }
+        Observation::Vector(cells)
+    }
+
+    fn frame_size(&self) -> (u32, u32) {
+        (FRAME_SIZE, FRAME_SIZE)
+    }
+
+    fn render(&self, frame: &mut Frame) {
+        self.game.render(frame);
+    }
+
+    fn snapshot(&self) -> Option<Value> {
+        Some(self.game.state_json())
+    }
+
+    fn instructions(&self, text_mode: bool) -> Option<String> {
+        let mode = self.game.config().action_mode;
+        system_instructions(prompts(mode), &self.game.prompt_values(), text_mode)
+    }
+
+    fn render_text(&self) -> String {
+        let mut rows: Vec<String> = self
+            .game
+            .grid()
+            .iter()
+            .enumerate()
+            .map(|(r, row)| {
+                row.iter()
+                    .enumerate()
+                    .map(|(c, &open)| match (r, c) {
+                        p if p == self.game.ball() => 'B',
+                        p if p == self.game.target() => 'F',
+                        _ if open => '.',
+                        _ => '#',
+                    })
+                    .collect()
+            })
+            .collect();
+        rows.push(format!(
+            "ball B, flag F; {} steps from the flag",
+            self.game.distance()
+        ));
+        rows.join("\n")
+    }
+
+    fn clone_box(&self) -> Box<dyn Env> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    /// GameVerse's normalized 0-100 score of the game so far.
+    fn normalized_score(&self) -> Option<f64> {
+        Some(self.game.normalized_score())
+    }
+
+    fn oracle(&self, _control: Control) -> Option<Box<dyn Solver>> {
+        Some(Box::new(super::oracle::Expert))
+    }
+
+    fn distance_to_goal(&self) -> Option<u32> {
+        u32::try_from(self.game.distance()).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::oracle::solve;
+
+    fn made(kwargs: serde_json::Value) -> Box<dyn Env> {
+        crate::make(ID, kwargs.as_object().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_oracle_walks_a_shortest_path_and_distance_counts_down() {
+        for mode in ["semantic", "gui"] {
+            let mut env = made(serde_json::json!({ "action_mode": mode }));
+            for seed in 0..50 {
+                env.reset(Some(seed));
+                let d0 = env.distance_to_goal().unwrap();
+                let moves = solve(env.as_ref(), 20);
+                assert_eq!(moves.len() as u32, d0, "seed {seed}");
+                for (k, m) in moves.iter().enumerate() {
+                    let s = env.step(env.parse_action(m).unwrap()).unwrap();
+                    let left = d0 - k as u32 - 1;
+                    assert_eq!(env.distance_to_goal(), Some(left));
+                    assert_eq!(s.signals.events, vec![format!("distance {left}")]);
+                    assert_eq!((s.terminated, s.signals.success), (left == 0, left == 0));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn gui_mode_reads_only_key_presses() {
+        let mut env = made(serde_json::json!({ "action_mode": "gui" }));
+        env.reset(Some(3));
+        let before = env.snapshot();
+        // A semantic word moves nothing in GUI mode; the GUI presets do.
+        env.step(Action::Text("right".into())).unwrap();
+        env.step(Action::Text("down".into())).unwrap();
+        assert_eq!(env.snapshot(), before);
+        assert!(env.action_names()[0].contains("\"PRESS\""));
+        let s = env.step(Action::Text(String::new())).unwrap();
+        assert!(!s.truncated);
+        for _ in 3..19 {
+            env.step(Action::Text(String::new())).unwrap();
+        }
+        assert!(env.step(Action::Text(String::new())).unwrap().truncated);
+    }
+}
