@@ -321,10 +321,14 @@ pub fn ParametricInput(
     move || {
         let functions = functions.get();
         let first = functions.first()?.clone();
-        let example = crate::action_form::CallForm::new(first)
-            .call()
-            .map(|c| text_of.run(c))
-            .unwrap_or_default();
+        // Untracked: the form and the box must outlive the steps they play (a tracked
+        // read here would rebuild them, losing the text typed and the error shown).
+        let example = untrack(|| {
+            crate::action_form::CallForm::new(first)
+                .call()
+                .map(|c| text_of.run(c))
+                .unwrap_or_default()
+        });
         Some(view! {
             <section class="parametric" aria-labelledby="parametric-title">
                 <h2 class="panel-title" id="parametric-title">"Build an action"</h2>

@@ -169,6 +169,11 @@ fn SuiteView(suite: &'static Suite) -> impl IntoView {
                 "Open a task to watch its demonstrations or play it yourself. "
                 <a href="#baselines">"Baselines ↓"</a>
             </p>
+            <p class="intro">
+                <a href=routes::suite_run_href(&suite.id) data-testid="suite-run-link">"Run this suite with a model"</a>
+                " · "
+                <a href=routes::study_href(&suite.id) data-testid="suite-study-link">"Build a human study from it"</a>
+            </p>
             {problems}
             <FilterBar filter=filter families=families set_filter=set_filter suite=suite.id.as_str() />
             <div class="suite-toolbar">
