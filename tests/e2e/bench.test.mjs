@@ -311,6 +311,16 @@ test('suites by id: /suite lists the built-in suites, links carry the suite, an 
   const hrefs = await page.locator('.task-list a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
   assert.ok(hrefs.length > 10);
   for (const href of hrefs) assert.match(href, /[?&]suite=playbench-core(&|$)/, href);
+  assert.equal(await page.getByTestId('suite-run-link').getAttribute('href'), '/run/suite?suite=playbench-core');
+  assert.equal(await page.getByTestId('suite-study-link').getAttribute('href'), '/study?suite=playbench-core');
+
+  // Another built-in suite by id: its own tasks, its links naming it.
+  await page.goto(`${harness.url()}/suite?suite=gameverse`);
+  await expectText(page.getByTestId('suite-id'), 'gameverse');
+  const other = await page.locator('.task-list a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+  assert.ok(other.length > 0);
+  for (const href of other) assert.match(href, /[?&]suite=gameverse(&|$)/, href);
+  assert.equal(await page.getByTestId('suite-run-link').getAttribute('href'), '/run/suite?suite=gameverse');
 
   // The same suite by id; its task page, play page and run page keep the suite.
   await page.goto(`${harness.url()}/task?id=${LAKE_TASK}&suite=playbench-core`);
