@@ -23,6 +23,8 @@ pub enum Outcome {
     Running,
     /// Terminated by the environment's success event (its `Signals::success`).
     Success,
+    /// A board game that ended in a draw (its `Signals::draw`).
+    Draw,
     /// Terminated some other way (a FrozenLake hole, CartPole's pole falling, …).
     Terminated,
     /// Cut off by the time limit.
@@ -39,6 +41,7 @@ impl Outcome {
         match self {
             Self::Running => "running",
             Self::Success => "success",
+            Self::Draw => "draw",
             Self::Terminated => "terminated",
             Self::Truncated => "truncated",
         }
@@ -117,6 +120,8 @@ pub struct PlaySession {
     truncated: bool,
     /// The last step was the environment's success event.
     succeeded: bool,
+    /// The last step ended a game in a draw.
+    drew: bool,
     last_error: Option<String>,
     /// The mission, for environments that state one (MiniGrid).
     mission: Option<String>,
@@ -163,6 +168,7 @@ impl PlaySession {
             terminated: false,
             truncated: false,
             succeeded: false,
+            drew: false,
             last_error: None,
             mission: None,
             view: ViewOptions::default(),
@@ -185,6 +191,7 @@ impl PlaySession {
         self.terminated = false;
         self.truncated = false;
         self.succeeded = false;
+        self.drew = false;
         self.last_error = None;
         // A real-time game starts paused: the first input (or Resume) starts its clock.
         self.realtime = self.env.clock().map(RealtimeDriver::new);
@@ -305,6 +312,7 @@ impl PlaySession {
                 self.terminated = step.terminated;
                 self.truncated = step.truncated;
                 self.succeeded = step.signals.success;
+                self.drew = step.signals.draw;
                 self.last_error = None;
                 self.redraw();
                 Ok(Some(step.reward))
@@ -406,7 +414,10 @@ impl PlaySession {
     }
 
     pub fn outcome(&self) -> Outcome {
-        if self.succeeded && (self.terminated || self.truncated) {
+        let over = self.terminated || self.truncated;
+        if self.drew && over {
+            Outcome::Draw
+        } else if self.succeeded && over {
             Outcome::Success
         } else if self.terminated {
             Outcome::Terminated
@@ -428,6 +439,7 @@ impl PlaySession {
                 None => "running".to_string(),
             },
             Outcome::Success => format!("success — {} in {steps} {step_word}", words.success),
+            Outcome::Draw => format!("draw — the game ended in a draw after {steps} {step_word}"),
             Outcome::Terminated => {
                 format!("terminated — {} after {steps} {step_word}", words.failure)
             }
@@ -1064,6 +1076,25 @@ mod tests {
         assert_eq!(lake.clock(), None);
         assert!(!lake.tick(1e9));
         assert_eq!(lake.press_key_at("p", 0.0), KeyResult::Unbound);
+    }
+
+    #[test]
+    fn a_drawn_game_is_a_draw() {
+        // Tic-Tac-Toe's oracle against its minimax opponent: a draw.
+        let mut s =
+            PlaySession::new(PlayRequest::new("GameVerse/TicTacToe", Map::new(), 0)).unwrap();
+        let mut oracle = s.env.oracle(Default::default()).unwrap();
+        while !s.outcome().is_over() {
+            let a = oracle.next_action(s.env.as_ref()).unwrap();
+            s.play(a, 0.0).unwrap();
+        }
+        assert_eq!(s.outcome(), Outcome::Draw);
+        assert_eq!(Outcome::Draw.word(), "draw");
+        assert!(
+            s.status_text().starts_with("draw — "),
+            "{}",
+            s.status_text()
+        );
     }
 
     #[test]
