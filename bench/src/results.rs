@@ -149,12 +149,7 @@ impl ResultsFile {
     /// every episode must name one of its tasks. The report is recomputed, so a
     /// hand-edited table is not trusted.
     pub fn from_json(json: &str) -> Result<Self, ShareError> {
-        let de = &mut serde_json::Deserializer::from_str(json);
-        let mut file: ResultsFile = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let field = if path == "." { "(document)" } else { &path };
-            field_err(field, e.inner().to_string())
-        })?;
+        let mut file: ResultsFile = crate::task::parse(json).map_err(ShareError::Field)?;
         if file.format != RESULTS_FORMAT {
             return Err(field_err(
                 "format",

@@ -192,12 +192,7 @@ impl Study {
 
     /// Reads and validates a study's JSON; errors name the offending field.
     pub fn from_json(json: &str) -> Result<Self, StudyError> {
-        let de = &mut serde_json::Deserializer::from_str(json);
-        let study: Study = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let at = if path == "." { "(document)" } else { &path };
-            field(at, e.inner().to_string())
-        })?;
+        let study: Study = crate::task::parse(json).map_err(|e| field(e.field, e.message))?;
         study.validate()?;
         Ok(study)
     }

@@ -209,7 +209,8 @@ fn err(field: impl Into<String>, message: impl Into<String>) -> TaskError {
     }
 }
 
-fn parse<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, TaskError> {
+/// Parses any JSON document; errors name the offending field as a path.
+pub(crate) fn parse<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, TaskError> {
     let de = &mut serde_json::Deserializer::from_str(json);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();

@@ -284,6 +284,8 @@ pub mod bench;
 pub mod minigrid;
 pub mod reference;
 pub mod thirdparty;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod wheels;
 
 include!(concat!(env!("OUT_DIR"), "/data_files.rs"));
 

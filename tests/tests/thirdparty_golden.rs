@@ -84,43 +84,42 @@ fn flappy_bird_states_match_the_reference() {
     }
 }
 
-/// The package's sprite folder in the reference virtual environment (see
-/// `tests/golden/thirdparty/generate.py`), or `FLAPPY_BIRD_SPRITES`.
+/// The package's sprites (its art is not ours to ship): from `FLAPPY_BIRD_SPRITES` (a
+/// folder), or from the package's wheel on PyPI, fetched into `.cache/` at test time.
 #[cfg(not(target_arch = "wasm32"))]
-fn package_sprites() -> std::path::PathBuf {
+fn package_sprites() -> std::collections::HashMap<String, Vec<u8>> {
     if let Ok(dir) = std::env::var("FLAPPY_BIRD_SPRITES") {
-        return dir.into();
-    }
-    let lib =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/venv-thirdparty/lib");
-    let found = std::fs::read_dir(&lib).ok().and_then(|dirs| {
-        dirs.flatten()
-            .map(|d| {
-                d.path()
-                    .join("site-packages/flappy_bird_gymnasium/assets/sprites")
+        let dir = std::path::PathBuf::from(dir);
+        return std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("FLAPPY_BIRD_SPRITES={}: {e}", dir.display()))
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                Some((name, std::fs::read(e.path()).ok()?))
             })
-            .find(|p| p.is_dir())
-    });
-    found.unwrap_or_else(|| {
-        panic!(
-            "FlappyBird's exact frames need the package's sprites, which are not in the \
-             repository: install the reference (header of tests/golden/thirdparty/generate.py) \
-             under {} or set FLAPPY_BIRD_SPRITES to its sprite folder",
-            lib.display()
-        )
+            .collect();
+    }
+    playbench_tests::wheels::wheel_files(
+        "flappy-bird-gymnasium==0.4.0",
+        "flappy_bird_gymnasium-0.4.0-",
+        "flappy_bird_gymnasium/assets/sprites/",
+    )
+    .unwrap_or_else(|e| {
+        panic!("FlappyBird's exact frames need the package's sprites (not ours to ship): {e}")
     })
+    .into_iter()
+    .collect()
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn flappy_bird_frames_match_the_reference_with_its_sprites() {
-    let dir = package_sprites();
+    let sprites = package_sprites();
     for (path, gz) in golden_files_for(envs::flappy_bird::ID) {
         let (_, kwargs) = golden_env(gz).unwrap();
-        let mut env = envs::flappy_bird::make_with_sprites(&kwargs, &mut |file| {
-            std::fs::read(dir.join(file)).ok()
-        })
-        .unwrap();
+        let mut env =
+            envs::flappy_bird::make_with_sprites(&kwargs, &mut |file| sprites.get(file).cloned())
+                .unwrap();
         let cov = replay(env.as_mut(), gz, &flappy_tolerance, true)
             .unwrap_or_else(|e| panic!("{path}: {e}"));
         assert!(cov.frames > 60, "{path}: {cov:?}");
