@@ -143,12 +143,61 @@ fn report(failures: &[String]) {
     );
 }
 
+/// What the replay of golden episodes went through (the tests assert minimums, so a
+/// replay that silently checks nothing fails).
+#[derive(Default)]
+struct Tally {
+    steps: usize,
+    frames: usize,
+    /// Steps that ended the game.
+    ends: usize,
+    /// Steps that hit the step cap with the game still on.
+    caps: usize,
+}
+
+/// Plays the steps of golden episode `e` from the environment's current (checked) start:
+/// each reply as text, checking the state `fields`, the outcome, the game's own `check`
+/// (a message when it fails) and the frames; stops the episode at its first mismatch.
+fn replay_steps(
+    env: &mut dyn Env,
+    golden: &Value,
+    (e, episode): (usize, &Value),
+    fields: &[&str],
+    check: impl Fn(&dyn Env, &envs::Step, &Value) -> Option<String>,
+    tally: &mut Tally,
+    failures: &mut Vec<String>,
+) {
+    let at = format!("episode {e}");
+    tally.frames += check_frame(env, episode, "0", &at, failures);
+    for (i, step) in episode["steps"].as_array().unwrap().iter().enumerate() {
+        let reply = text(golden, step);
+        let s = env.step(Action::Text(reply.to_string())).unwrap();
+        let want = pick(step, fields);
+        let got = outcome(s.reward, s.terminated, s.truncated);
+        let own = check(env, &s, step);
+        if snapshot(env) != want || got != recorded_outcome(step) || own.is_some() {
+            failures.push(format!(
+                "episode {e} step {} ({reply:?}): {} {got} vs {want} {} {}",
+                i + 1,
+                snapshot(env),
+                recorded_outcome(step),
+                own.unwrap_or_default()
+            ));
+            break;
+        }
+        tally.frames += check_frame(env, episode, &(i + 1).to_string(), &at, failures);
+        tally.steps += 1;
+        tally.ends += usize::from(s.terminated);
+        tally.caps += usize::from(s.truncated && !s.terminated);
+    }
+}
+
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn twenty_forty_eight_matches_the_reference() {
     let golden = golden(twenty_forty_eight::ID);
     let mut failures = Vec::new();
-    let (mut steps, mut frames, mut ends, mut caps) = (0, 0, 0, 0);
+    let mut tally = Tally::default();
     // One environment for all episodes: an episode without a seed continues the
     // generator. 2048 reads a reply the same way in both action modes, so the GUI
     // episodes play here too.
@@ -163,39 +212,20 @@ fn twenty_forty_eight_matches_the_reference() {
             ));
             continue;
         }
-        let at = format!("episode {e}");
-        frames += check_frame(env.as_ref(), episode, "0", &at, &mut failures);
-        for (i, step) in episode["steps"].as_array().unwrap().iter().enumerate() {
-            let reply = text(&golden, step);
-            let s = env.step(Action::Text(reply.to_string())).unwrap();
-            let want = pick(step, &["board", "score", "unchanged_moves", "game_over"]);
-            let got = outcome(s.reward, s.terminated, s.truncated);
-            let won = step["status"] == "WIN";
-            if snapshot(env.as_ref()) != want
-                || got != recorded_outcome(step)
-                || s.signals.success != won
-            {
-                failures.push(format!(
-                    "episode {e} step {} ({reply:?}): {} {got} {} vs {want} {} {}",
-                    i + 1,
-                    snapshot(env.as_ref()),
-                    s.signals.success,
-                    recorded_outcome(step),
-                    step["status"]
-                ));
-                break;
-            }
-            frames += check_frame(
-                env.as_ref(),
-                episode,
-                &(i + 1).to_string(),
-                &at,
-                &mut failures,
-            );
-            steps += 1;
-            ends += usize::from(s.terminated);
-            caps += usize::from(s.truncated);
-        }
+        let fields = ["board", "score", "unchanged_moves", "game_over"];
+        let won = |_: &dyn Env, s: &envs::Step, step: &Value| {
+            (s.signals.success != (step["status"] == "WIN"))
+                .then(|| format!("success {} vs status {}", s.signals.success, step["status"]))
+        };
+        replay_steps(
+            env.as_mut(),
+            &golden,
+            (e, episode),
+            &fields,
+            won,
+            &mut tally,
+            &mut failures,
+        );
     }
     for start in golden["starts"].as_array().unwrap() {
         env.reset(seed(start));
@@ -210,8 +240,12 @@ fn twenty_forty_eight_matches_the_reference() {
     }
     report(&failures);
     assert!(
-        steps > 3000 && frames > 150 && ends >= 9 && caps >= 1,
-        "{steps} {frames} {ends} {caps}"
+        tally.steps > 3000 && tally.frames > 150 && tally.ends >= 9 && tally.caps >= 1,
+        "{} {} {} {}",
+        tally.steps,
+        tally.frames,
+        tally.ends,
+        tally.caps
     );
 }
 
@@ -220,7 +254,7 @@ fn twenty_forty_eight_matches_the_reference() {
 fn maze_matches_the_reference() {
     let golden = golden(maze::ID);
     let mut failures = Vec::new();
-    let (mut steps, mut frames, mut wins, mut caps) = (0, 0, 0, 0);
+    let mut tally = Tally::default();
     // One environment per action mode. The reference's episodes share one module
     // generator; an episode without a seed continues from the episode before, so when
     // that one ran in the other mode, this mode's environment first makes the same maze
@@ -251,38 +285,23 @@ fn maze_matches_the_reference() {
             ));
             continue;
         }
-        let at = format!("episode {e}");
-        frames += check_frame(env.as_ref(), episode, "0", &at, &mut failures);
-        for (i, step) in episode["steps"].as_array().unwrap().iter().enumerate() {
-            let reply = text(&golden, step);
-            let s = env.step(Action::Text(reply.to_string())).unwrap();
-            let want = pick(step, &["grid", "agent", "goal", "distance"]);
-            let got = outcome(s.reward, s.terminated, s.truncated);
+        // Success is reaching the flag, which ends the game; the distance is the
+        // shortest path's.
+        let own = |env: &dyn Env, s: &envs::Step, step: &Value| {
             let distance = env.distance_to_goal().map(i64::from);
-            if snapshot(env.as_ref()) != want
-                || got != recorded_outcome(step)
-                || s.signals.success != s.terminated
-                || distance != step["distance"].as_i64()
-            {
-                failures.push(format!(
-                    "episode {e} step {} ({reply:?}): {} {got} vs {want} {}",
-                    i + 1,
-                    snapshot(env.as_ref()),
-                    recorded_outcome(step)
-                ));
-                break;
-            }
-            frames += check_frame(
-                env.as_ref(),
-                episode,
-                &(i + 1).to_string(),
-                &at,
-                &mut failures,
-            );
-            steps += 1;
-            wins += usize::from(s.terminated);
-            caps += usize::from(s.truncated && !s.terminated);
-        }
+            (s.signals.success != s.terminated || distance != step["distance"].as_i64())
+                .then(|| format!("success {} distance {distance:?}", s.signals.success))
+        };
+        let fields = ["grid", "agent", "goal", "distance"];
+        replay_steps(
+            env.as_mut(),
+            &golden,
+            (e, episode),
+            &fields,
+            own,
+            &mut tally,
+            &mut failures,
+        );
     }
     let env = &mut envs[0];
     for generation in golden["generations"].as_array().unwrap() {
@@ -302,8 +321,12 @@ fn maze_matches_the_reference() {
     }
     report(&failures);
     assert!(
-        steps > 1500 && frames > 300 && wins > 50 && caps > 20,
-        "{steps} {frames} {wins} {caps}"
+        tally.steps > 1500 && tally.frames > 300 && tally.ends > 50 && tally.caps > 20,
+        "{} {} {} {}",
+        tally.steps,
+        tally.frames,
+        tally.ends,
+        tally.caps
     );
 }
 
@@ -318,7 +341,7 @@ fn is_realtime(episode: &Value) -> bool {
 fn snake_stop_mode_matches_the_reference() {
     let golden = golden(snake::ID);
     let mut failures = Vec::new();
-    let (mut steps, mut frames, mut ends, mut caps) = (0, 0, 0, 0);
+    let mut tally = Tally::default();
     // One environment per action mode, so that an episode without a seed continues the
     // generator of the one before (in the same mode).
     let modes = ["semantic", "gui"];
@@ -342,33 +365,16 @@ fn snake_stop_mode_matches_the_reference() {
             ));
             continue;
         }
-        let at = format!("episode {e}");
-        frames += check_frame(env.as_ref(), episode, "0", &at, &mut failures);
-        for (i, step) in episode["steps"].as_array().unwrap().iter().enumerate() {
-            let reply = text(&golden, step);
-            let s = env.step(Action::Text(reply.to_string())).unwrap();
-            let got = outcome(s.reward, s.terminated, s.truncated);
-            let want = pick(step, &SNAKE_STATE);
-            if snapshot(env.as_ref()) != want || got != recorded_outcome(step) {
-                failures.push(format!(
-                    "episode {e} step {} ({reply:?}): {} {got} vs {want} {}",
-                    i + 1,
-                    snapshot(env.as_ref()),
-                    recorded_outcome(step)
-                ));
-                break;
-            }
-            frames += check_frame(
-                env.as_ref(),
-                episode,
-                &(i + 1).to_string(),
-                &at,
-                &mut failures,
-            );
-            steps += 1;
-            ends += usize::from(s.terminated);
-            caps += usize::from(s.truncated);
-        }
+        let nothing_more = |_: &dyn Env, _: &envs::Step, _: &Value| None;
+        replay_steps(
+            env.as_mut(),
+            &golden,
+            (e, episode),
+            &SNAKE_STATE,
+            nothing_more,
+            &mut tally,
+            &mut failures,
+        );
     }
     for (seed, coords) in golden["coords"].as_object().unwrap() {
         // The food list is not in the driver's state: the three foods of a start are
@@ -382,8 +388,12 @@ fn snake_stop_mode_matches_the_reference() {
     }
     report(&failures);
     assert!(
-        steps > 450 && frames > 100 && ends > 10 && caps == 1,
-        "{steps} {frames} {ends} {caps}"
+        tally.steps > 450 && tally.frames > 100 && tally.ends > 10 && tally.caps == 1,
+        "{} {} {} {}",
+        tally.steps,
+        tally.frames,
+        tally.ends,
+        tally.caps
     );
 }
 
