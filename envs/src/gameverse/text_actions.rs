@@ -10,6 +10,36 @@ use crate::core::action::{call_text, ActionFn, ActionSpace, Call};
 use crate::core::env::Action;
 use crate::core::error::EnvError;
 
+/// The `Env` methods a game answers from its `actions: TextActions` field: the action
+/// space, the presets and the text forms (one place for the three games that take text).
+macro_rules! text_action_methods {
+    () => {
+        fn action_space(&self) -> $crate::core::action::ActionSpace {
+            self.actions.space()
+        }
+
+        fn action_names(&self) -> Vec<String> {
+            self.actions.names()
+        }
+
+        fn preset_action(&self, index: usize) -> Option<$crate::core::env::Action> {
+            self.actions.preset_action(index)
+        }
+
+        fn action_text(&self, action: &$crate::core::env::Action) -> String {
+            self.actions.text(action)
+        }
+
+        fn parse_action(
+            &self,
+            text: &str,
+        ) -> Result<$crate::core::env::Action, $crate::core::action::ActionError> {
+            Ok(self.actions.parse(text))
+        }
+    };
+}
+pub(crate) use text_action_methods;
+
 /// One preset: a call and, when it is a reply, the reply text it stands for.
 #[derive(Clone, Debug, PartialEq)]
 struct Preset {

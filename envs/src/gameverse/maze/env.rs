@@ -6,13 +6,12 @@
 use serde_json::Value;
 
 use super::{prompts, Maze, MazeConfig, FRAME_SIZE, TASK};
-use crate::core::action::{ActionError, ActionSpace};
 use crate::core::env::{Action, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words};
 use crate::core::error::EnvError;
 use crate::core::oracle::{Control, Solver};
 use crate::gameverse::direction_words::Direction;
 use crate::gameverse::prompt::system_instructions;
-use crate::gameverse::text_actions::{Played, TextActions};
+use crate::gameverse::text_actions::{text_action_methods, Played, TextActions};
 use crate::gameverse::{moves, ActionMode, VIDEO_FPS};
 use crate::Frame;
 
@@ -59,28 +58,10 @@ impl Env for MazeEnv {
         ID
     }
 
-    fn action_space(&self) -> ActionSpace {
-        self.actions.space()
-    }
-
-    fn action_names(&self) -> Vec<String> {
-        self.actions.names()
-    }
-
-    fn preset_action(&self, index: usize) -> Option<Action> {
-        self.actions.preset_action(index)
-    }
+    text_action_methods!();
 
     fn keymap(&self) -> Vec<KeyBinding> {
         moves::keymap()
-    }
-
-    fn action_text(&self, action: &Action) -> String {
-        self.actions.text(action)
-    }
-
-    fn parse_action(&self, text: &str) -> Result<Action, ActionError> {
-        Ok(self.actions.parse(text))
     }
 
     fn render_fps(&self) -> u32 {

@@ -11,14 +11,13 @@
 use serde_json::Value;
 
 use super::{prompts, Heading, LatencyMode, Snake, SnakeConfig, STEP_CAP};
-use crate::core::action::{ActionError, ActionSpace};
 use crate::core::clock::{Clock, ClockMode};
 use crate::core::env::{Action, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words};
 use crate::core::error::EnvError;
 use crate::core::oracle::{Control, Solver};
 use crate::gameverse::gui_action::press_text;
 use crate::gameverse::prompt::system_instructions;
-use crate::gameverse::text_actions::{Played, TextActions};
+use crate::gameverse::text_actions::{text_action_methods, Played, TextActions};
 use crate::gameverse::{ActionMode, VIDEO_FPS};
 use crate::Frame;
 
@@ -133,17 +132,7 @@ impl Env for SnakeEnv {
         ID
     }
 
-    fn action_space(&self) -> ActionSpace {
-        self.actions.space()
-    }
-
-    fn action_names(&self) -> Vec<String> {
-        self.actions.names()
-    }
-
-    fn preset_action(&self, index: usize) -> Option<Action> {
-        self.actions.preset_action(index)
-    }
+    text_action_methods!();
 
     fn keymap(&self) -> Vec<KeyBinding> {
         let index = |name: &str| self.actions.preset_index(name);
@@ -164,14 +153,6 @@ impl Env for SnakeEnv {
             }
         }
         keys
-    }
-
-    fn action_text(&self, action: &Action) -> String {
-        self.actions.text(action)
-    }
-
-    fn parse_action(&self, text: &str) -> Result<Action, ActionError> {
-        Ok(self.actions.parse(text))
     }
 
     fn clock(&self) -> Option<Clock> {
