@@ -15,6 +15,7 @@ pub mod rng;
 pub mod solvers;
 pub mod tasks;
 pub mod toy_text;
+pub mod visgym;
 
 pub use crate::core::env::{Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Step};
 pub use crate::core::error::EnvError;

@@ -304,3 +304,4 @@ pub fn golden(name: &str) -> &'static str {
 }
 pub mod bench;
 pub mod minigrid;
+pub mod visgym;
