@@ -21,3 +21,36 @@ fn literal_eval_matches_cpython() {
         failures.join("\n")
     );
 }
+
+fn replay(name: &str, tol: f64) {
+    let gz = playbench_tests::visgym::ENV_GOLDEN
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, gz)| *gz)
+        .unwrap();
+    match playbench_tests::visgym::check_env_golden(gz, tol) {
+        Ok(cov) => {
+            eprintln!("{name}: {cov:?}");
+            assert!(cov.steps > 500 && cov.resets >= 60, "{name}: {cov:?}");
+            assert!(cov.terminations > 10 && cov.solves > 60, "{name}: {cov:?}");
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+macro_rules! env_tests {
+    ($($fn_name:ident => $name:literal, $tol:expr),* $(,)?) => {
+        $(
+            #[cfg_attr(not(target_arch = "wasm32"), test)]
+            #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+            fn $fn_name() {
+                replay($name, $tol);
+            }
+        )*
+    };
+}
+
+env_tests! {
+    matchstick_equation_easy => "matchstick_equation_easy", 0.0,
+    matchstick_equation_hard => "matchstick_equation_hard", 0.0,
+}

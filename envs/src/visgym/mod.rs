@@ -1,5 +1,133 @@
-//! VisGym's synthetic puzzles (Maze 2D/3D, Sliding Block, Matchstick Equation and
-//! Rotation, Patch Reassembly, Mental Rotation 3D Cube), seed for seed with the
-//! reference, including its text actions, validation and feedback.
+//! VisGym's seven synthetic puzzles (Maze 2D/3D, Sliding Block, Matchstick Equation
+//! and Rotation, Patch Reassembly, Mental Rotation 3D Cube), seed for seed with the
+//! reference: the same actions as text (`"('move', 0)"`), the same validation and
+//! feedback texts, states, rewards, text frames and oracles.
+//!
+//! Each environment is a plain struct behind [`VisGymEnv`]; [`make`] builds one from
+//! an id such as `maze_2d/easy` with the evaluation settings of VisGym's harness.
 
+pub mod action;
+mod equation_eval;
+mod matchstick_equation;
+mod matchstick_glyphs;
+mod numpy_array;
 pub mod python;
+mod resample;
+pub mod spaces;
+
+use serde_json::{Map, Value};
+
+use crate::core::frame::Frame;
+pub use action::{StepResult, VisAction};
+pub use matchstick_equation::{MatchstickEquation, MatchstickEquationConfig, SolveStrategy};
+pub use python::PyException;
+pub use spaces::ArgSpace;
+
+/// Which observation the harness shows: an image, or the text frame (`render_mode`
+/// `"ansi"`, which also changes the instructions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderMode {
+    RgbArray,
+    Ansi,
+}
+
+/// One VisGym environment.
+pub trait VisGymEnv {
+    /// `reset(seed=…)`; `None` continues the environment's generator.
+    fn reset(&mut self, seed: Option<u64>);
+
+    /// `step(action_string)`. `Err` is the exception the reference raises for this
+    /// action (it has no feedback for it); the state is then as the reference left it.
+    fn step(&mut self, action: &str) -> Result<StepResult, PyException>;
+
+    /// The state fields of this environment; `at_reset` adds the fixed ones.
+    fn state_json(&self, at_reset: bool) -> Value;
+
+    /// `get_prompt()` in the given render mode (`None` if the mode is not offered).
+    fn prompt(&self, mode: RenderMode) -> Option<String>;
+
+    /// `render(mode="ansi")`, for the environments that have a text frame.
+    fn text_frame(&self) -> Option<String>;
+
+    /// Width and height of `render()`'s image.
+    fn frame_size(&self) -> (u32, u32);
+
+    /// Draws `render()`'s image (the frame is resized to [`VisGymEnv::frame_size`]).
+    fn render(&self, frame: &mut Frame);
+
+    /// The reference's solver from the current state, as action strings (the
+    /// evaluation harness's settings).
+    fn solve(&self) -> Vec<String>;
+
+    /// Other settings of the reference's solver by name (e.g. `bfs`), `None` if this
+    /// environment has no such variant. `oracle` is [`VisGymEnv::solve`].
+    fn solve_named(&self, name: &str) -> Option<Vec<String>>;
+
+    /// The action functions and their argument spaces, in the reference's order.
+    fn functions(&self) -> Vec<(&'static str, ArgSpace)>;
+}
+
+/// The seven environment names.
+pub const NAMES: [&str; 7] = [
+    "maze_2d",
+    "maze_3d",
+    "sliding_block",
+    "matchstick_equation",
+    "matchstick_rotation",
+    "patch_reassembly",
+    "mental_rotation_3d_cube",
+];
+
+fn kw_u64(kwargs: &Map<String, Value>, key: &str) -> Result<Option<u64>, String> {
+    match kwargs.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| format!("{key} must be a non-negative integer, got {v}")),
+    }
+}
+
+fn kw_bool(kwargs: &Map<String, Value>, key: &str) -> Result<Option<bool>, String> {
+    match kwargs.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_bool()
+            .map(Some)
+            .ok_or_else(|| format!("{key} must be a boolean, got {v}")),
+    }
+}
+
+/// Builds `name/easy` or `name/hard` with the evaluation keyword arguments of
+/// VisGym's harness; `kwargs` may set the constructor `seed` and override them.
+pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>, String> {
+    let (name, level) = id
+        .split_once('/')
+        .ok_or_else(|| format!("{id}: expected name/easy or name/hard"))?;
+    let hard = match level {
+        "easy" => false,
+        "hard" => true,
+        _ => return Err(format!("{id}: level must be easy or hard")),
+    };
+    let seed = kw_u64(kwargs, "seed")?;
+    match name {
+        "matchstick_equation" => {
+            let mut c = MatchstickEquationConfig {
+                break_moves: if hard { 2 } else { 1 },
+                ..MatchstickEquationConfig::default()
+            };
+            if let Some(s) = seed {
+                c.seed = s;
+            }
+            if let Some(b) = kw_u64(kwargs, "break_moves")? {
+                c.break_moves = b as usize;
+            }
+            if let Some(e) = kw_bool(kwargs, "enforce_min_distance")? {
+                c.enforce_min_distance = e;
+            }
+            Ok(Box::new(MatchstickEquation::new(c)))
+        }
+        _ if NAMES.contains(&name) => Err(format!("{name} is not available yet")),
+        _ => Err(format!("unknown VisGym environment {name}")),
+    }
+}

@@ -62,7 +62,179 @@ def gen_literal():
     write("literal_eval", rows)
 
 
-GENERATORS = {"literal": gen_literal}
+# ----- environments -------------------------------------------------------------------
+
+# Reference episodes per level: constructor seeds 0..INSTANCES-1; each instance plays a
+# seeded episode with the reference's oracle (invalid actions mixed in), then an
+# unseeded reset (continuation) and another seeded reset with random actions.
+INSTANCES = 24
+STEPS = 20
+
+# Malformed or misnamed actions every environment gets (none of them a valid stop).
+COMMON_BAD = [
+    "hello world", "move", "", "I'll move right", "('move',)", "('move', 0, 1)",
+    "['move', 0]", "{'move': 0}", "(1, 2)", "('jump', 1)", "('stop', 'halt!')",
+    "('stop', '')", "('stop', 'stopp')", "('stop', 1)", "('stop', None)", "('move', x)",
+    "('move', 0", "(move, 0)", "('Stop', 'stop')", "('stop', 'stop', 1)", "stop",
+    "('move', {1, 2})", "('move', {'a': 1})", "('move', None)",
+]
+
+
+class Rec:
+    """Records one environment's episodes."""
+
+    def __init__(self, adapter, level):
+        self.a = adapter
+        self.level = level
+
+    def step(self, env, action):
+        row = {"a": action}
+        try:
+            _, reward, terminated, truncated, info = env.step(action)
+        except Exception as e:  # noqa: BLE001 - the reference raising is data here
+            row["e"] = [type(e).__name__, str(e)]
+            row["s"] = self.a.state(env, False)
+            return row, False
+        assert truncated is False
+        row["f"] = env.env_feedback
+        row["r"] = float(reward)
+        row["t"] = bool(terminated)
+        row["s"] = self.a.state(env, False)
+        self.a.observe(env, row)
+        return row, terminated
+
+    def episode(self, env, reset_seed, actions):
+        if reset_seed is None:
+            env.reset()
+        else:
+            env.reset(seed=reset_seed)
+        ep = {"seed": reset_seed, "reset": self.a.state(env, True)}
+        self.a.observe(env, ep)
+        ep["solve"] = self.a.solve(env)
+        steps = []
+        for act in actions(env):
+            row, done = self.step(env, act)
+            steps.append(row)
+            if done:
+                break
+        ep["steps"] = steps
+        return ep
+
+
+def scripted(rec, rng, env):
+    """The oracle's actions with bad ones mixed in, ending with the oracle's stop."""
+    plan = rec.a.oracle(env)
+    bad = COMMON_BAD + rec.a.bad
+    out = []
+    for act in plan:
+        if rng.random() < 0.35:
+            out.append(rng.choice(bad))
+        out.append(act)
+    return out
+
+
+def randomly(rec, rng, env, stop_at_end):
+    out = []
+    bad = COMMON_BAD + rec.a.bad
+    for _ in range(STEPS):
+        u = rng.random()
+        out.append(rng.choice(bad) if u < 0.3 else rec.a.random_action(rng, env))
+    if stop_at_end:
+        out.append("('stop', 'stop')")
+    return out
+
+
+def gen_env(adapter):
+    for level in ("easy", "hard"):
+        rec = Rec(adapter, level)
+        instances = []
+        for ctor_seed in range(INSTANCES):
+            rng = random.Random(1000 * ctor_seed + (level == "hard"))
+            env = adapter.make(level, ctor_seed)
+            eps = [
+                rec.episode(env, 100 + ctor_seed, lambda e: scripted(rec, rng, e)),
+                rec.episode(env, None, lambda e: randomly(rec, rng, e, ctor_seed % 2 == 0)),
+                rec.episode(env, 7 * ctor_seed + 3, lambda e: randomly(rec, rng, e, ctor_seed % 3 == 0)),
+            ]
+            instances.append({"seed": ctor_seed, "episodes": eps})
+        env = adapter.make(level, 0)
+        data = {
+            "id": f"{adapter.name}/{level}",
+            "prompts": adapter.prompts(env),
+            "frame_size": adapter.frame_size(env),
+            "instances": instances,
+        }
+        write(f"{adapter.name}_{level}", data)
+
+
+class MatchstickEquationAdapter:
+    name = "matchstick_equation"
+    bad = [
+        "('move', [0, 6, 2])", "('move', [0, 6, 2, 0, 1])", "('move', (0, 6, 2, 0))",
+        "('move', [0.5, 6, 2, 0])", "('move', [1+2j, 6, 2, 0])", "('move', [0, 13, 2, 0])",
+        "('move', [30, 0, 0, 0])", "('move', [-1, 0, 0, 0])", "('move', ['0', 6, 2, 0])",
+        "('move', [0, 6, 0, 6])", "('move', [29, 0, 0, 0])", "('move', [True, 6, 2, 0])",
+        "('undo', 'redo')", "('undo', 'undo!')", "('undo', 1)", "('undo', 'undo')",
+        "('move', [[0], 6, 2, 0])", "('move', [0, 6, 2, None])", "('move', 0)",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.matchstick_equation.matchstick_equation import MatchstickEquationEnv
+
+        return MatchstickEquationEnv(
+            seed=seed, break_moves=1 if level == "easy" else 2, enforce_min_distance=True
+        )
+
+    def state(self, env, at_reset):
+        info = env._get_info()
+        return {
+            "symbols": list(env.state.broken),
+            "equation": info["equation"],
+            "history_depth": info["history_depth"],
+            "current_moves": info["current_moves"],
+        }
+
+    def observe(self, env, row):
+        row["x"] = env.render(mode="ansi")
+
+    def oracle(self, env):
+        return env.solve(strategy="sos", sos_seed=12, sos_max_len=80)
+
+    def solve(self, env):
+        import copy
+
+        return {
+            "oracle": self.oracle(env),
+            "bfs": env.solve(strategy="bfs"),
+            "dfs": env.solve(strategy="dfs"),
+            "sos_rng": copy.deepcopy(env).solve(),
+        }
+
+    def random_action(self, rng, env):
+        n = len(env.state.broken)
+        if rng.random() < 0.15:
+            return "('undo', 'undo')"
+        i, j = rng.randrange(n + 1), rng.randrange(n + 1)
+        return f"('move', [{i}, {rng.randrange(13)}, {j}, {rng.randrange(13)}])"
+
+    def prompts(self, env):
+        env.render_mode = "rgb_array"
+        rgb = env.get_prompt()
+        env.render_mode = "ansi"
+        ansi = env.get_prompt()
+        env.render_mode = "rgb_array"
+        return {"rgb_array": rgb, "ansi": ansi}
+
+    def frame_size(self, env):
+        env.reset(seed=0)
+        h, w, _ = env.render().shape
+        return [w, h]
+
+
+GENERATORS = {
+    "literal": gen_literal,
+    "matchstick_equation": lambda: gen_env(MatchstickEquationAdapter()),
+}
 
 
 def main():
