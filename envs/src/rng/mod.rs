@@ -1,11 +1,21 @@
-//! numpy-compatible random numbers: `default_rng(seed)` = SeedSequence → PCG64 → Generator.
+//! The reference environments' random generators, bit for bit: numpy's
+//! `default_rng(seed)` (SeedSequence → PCG64 → Generator), numpy's legacy `RandomState`
+//! and CPython's `random.Random` (both MT19937; docs/rng.md).
 
 mod generator;
+pub mod glibc_log;
+pub mod glibc_trig;
+mod mt19937;
 mod pcg64;
+mod py_random;
+mod random_state;
 mod seed_sequence;
 
 pub use generator::{EmptyRange, NpRandom};
+pub use mt19937::Mt19937;
 pub use pcg64::Pcg64;
+pub use py_random::{PyRandom, PyRandomError};
+pub use random_state::{RandomState, RandomStateError};
 pub use seed_sequence::SeedSequence;
 
 /// An environment's generator with Gymnasium's reset rule: a seed rebuilds it, no seed
