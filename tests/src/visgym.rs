@@ -61,7 +61,14 @@ macro_rules! env_golden {
     };
 }
 
-env_golden!["matchstick_equation_easy", "matchstick_equation_hard"];
+env_golden![
+    "matchstick_equation_easy",
+    "matchstick_equation_hard",
+    "maze_2d_easy",
+    "maze_2d_hard",
+    "maze_3d_easy",
+    "maze_3d_hard",
+];
 
 /// What a replay covered.
 #[derive(Debug, Default)]

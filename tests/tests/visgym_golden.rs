@@ -53,4 +53,8 @@ macro_rules! env_tests {
 env_tests! {
     matchstick_equation_easy => "matchstick_equation_easy", 0.0,
     matchstick_equation_hard => "matchstick_equation_hard", 0.0,
+    maze_2d_easy => "maze_2d_easy", 0.0,
+    maze_2d_hard => "maze_2d_hard", 0.0,
+    maze_3d_easy => "maze_3d_easy", 0.0,
+    maze_3d_hard => "maze_3d_hard", 0.0,
 }

@@ -10,6 +10,10 @@ pub mod action;
 mod equation_eval;
 mod matchstick_equation;
 mod matchstick_glyphs;
+mod maze_2d;
+mod maze_3d;
+mod maze_3d_view;
+mod maze_gen;
 mod numpy_array;
 pub mod python;
 mod resample;
@@ -20,6 +24,8 @@ use serde_json::{Map, Value};
 use crate::core::frame::Frame;
 pub use action::{StepResult, VisAction};
 pub use matchstick_equation::{MatchstickEquation, MatchstickEquationConfig, SolveStrategy};
+pub use maze_2d::{Maze2d, Maze2dConfig};
+pub use maze_3d::{Maze3d, Maze3dConfig};
 pub use python::PyException;
 pub use spaces::ArgSpace;
 
@@ -110,7 +116,33 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
         _ => return Err(format!("{id}: level must be easy or hard")),
     };
     let seed = kw_u64(kwargs, "seed")?;
+    let size = |easy: usize, hard_size: usize| -> Result<(usize, usize), String> {
+        let d = if hard { hard_size } else { easy };
+        let w = kw_u64(kwargs, "maze_width")?.map_or(d, |v| v as usize);
+        let h = kw_u64(kwargs, "maze_height")?.map_or(d, |v| v as usize);
+        if w % 2 == 0 || h % 2 == 0 || w < 3 || h < 3 {
+            return Err("width/height of maze should be odd".into());
+        }
+        Ok((w, h))
+    };
     match name {
+        "maze_2d" => {
+            let (width, height) = size(9, 11)?;
+            Ok(Box::new(Maze2d::new(Maze2dConfig {
+                width,
+                height,
+                seed: seed.unwrap_or(0),
+            })))
+        }
+        "maze_3d" => {
+            let (width, height) = size(7, 9)?;
+            Ok(Box::new(Maze3d::new(Maze3dConfig {
+                width,
+                height,
+                seed: seed.unwrap_or(0),
+                render_size: (336, 336),
+            })))
+        }
         "matchstick_equation" => {
             let mut c = MatchstickEquationConfig {
                 break_moves: if hard { 2 } else { 1 },

@@ -231,9 +231,136 @@ class MatchstickEquationAdapter:
         return [w, h]
 
 
+class Maze2dAdapter:
+    name = "maze_2d"
+    bad = [
+        "('move', 4)", "('move', -1)", "('move', 1.0)", "('move', True)", "('move', False)",
+        "('move', '1')", "('move', [0])", "('move', (0,))", "('move', 99999999999999999999)",
+        "('move', 1+0j)", "('move', 0.5)",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.maze_2d.maze_2d import Maze2DEnv
+
+        n = 9 if level == "easy" else 11
+        return Maze2DEnv(maze_width=n, maze_height=n, seed=seed)
+
+    def state(self, env, at_reset):
+        s = {"agent": env._agent_location.tolist(), "target": env._target_location.tolist()}
+        if at_reset:
+            s["maze_map"] = env.maze_map.tolist()
+        return s
+
+    def observe(self, env, row):
+        import numpy as np
+
+        row["x"] = env.render(mode="ansi")
+        frame = np.ascontiguousarray(env.render(), dtype=np.uint8)
+        row["h"] = hashlib.sha256(frame.tobytes()).hexdigest()
+
+    def oracle(self, env):
+        # The oracle's path, then off the target, back on it and off again (the
+        # persistent canvas keeps a white disk on the target), then the stops.
+        plan = [a for a in env.solve() if a.startswith("('move'")]
+        tr, tc = env._target_location
+        for d, (dr, dc) in enumerate([(0, 1), (-1, 0), (0, -1), (1, 0)]):
+            if env.maze_map[tr + dr, tc + dc] == 0:
+                back = (d + 2) % 4
+                plan += [f"('move', {d})", f"('move', {back})", f"('move', {d})"]
+                break
+        return plan + ["('stop', 'stop')"]
+
+    def solve(self, env):
+        return {"oracle": env.solve()}
+
+    def random_action(self, rng, env):
+        return f"('move', {rng.randrange(4)})"
+
+    def prompts(self, env):
+        env.render_mode = "rgb_array"
+        rgb = env.get_prompt()
+        env.render_mode = "ansi"
+        ansi = env.get_prompt()
+        return {"rgb_array": rgb, "ansi": ansi}
+
+    def frame_size(self, env):
+        env.reset(seed=0)
+        h, w, _ = env.render().shape
+        return [w, h]
+
+
+def stub_ursina():
+    """Maze 3D imports Ursina and Panda3D at module level; only its state is recorded,
+    so inert stand-ins replace them."""
+
+    class Anything:
+        def __init__(self, *a, **k):
+            self.entities = []
+
+        def __getattr__(self, name):
+            return Anything()
+
+        def __call__(self, *a, **k):
+            return Anything()
+
+    ursina = types.ModuleType("ursina")
+    for n in ["Ursina", "Entity", "camera", "color", "window", "load_texture", "scene", "destroy"]:
+        setattr(ursina, n, Anything())
+    panda3d = types.ModuleType("panda3d")
+    core = types.ModuleType("panda3d.core")
+    core.PNMImage = Anything
+    core.loadPrcFileData = lambda *a, **k: None
+    panda3d.core = core
+    sys.modules.setdefault("ursina", ursina)
+    sys.modules.setdefault("panda3d", panda3d)
+    sys.modules.setdefault("panda3d.core", core)
+
+
+class Maze3dAdapter(Maze2dAdapter):
+    name = "maze_3d"
+    bad = [
+        "('move', 1)", "('move', -1)", "('move', True)", "('move', False)", "('move', 0.0)",
+        "('turn', 0)", "('turn', 4)", "('turn', True)", "('turn', 2.0)", "('turn', '1')",
+        "('turn', [1])", "('move', 'forward')", "('turn', 99999999999999999999)",
+    ]
+
+    def make(self, level, seed):
+        stub_ursina()
+        from gymnasium.envs.maze_3d import maze_3d
+
+        maze_3d.RandomMaze3DEnv._render_frame = lambda self: None
+        maze_3d.RandomMaze3DEnv._initialize_ursina = lambda self: None
+        n = 7 if level == "easy" else 9
+        return maze_3d.Maze3DEnv(maze_width=n, maze_height=n, seed=seed)
+
+    def state(self, env, at_reset):
+        s = super().state(env, at_reset)
+        s["cam_dir"] = int(env._cam_dir)
+        if at_reset:
+            s["maze_map"] = s.pop("maze_map")
+        return s
+
+    def observe(self, env, row):
+        pass
+
+    def oracle(self, env):
+        return env.solve()
+
+    def random_action(self, rng, env):
+        return "('move', 0)" if rng.random() < 0.5 else f"('turn', {rng.randrange(1, 4)})"
+
+    def prompts(self, env):
+        return {"rgb_array": env.get_prompt(), "ansi": None}
+
+    def frame_size(self, env):
+        return [336, 336]
+
+
 GENERATORS = {
     "literal": gen_literal,
     "matchstick_equation": lambda: gen_env(MatchstickEquationAdapter()),
+    "maze_2d": lambda: gen_env(Maze2dAdapter()),
+    "maze_3d": lambda: gen_env(Maze3dAdapter()),
 }
 
 
