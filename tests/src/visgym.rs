@@ -68,6 +68,8 @@ env_golden![
     "maze_2d_hard",
     "maze_3d_easy",
     "maze_3d_hard",
+    "sliding_block_easy",
+    "sliding_block_hard",
 ];
 
 /// What a replay covered.

@@ -57,4 +57,6 @@ env_tests! {
     maze_2d_hard => "maze_2d_hard", 0.0,
     maze_3d_easy => "maze_3d_easy", 0.0,
     maze_3d_hard => "maze_3d_hard", 0.0,
+    sliding_block_easy => "sliding_block_easy", 0.0,
+    sliding_block_hard => "sliding_block_hard", 0.0,
 }

@@ -123,10 +123,7 @@ impl VisGymEnv for Maze2d {
                     .and_then(|i| usize::try_from(i).ok())
                     .unwrap_or(0);
                 let (dr, dc) = MOVES[d % 4];
-                let (r, c) = (
-                    self.maze.agent.0 as i64 + dr,
-                    self.maze.agent.1 as i64 + dc,
-                );
+                let (r, c) = (self.maze.agent.0 as i64 + dr, self.maze.agent.1 as i64 + dc);
                 if self.maze.is_wall(r, c) {
                     StepResult::feedback("Cannot move into a wall.")
                 } else {

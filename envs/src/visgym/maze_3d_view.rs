@@ -17,7 +17,9 @@ const SPHERE_RADIUS: f64 = 0.15;
 const TARGET: Rgb = [255, 0, 0];
 
 fn hash(x: i64, y: i64, salt: i64) -> u32 {
-    let mut h = (x.wrapping_mul(374_761_393) ^ y.wrapping_mul(668_265_263) ^ salt.wrapping_mul(2_147_483_647)) as u64;
+    let mut h = (x.wrapping_mul(374_761_393)
+        ^ y.wrapping_mul(668_265_263)
+        ^ salt.wrapping_mul(2_147_483_647)) as u64;
     h = (h ^ (h >> 13)).wrapping_mul(1_274_126_177);
     (h ^ (h >> 16)) as u32
 }
@@ -97,8 +99,16 @@ pub fn draw_view(frame: &mut Frame, maze: &Maze, cam_dir: usize) {
         let (mut cx, mut cy) = (cam_cell.1, cam_cell.0);
         let step_x = if ray.0 < 0.0 { -1 } else { 1 };
         let step_y = if ray.1 < 0.0 { -1 } else { 1 };
-        let dx = if ray.0 == 0.0 { f64::INFINITY } else { (1.0 / ray.0).abs() };
-        let dy = if ray.1 == 0.0 { f64::INFINITY } else { (1.0 / ray.1).abs() };
+        let dx = if ray.0 == 0.0 {
+            f64::INFINITY
+        } else {
+            (1.0 / ray.0).abs()
+        };
+        let dy = if ray.1 == 0.0 {
+            f64::INFINITY
+        } else {
+            (1.0 / ray.1).abs()
+        };
         let mut side_x = if ray.0 < 0.0 {
             (cam.0 - cx as f64) * dx
         } else {
@@ -121,7 +131,8 @@ pub fn draw_view(frame: &mut Frame, maze: &Maze, cam_dir: usize) {
                 cy += step_y;
                 vertical = false;
             }
-            let inside = cx >= 0 && cy >= 0 && (cy as usize) < maze.height() && (cx as usize) < maze.width();
+            let inside =
+                cx >= 0 && cy >= 0 && (cy as usize) < maze.height() && (cx as usize) < maze.width();
             if !inside {
                 break;
             }
@@ -178,8 +189,14 @@ pub fn draw_view(frame: &mut Frame, maze: &Maze, cam_dir: usize) {
         let sx = w as f64 / 2.0 + lateral / z * fx;
         let sy = horizon;
         let radius = SPHERE_RADIUS / z * fy;
-        let (x0, x1) = ((sx - radius).floor().max(0.0) as usize, (sx + radius).ceil().min(w as f64) as usize);
-        let (y0, y1) = ((sy - radius).floor().max(0.0) as usize, (sy + radius).ceil().min(h as f64) as usize);
+        let (x0, x1) = (
+            (sx - radius).floor().max(0.0) as usize,
+            (sx + radius).ceil().min(w as f64) as usize,
+        );
+        let (y0, y1) = (
+            (sy - radius).floor().max(0.0) as usize,
+            (sy + radius).ceil().min(h as f64) as usize,
+        );
         for x in x0..x1 {
             if z - SPHERE_RADIUS > depth[x] {
                 continue;

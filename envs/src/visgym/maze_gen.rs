@@ -63,7 +63,8 @@ fn wilson(h: usize, w: usize, rng: &mut PyRandom) -> Vec<Vec<bool>> {
         let (r, c) = (cell.0 + 2 * DIRS[d].0, cell.1 + 2 * DIRS[d].1);
         r >= 0 && c >= 0 && r < h as i64 && c < w as i64
     };
-    let step = |cell: (i64, i64), d: usize, k: i64| (cell.0 + k * DIRS[d].0, cell.1 + k * DIRS[d].1);
+    let step =
+        |cell: (i64, i64), d: usize, k: i64| (cell.0 + k * DIRS[d].0, cell.1 + k * DIRS[d].1);
     let cut = |grid: &mut Vec<Vec<bool>>, cell: (i64, i64)| {
         grid[cell.0 as usize][cell.1 as usize] = true;
     };

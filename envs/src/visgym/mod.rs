@@ -17,6 +17,7 @@ mod maze_gen;
 mod numpy_array;
 pub mod python;
 mod resample;
+mod sliding_block;
 pub mod spaces;
 
 use serde_json::{Map, Value};
@@ -27,6 +28,7 @@ pub use matchstick_equation::{MatchstickEquation, MatchstickEquationConfig, Solv
 pub use maze_2d::{Maze2d, Maze2dConfig};
 pub use maze_3d::{Maze3d, Maze3dConfig};
 pub use python::PyException;
+pub use sliding_block::{SlidingBlock, SlidingBlockConfig};
 pub use spaces::ArgSpace;
 
 /// Which observation the harness shows: an image, or the text frame (`render_mode`
@@ -158,6 +160,16 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
                 c.enforce_min_distance = e;
             }
             Ok(Box::new(MatchstickEquation::new(c)))
+        }
+        "sliding_block" => {
+            let shuffles = kw_u64(kwargs, "num_shuffle_moves")?
+                .map_or(if hard { 90 } else { 30 }, |v| v as i64);
+            let seed = u32::try_from(seed.unwrap_or(0))
+                .map_err(|_| "seed must be between 0 and 2**32 - 1".to_string())?;
+            Ok(Box::new(SlidingBlock::new(SlidingBlockConfig {
+                num_shuffle_moves: shuffles,
+                seed,
+            })))
         }
         _ if NAMES.contains(&name) => Err(format!("{name} is not available yet")),
         _ => Err(format!("unknown VisGym environment {name}")),

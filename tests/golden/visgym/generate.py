@@ -356,11 +356,64 @@ class Maze3dAdapter(Maze2dAdapter):
         return [336, 336]
 
 
+class SlidingBlockAdapter:
+    name = "sliding_block"
+    bad = [
+        "('move', (1.0, 2))", "('move', (1.5, 2))", "('move', (True, 2))", "('move', (0, 0))",
+        "('move', (11, 0))", "('move', (1, 4))", "('move', (1, 2.5))", "('move', (1, -1))",
+        "('move', [3, 2])", "('move', (1,))", "('move', (1, 2, 3))", "('move', ('1', 2))",
+        "('move', (1+0j, 2))", "('move', (1, 1+2j))", "('move', (None, 2))", "('move', 1)",
+        "('move', ((1, 2), (3, 4)))", "('move', (1, (2, 3)))", "('move', (7, 3.5))",
+        "('move', (10, 0.0))", "('move', (9, 1.0))",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.sliding_block.sliding_block import SlidingBlockEnv
+
+        return SlidingBlockEnv(num_shuffle_moves=30 if level == "easy" else 90, seed=seed)
+
+    @staticmethod
+    def layout(blocks):
+        return {str(k): list(v["position"]) for k, v in blocks.items()}
+
+    def state(self, env, at_reset):
+        s = {"blocks": self.layout(env.blocks), "moves": env.moves}
+        if at_reset:
+            s["target_blocks"] = self.layout(env.target_blocks)
+            s["board"] = env.board.tolist()
+            s["target_board"] = env.target_board.tolist()
+        return s
+
+    def observe(self, env, row):
+        row["x"] = env.render(mode="ansi")
+
+    def oracle(self, env):
+        return env.solve()
+
+    def solve(self, env):
+        return {"oracle": env.solve()}
+
+    def random_action(self, rng, env):
+        return f"('move', ({rng.randrange(1, 11)}, {rng.randrange(4)}))"
+
+    def prompts(self, env):
+        env.render_mode = "rgb_array"
+        rgb = env.get_prompt()
+        env.render_mode = "ansi"
+        ansi = env.get_prompt()
+        return {"rgb_array": rgb, "ansi": ansi}
+
+    def frame_size(self, env):
+        h, w, _ = env.render().shape
+        return [w, h]
+
+
 GENERATORS = {
     "literal": gen_literal,
     "matchstick_equation": lambda: gen_env(MatchstickEquationAdapter()),
     "maze_2d": lambda: gen_env(Maze2dAdapter()),
     "maze_3d": lambda: gen_env(Maze3dAdapter()),
+    "sliding_block": lambda: gen_env(SlidingBlockAdapter()),
 }
 
 
