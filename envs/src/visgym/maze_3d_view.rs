@@ -92,7 +92,7 @@ pub fn draw_view(frame: &mut Frame, maze: &Maze, cam_dir: usize) {
     let horizon = h as f64 / 2.0;
     let mut depth = vec![f64::INFINITY; w];
 
-    for x in 0..w {
+    for (x, column_depth) in depth.iter_mut().enumerate() {
         let s = (2.0 * (x as f64 + 0.5) / w as f64 - 1.0) * tan_h;
         let ray = (forward.0 + right.0 * s, forward.1 + right.1 * s);
         // DDA over the grid from the camera's cell (skipped: its own faces are culled).
@@ -121,15 +121,13 @@ pub fn draw_view(frame: &mut Frame, maze: &Maze, cam_dir: usize) {
         };
         let mut hit: Option<(f64, bool)> = None;
         for _ in 0..256 {
-            let vertical;
-            if side_x < side_y {
+            let vertical = side_x < side_y;
+            if vertical {
                 side_x += dx;
                 cx += step_x;
-                vertical = true;
             } else {
                 side_y += dy;
                 cy += step_y;
-                vertical = false;
             }
             let inside =
                 cx >= 0 && cy >= 0 && (cy as usize) < maze.height() && (cx as usize) < maze.width();
@@ -144,7 +142,7 @@ pub fn draw_view(frame: &mut Frame, maze: &Maze, cam_dir: usize) {
         }
         let (wall_top, wall_bottom, wall_u, shade_k) = match hit {
             Some((dist, vertical)) => {
-                depth[x] = dist;
+                *column_depth = dist;
                 let along = if vertical {
                     cam.1 + dist * ray.1
                 } else {
@@ -197,8 +195,8 @@ pub fn draw_view(frame: &mut Frame, maze: &Maze, cam_dir: usize) {
             (sy - radius).floor().max(0.0) as usize,
             (sy + radius).ceil().min(h as f64) as usize,
         );
-        for x in x0..x1 {
-            if z - SPHERE_RADIUS > depth[x] {
+        for (x, &wall) in depth.iter().enumerate().take(x1).skip(x0) {
+            if z - SPHERE_RADIUS > wall {
                 continue;
             }
             for y in y0..y1 {

@@ -10,13 +10,18 @@ pub mod action;
 mod equation_eval;
 mod matchstick_equation;
 mod matchstick_glyphs;
+mod matchstick_rotation;
 mod maze_2d;
 mod maze_3d;
 mod maze_3d_view;
 mod maze_gen;
+mod mental_rotation_3d_cube;
 mod numpy_array;
+mod patch_reassembly;
+mod polycube_view;
 pub mod python;
 mod resample;
+mod rotation3;
 mod sliding_block;
 pub mod spaces;
 
@@ -25,8 +30,11 @@ use serde_json::{Map, Value};
 use crate::core::frame::Frame;
 pub use action::{StepResult, VisAction};
 pub use matchstick_equation::{MatchstickEquation, MatchstickEquationConfig, SolveStrategy};
+pub use matchstick_rotation::{MatchstickRotation, MatchstickRotationConfig};
 pub use maze_2d::{Maze2d, Maze2dConfig};
 pub use maze_3d::{Maze3d, Maze3dConfig};
+pub use mental_rotation_3d_cube::{ActionFrame, CubeConfig, MentalRotation3dCube};
+pub use patch_reassembly::{PatchReassembly, PatchReassemblyConfig};
 pub use python::PyException;
 pub use sliding_block::{SlidingBlock, SlidingBlockConfig};
 pub use spaces::ArgSpace;
@@ -171,7 +179,44 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
                 seed,
             })))
         }
-        _ if NAMES.contains(&name) => Err(format!("{name} is not available yet")),
+        "patch_reassembly" => {
+            let (rows, cols, patches) = if hard { (8, 8, 6) } else { (6, 6, 5) };
+            Ok(Box::new(PatchReassembly::new(PatchReassemblyConfig {
+                rows: kw_u64(kwargs, "rows")?.map_or(rows, |v| v as usize),
+                cols: kw_u64(kwargs, "cols")?.map_or(cols, |v| v as usize),
+                patches: kw_u64(kwargs, "num_patches")?.map_or(patches, |v| v as usize),
+                seed: seed.unwrap_or(0),
+            })))
+        }
+        "matchstick_rotation" => {
+            let (pos, ang) = if hard { (5.0, 10.0) } else { (10.0, 15.0) };
+            Ok(Box::new(MatchstickRotation::new(
+                MatchstickRotationConfig {
+                    canvas: (120.0, 120.0),
+                    stick_length: 20.0,
+                    pos_tolerance: pos,
+                    ang_tolerance: ang,
+                    seed: seed.unwrap_or(0),
+                },
+            )))
+        }
+        "mental_rotation_3d_cube" => {
+            let frame = match kwargs.get("action_frame").and_then(Value::as_str) {
+                None | Some("world") => ActionFrame::World,
+                Some("object") => ActionFrame::Object,
+                Some(other) => {
+                    return Err(format!(
+                        "action_frame must be 'object' or 'world', got {other}"
+                    ))
+                }
+            };
+            Ok(Box::new(MentalRotation3dCube::new(CubeConfig {
+                num_segments: kw_u64(kwargs, "num_segments")?
+                    .map_or(if hard { 6 } else { 4 }, |v| v as usize),
+                action_frame: frame,
+                seed: seed.unwrap_or(0),
+            })))
+        }
         _ => Err(format!("unknown VisGym environment {name}")),
     }
 }

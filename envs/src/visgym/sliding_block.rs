@@ -201,10 +201,10 @@ impl SlidingBlock {
             let mut attempts = 0;
             while disp < 1 && attempts < 10 && remaining > 0 {
                 let mut best: Option<(usize, i64)> = None;
-                for d in 0..4 {
+                for (d, step) in DIRS.iter().enumerate() {
                     if can_move(&layout, id, d) {
                         let p = layout[id - 1];
-                        let np = (p.0 + DIRS[d].0, p.1 + DIRS[d].1);
+                        let np = (p.0 + step.0, p.1 + step.1);
                         let nd = displacement(origin, np);
                         if nd > disp && best.is_none_or(|(_, b)| nd > b) {
                             best = Some((d, nd));

@@ -80,6 +80,17 @@ COMMON_BAD = [
 ]
 
 
+def round_floats(v):
+    """12 significant digits: far inside the 1e-9 the replay allows, and compressible."""
+    if isinstance(v, float):
+        return float(f"{v:.12g}")
+    if isinstance(v, list):
+        return [round_floats(x) for x in v]
+    if isinstance(v, dict):
+        return {k: round_floats(x) for k, x in v.items()}
+    return v
+
+
 class Rec:
     """Records one environment's episodes."""
 
@@ -87,19 +98,23 @@ class Rec:
         self.a = adapter
         self.level = level
 
+    def state(self, env, at_reset):
+        s = self.a.state(env, at_reset)
+        return round_floats(s) if getattr(self.a, "continuous", False) else s
+
     def step(self, env, action):
         row = {"a": action}
         try:
             _, reward, terminated, truncated, info = env.step(action)
         except Exception as e:  # noqa: BLE001 - the reference raising is data here
             row["e"] = [type(e).__name__, str(e)]
-            row["s"] = self.a.state(env, False)
+            row["s"] = self.state(env, False)
             return row, False
         assert truncated is False
         row["f"] = env.env_feedback
         row["r"] = float(reward)
         row["t"] = bool(terminated)
-        row["s"] = self.a.state(env, False)
+        row["s"] = self.state(env, False)
         self.a.observe(env, row)
         return row, terminated
 
@@ -108,8 +123,14 @@ class Rec:
             env.reset()
         else:
             env.reset(seed=reset_seed)
-        ep = {"seed": reset_seed, "reset": self.a.state(env, True)}
+        ep = {"seed": reset_seed, "reset": self.state(env, True)}
+        if reset_seed is None and getattr(self.a, "random_unseeded", ()):
+            # The reference draws these from OS entropy on an unseeded reset.
+            for key in self.a.random_unseeded:
+                ep["reset"].pop(key)
+            ep["partial"] = True
         self.a.observe(env, ep)
+        ep["size"] = self.a.frame_size(env)
         ep["solve"] = self.a.solve(env)
         steps = []
         for act in actions(env):
@@ -148,7 +169,7 @@ def gen_env(adapter):
     for level in ("easy", "hard"):
         rec = Rec(adapter, level)
         instances = []
-        for ctor_seed in range(INSTANCES):
+        for ctor_seed in range(getattr(adapter, "instances", INSTANCES)):
             rng = random.Random(1000 * ctor_seed + (level == "hard"))
             env = adapter.make(level, ctor_seed)
             eps = [
@@ -161,7 +182,6 @@ def gen_env(adapter):
         data = {
             "id": f"{adapter.name}/{level}",
             "prompts": adapter.prompts(env),
-            "frame_size": adapter.frame_size(env),
             "instances": instances,
         }
         write(f"{adapter.name}_{level}", data)
@@ -226,7 +246,6 @@ class MatchstickEquationAdapter:
         return {"rgb_array": rgb, "ansi": ansi}
 
     def frame_size(self, env):
-        env.reset(seed=0)
         h, w, _ = env.render().shape
         return [w, h]
 
@@ -284,7 +303,6 @@ class Maze2dAdapter:
         return {"rgb_array": rgb, "ansi": ansi}
 
     def frame_size(self, env):
-        env.reset(seed=0)
         h, w, _ = env.render().shape
         return [w, h]
 
@@ -408,12 +426,184 @@ class SlidingBlockAdapter:
         return [w, h]
 
 
+class PatchReassemblyAdapter:
+    name = "patch_reassembly"
+    bad = [
+        "('place', (0, 0, 0, 0))", "('place', (0, 0))", "('place', (9, 0, 0))", "('place', (0, 9, 0))",
+        "('place', (0, -1, 0))", "('place', (1.0, 0, 0))", "('place', (1+0j, 0, 0))",
+        "('place', [0, 1, 1])", "('place', ('0', 1, 1))", "('place', 0)", "('remove', 9)",
+        "('remove', -1)", "('remove', 1.0)", "('remove', True)", "('remove', (0,))",
+        "('place', (0, 2.0, 1))", "('place', (1, 0.5, 0.5))",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.patch_reassembly.patch_reassembly import PatchReassemblyEnv
+
+        if level == "easy":
+            return PatchReassemblyEnv(grid_size=(6, 6), num_patches=5, seed=seed)
+        return PatchReassemblyEnv(grid_size=(8, 8), num_patches=6, seed=seed)
+
+    def state(self, env, at_reset):
+        num = lambda v: v if isinstance(v, (float, bool)) else int(v)  # noqa: E731
+        s = {"current_state": [[num(v) for v in a] for a in env.current_state]}
+        if at_reset:
+            s["patches"] = [sorted([int(r), int(c)] for r, c in p) for p in env.patches]
+            s["patch_anchor"] = [[int(r), int(c)] for r, c in env.patch_anchor]
+            s["parking_slot"] = [[int(v) for v in a] for a in env.parking_slot]
+            s["colors"] = [[int(v) for v in c] for c in env.colors]
+            s["canvas_bounds"] = [int(env._min_r), int(env._max_r), int(env._min_c), int(env._max_c)]
+        return s
+
+    def observe(self, env, row):
+        row["x"] = env.render(mode="ansi")
+
+    def oracle(self, env):
+        return env.solve()
+
+    def solve(self, env):
+        return {"oracle": env.solve()}
+
+    def random_action(self, rng, env):
+        if rng.random() < 0.2:
+            return f"('remove', {rng.randrange(env.num_patches)})"
+        return f"('place', ({rng.randrange(env.num_patches)}, {rng.randrange(env.grid_rows)}, {rng.randrange(env.grid_cols)}))"
+
+    def prompts(self, env):
+        env.render_mode = "rgb_array"
+        rgb = env.get_prompt()
+        env.render_mode = "ansi"
+        ansi = env.get_prompt()
+        env.render_mode = "rgb_array"
+        return {"rgb_array": rgb, "ansi": ansi}
+
+    def frame_size(self, env):
+        h, w, _ = env.render().shape
+        return [w, h]
+
+
+class MatchstickRotationAdapter:
+    name = "matchstick_rotation"
+    continuous = True
+    instances = 16
+    bad = [
+        "('move', [1, 2])", "('move', [1, 2, 3, 4])", "('move', (1, 2, 3))", "('move', ['15', '0', '0'])",
+        "('move', [' 1.5 ', 0, 0])", "('move', ['abc', 0, 0])", "('move', [None, 0, 0])",
+        "('move', [1j, 0, 0])", "('move', [1e39, 0, 0])", "('move', [True, False, 1])",
+        "('move', [[1, 2, 3]])", "('move', 5)", "('move', '1,2,3')", "('move', [1e400, 0, 0])",
+        "('move', [-1e400, 0, 0])", "('move', [0, 0, 1e20])", "('move', [b'1.5', 0, 0])",
+        "('move', [0, 0, -1e-300])", "('move', ['1_0', 0, 0])", "('move', [0.1, 0.2, 0.3])",
+        "('move', {1, 2, 3})",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.matchstick_rotation.matchstick_rotation import MatchstickRotationEnv
+
+        pos, ang = (10, 15) if level == "easy" else (5, 10)
+        return MatchstickRotationEnv(
+            canvas_size=(120, 120), stick_length=20, pos_tolerance=pos, ang_tolerance=ang, seed=seed
+        )
+
+    def state(self, env, at_reset):
+        s = {"mid": [float(v) for v in env.state["mid"]], "ang": float(env.state["ang"])}
+        if at_reset:
+            s["scale"] = float(env._scale)
+            s["target_mid"] = [float(v) for v in env.target["mid"]]
+            s["target_ang"] = float(env.target["ang"])
+        return s
+
+    def observe(self, env, row):
+        pass
+
+    def oracle(self, env):
+        return env.solve(num_steps=3)
+
+    def solve(self, env):
+        return {
+            "oracle": env.solve(num_steps=3),
+            "unit_first_5": env.solve(),
+            "unit_first_2": env.solve(num_steps=2),
+        }
+
+    def random_action(self, rng, env):
+        v = [rng.choice([round(rng.uniform(-5, 5), rng.randrange(4)), rng.randrange(-3, 4)]) for _ in range(2)]
+        a = rng.choice([round(rng.uniform(-200, 200), 1), rng.randrange(-90, 91)])
+        return f"('move', [{v[0]}, {v[1]}, {a}])"
+
+    def prompts(self, env):
+        return {"rgb_array": env.get_prompt(), "ansi": None}
+
+    def frame_size(self, env):
+        h, w, _ = env.render().shape
+        return [w, h]
+
+
+class CubeAdapter:
+    name = "mental_rotation_3d_cube"
+    continuous = True
+    instances = 10  # nine floats per step: fewer episodes keep the file small
+    random_unseeded = ("shape_state",)
+    bad = [
+        "('rotate', [181, 0, 0])", "('rotate', [180.00001, 0, 0])", "('rotate', [-180, 180, 0])",
+        "('rotate', [15, 0])", "('rotate', ['15', 0, 0])", "('rotate', [None, 0, 0])",
+        "('rotate', (15, 0, 0))", "('rotate', 15)", "('rotate', [[15, 0, 0]])",
+        "('rotate', [1e400, 0, 0])", "('rotate', [0.1, 0.2, 0.3])", "('rotate', [True, 0, 0])",
+        "('rotate', [1j, 0, 0])",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.mental_rotation_3d_cube.mental_rotation_3d_cube import (
+            MentalRotation3DCubeEnv,
+        )
+
+        return MentalRotation3DCubeEnv(
+            num_segments=4 if level == "easy" else 6, action_frame="world", seed=seed
+        )
+
+    def state(self, env, at_reset):
+        s = {
+            "current_rot": env.current_rot.tolist(),
+            "rotation_error": float(env._rotation_distance(env.current_rot, __import__("numpy").eye(3))),
+        }
+        if at_reset:
+            s["shape_state"] = {
+                "seg_lens": list(env.shape_state["seg_lens"]),
+                "dir_indices": [int(i) for i in env.shape_state["dir_indices"]],
+            }
+            s["secret_yaw"] = env.secret_yaw
+            s["secret_pitch"] = env.secret_pitch
+            s["secret_roll"] = env.secret_roll
+        return s
+
+    def observe(self, env, row):
+        pass
+
+    def oracle(self, env):
+        return env.solve()
+
+    def solve(self, env):
+        return {"oracle": env.solve(), "by-axis": env.solve(strategy="by-axis")}
+
+    def random_action(self, rng, env):
+        v = [rng.choice([round(rng.uniform(-180, 180), 1), rng.randrange(-180, 181)]) for _ in range(3)]
+        return f"('rotate', [{v[0]}, {v[1]}, {v[2]}])"
+
+    def prompts(self, env):
+        return {"rgb_array": env.get_prompt(), "ansi": None}
+
+    def frame_size(self, env):
+        h, w, _ = env._get_obs().shape
+        return [w, h]
+
+
 GENERATORS = {
     "literal": gen_literal,
     "matchstick_equation": lambda: gen_env(MatchstickEquationAdapter()),
     "maze_2d": lambda: gen_env(Maze2dAdapter()),
     "maze_3d": lambda: gen_env(Maze3dAdapter()),
     "sliding_block": lambda: gen_env(SlidingBlockAdapter()),
+    "patch_reassembly": lambda: gen_env(PatchReassemblyAdapter()),
+    "matchstick_rotation": lambda: gen_env(MatchstickRotationAdapter()),
+    "mental_rotation_3d_cube": lambda: gen_env(CubeAdapter()),
 }
 
 
