@@ -347,41 +347,14 @@ Please respond with exactly one action and its arguments in the specified format
                 }
             }
         }
-        let bw = 2.0 * 100.0 / 72.0;
+        // The border patch is clipped to the axes: only its inner half shows.
+        let bw = 100.0 / 72.0;
         let (x0, y0, x1, y1) = (50.0, 48.0, 360.0, 356.0);
         let black = [0, 0, 0];
-        raster::fill_rect(
-            frame,
-            x0 - bw / 2.0,
-            y0 - bw / 2.0,
-            x1 + bw / 2.0,
-            y0 + bw / 2.0,
-            black,
-        );
-        raster::fill_rect(
-            frame,
-            x0 - bw / 2.0,
-            y1 - bw / 2.0,
-            x1 + bw / 2.0,
-            y1 + bw / 2.0,
-            black,
-        );
-        raster::fill_rect(
-            frame,
-            x0 - bw / 2.0,
-            y0 - bw / 2.0,
-            x0 + bw / 2.0,
-            y1 + bw / 2.0,
-            black,
-        );
-        raster::fill_rect(
-            frame,
-            x1 - bw / 2.0,
-            y0 - bw / 2.0,
-            x1 + bw / 2.0,
-            y1 + bw / 2.0,
-            black,
-        );
+        raster::fill_rect(frame, x0, y0, x1, y0 + bw, black);
+        raster::fill_rect(frame, x0, y1 - bw, x1, y1, black);
+        raster::fill_rect(frame, x0, y0, x0 + bw, y1, black);
+        raster::fill_rect(frame, x1 - bw, y0, x1, y1, black);
     }
 
     /// The evaluation harness's demonstrations: `unit_first` with three steps (two

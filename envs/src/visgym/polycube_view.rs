@@ -112,8 +112,8 @@ pub fn draw_polycube(frame: &mut Frame, x0: f64, size: f64, cubes: &[(i64, i64, 
             depth,
         )
     };
-    // The axes of a 1.28-inch subplot: about 77% of the panel, centred.
-    let scale = size * 0.62;
+    // Matplotlib leaves the object at about this share of the panel.
+    let scale = size * 0.45;
     let (cx, cy) = (x0 + size * 0.5125, size * 0.505);
     let mut drawn: Vec<Drawn> = faces
         .iter()
@@ -133,8 +133,10 @@ pub fn draw_polycube(frame: &mut Frame, x0: f64, size: f64, cubes: &[(i64, i64, 
     drawn.sort_by(|a, b| b.0.total_cmp(&a.0));
     for (_, pts, gray) in &drawn {
         raster::fill_polygon(frame, pts, [*gray, *gray, *gray]);
+        // Each square is two triangles in the reference's mesh: edges and a diagonal.
         let mut ring = pts.clone();
         ring.push(pts[0]);
+        ring.push(pts[2]);
         raster::polyline(frame, &ring, 0.6, [0, 0, 0]);
     }
 }
