@@ -10,6 +10,32 @@ use serde_json::Value;
 /// The `literal_eval` golden file (gzipped JSON), embedded for the wasm build.
 pub const LITERAL_GOLDEN: &[u8] = include_bytes!("../golden/visgym/literal_eval.json.gz");
 
+/// The harness's reply parser on the same inputs and more: `[reply, action string,
+/// action string with verbalisation]`.
+pub const REPLY_GOLDEN: &[u8] = include_bytes!("../golden/visgym/reply_parse.json.gz");
+
+/// Parses every golden reply; returns the mismatches and the number of cases.
+pub fn check_reply_golden() -> Result<(Vec<String>, usize), String> {
+    use envs::visgym::reply_to_action;
+    let rows: Vec<Vec<String>> =
+        serde_json::from_str(&decompress(REPLY_GOLDEN)?).map_err(|e| e.to_string())?;
+    let mut failures = Vec::new();
+    for row in &rows {
+        let got = [
+            reply_to_action(&row[0], false),
+            reply_to_action(&row[0], true),
+        ];
+        if got[0] != row[1] || got[1] != row[2] {
+            failures.push(format!(
+                "{:?}\n   got  {got:?}\n   want {:?}",
+                row[0],
+                &row[1..]
+            ));
+        }
+    }
+    Ok((failures, rows.len()))
+}
+
 pub fn decompress(gz: &[u8]) -> Result<String, String> {
     let mut s = String::new();
     flate2::read::GzDecoder::new(gz)

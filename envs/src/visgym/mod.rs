@@ -20,6 +20,7 @@ mod numpy_array;
 mod patch_reassembly;
 mod polycube_view;
 pub mod python;
+pub mod reply;
 mod resample;
 mod rotation3;
 mod sliding_block;
@@ -36,6 +37,7 @@ pub use maze_3d::{Maze3d, Maze3dConfig};
 pub use mental_rotation_3d_cube::{ActionFrame, CubeConfig, MentalRotation3dCube};
 pub use patch_reassembly::{PatchReassembly, PatchReassemblyConfig};
 pub use python::PyException;
+pub use reply::reply_to_action;
 pub use sliding_block::{SlidingBlock, SlidingBlockConfig};
 pub use spaces::ArgSpace;
 

@@ -62,6 +62,56 @@ def gen_literal():
     write("literal_eval", rows)
 
 
+# ----- the harness's reply parser ----------------------------------------------------------
+
+
+def stub_modules(names):
+    """Inert stand-ins for heavy imports of the harness module (models, notebooks)."""
+
+    class Anything:
+        def __init__(self, *a, **k):
+            pass
+
+        def __getattr__(self, name):
+            return Anything()
+
+        def __call__(self, *a, **k):
+            return Anything()
+
+    for name in names:
+        if name in sys.modules:
+            continue
+        mod = types.ModuleType(name)
+        mod.__getattr__ = lambda attr: Anything()
+        sys.modules[name] = mod
+
+
+def gen_reply():
+    stub_modules(["torch", "openai", "transformers", "qwen_vl_utils", "ipywidgets", "IPython", "IPython.display"])
+    from gymnasium.vlm.interactor import Interactor
+    from literal_corpus import corpus
+
+    replies = corpus() + [
+        "I will move right.\n\n```python\n('move', 0)\n```", "(reorder, [2, 1, 3, 4])",
+        "First ('move', 1) then maybe ('move', 2)", "(left, 'x') and (1, 2)", "ACTION:   ('guess',   5)",
+        "no action here", "```json\n{\"action\": \"move\"}\n```", "````('move', 0)````",
+        "<think>go right</think><answer>('move', 0)</answer>", "<answer>(move, 0)</answer> ('stop', 'stop')",
+        "<answer>('move', 1)", "<|begin_of_box|>('move', 2)<|end_of_box|>", "\u25c1think\u25b7x\u25c1/think\u25b7('move', 3)",
+        "Action: (move, 1)", "action : ('move', 1)", "Reaction: ('move', 1)", "MyAction:('move', 1)",
+        "(move,1)", "( move , 1 )", "(_x, 1)", "(x1_y, 2)", "(1x, 2)", "(é, 2)", "(mové, 2)",
+        "((('move', 0)))", "('move', (1, 2)) and ('stop',)", "('stop',)", "(('a',), 1)",
+        "( )", "()", "(((", ")))(", "('move', 0) ('move'", "\u00a0('move',\u00a00)\u2003",
+        "\x1c('move', 0)\x1f", "`('move', 0)` or `('move', 1)`", "Action:\n\n('rotate', [15, 0, 0])",
+        "   ", "", "\n", "``````", "Action:", "ACTION: stop",
+    ]
+    rows = []
+    for r in replies:
+        plain = Interactor.parse_output(None, r)
+        ans = r.split("<answer>")[1].split("</answer>")[0] if "<answer>" in r else r
+        rows.append([r, plain, Interactor.parse_output(None, ans)])
+    write("reply_parse", rows)
+
+
 # ----- environments -------------------------------------------------------------------
 
 # Reference episodes per level: constructor seeds 0..INSTANCES-1; each instance plays a
@@ -597,6 +647,7 @@ class CubeAdapter:
 
 GENERATORS = {
     "literal": gen_literal,
+    "reply": gen_reply,
     "matchstick_equation": lambda: gen_env(MatchstickEquationAdapter()),
     "maze_2d": lambda: gen_env(Maze2dAdapter()),
     "maze_3d": lambda: gen_env(Maze3dAdapter()),
