@@ -8,6 +8,7 @@
 
 pub mod action;
 mod equation_eval;
+mod make;
 mod matchstick_equation;
 mod matchstick_glyphs;
 mod matchstick_rotation;
@@ -26,10 +27,11 @@ mod rotation3;
 mod sliding_block;
 pub mod spaces;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::core::frame::Frame;
 pub use action::{StepResult, VisAction};
+pub use make::make;
 pub use matchstick_equation::{MatchstickEquation, MatchstickEquationConfig, SolveStrategy};
 pub use matchstick_rotation::{MatchstickRotation, MatchstickRotationConfig};
 pub use maze_2d::{Maze2d, Maze2dConfig};
@@ -95,130 +97,3 @@ pub const NAMES: [&str; 7] = [
     "patch_reassembly",
     "mental_rotation_3d_cube",
 ];
-
-fn kw_u64(kwargs: &Map<String, Value>, key: &str) -> Result<Option<u64>, String> {
-    match kwargs.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => v
-            .as_u64()
-            .map(Some)
-            .ok_or_else(|| format!("{key} must be a non-negative integer, got {v}")),
-    }
-}
-
-fn kw_bool(kwargs: &Map<String, Value>, key: &str) -> Result<Option<bool>, String> {
-    match kwargs.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => v
-            .as_bool()
-            .map(Some)
-            .ok_or_else(|| format!("{key} must be a boolean, got {v}")),
-    }
-}
-
-/// Builds `name/easy` or `name/hard` with the evaluation keyword arguments of
-/// VisGym's harness; `kwargs` may set the constructor `seed` and override them.
-pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>, String> {
-    let (name, level) = id
-        .split_once('/')
-        .ok_or_else(|| format!("{id}: expected name/easy or name/hard"))?;
-    let hard = match level {
-        "easy" => false,
-        "hard" => true,
-        _ => return Err(format!("{id}: level must be easy or hard")),
-    };
-    let seed = kw_u64(kwargs, "seed")?;
-    let size = |easy: usize, hard_size: usize| -> Result<(usize, usize), String> {
-        let d = if hard { hard_size } else { easy };
-        let w = kw_u64(kwargs, "maze_width")?.map_or(d, |v| v as usize);
-        let h = kw_u64(kwargs, "maze_height")?.map_or(d, |v| v as usize);
-        if w % 2 == 0 || h % 2 == 0 || w < 3 || h < 3 {
-            return Err("width/height of maze should be odd".into());
-        }
-        Ok((w, h))
-    };
-    match name {
-        "maze_2d" => {
-            let (width, height) = size(9, 11)?;
-            Ok(Box::new(Maze2d::new(Maze2dConfig {
-                width,
-                height,
-                seed: seed.unwrap_or(0),
-            })))
-        }
-        "maze_3d" => {
-            let (width, height) = size(7, 9)?;
-            Ok(Box::new(Maze3d::new(Maze3dConfig {
-                width,
-                height,
-                seed: seed.unwrap_or(0),
-                render_size: (336, 336),
-            })))
-        }
-        "matchstick_equation" => {
-            let mut c = MatchstickEquationConfig {
-                break_moves: if hard { 2 } else { 1 },
-                ..MatchstickEquationConfig::default()
-            };
-            if let Some(s) = seed {
-                c.seed = s;
-            }
-            if let Some(b) = kw_u64(kwargs, "break_moves")? {
-                c.break_moves = b as usize;
-            }
-            if let Some(e) = kw_bool(kwargs, "enforce_min_distance")? {
-                c.enforce_min_distance = e;
-            }
-            Ok(Box::new(MatchstickEquation::new(c)))
-        }
-        "sliding_block" => {
-            let shuffles = kw_u64(kwargs, "num_shuffle_moves")?
-                .map_or(if hard { 90 } else { 30 }, |v| v as i64);
-            let seed = u32::try_from(seed.unwrap_or(0))
-                .map_err(|_| "seed must be between 0 and 2**32 - 1".to_string())?;
-            Ok(Box::new(SlidingBlock::new(SlidingBlockConfig {
-                num_shuffle_moves: shuffles,
-                seed,
-            })))
-        }
-        "patch_reassembly" => {
-            let (rows, cols, patches) = if hard { (8, 8, 6) } else { (6, 6, 5) };
-            Ok(Box::new(PatchReassembly::new(PatchReassemblyConfig {
-                rows: kw_u64(kwargs, "rows")?.map_or(rows, |v| v as usize),
-                cols: kw_u64(kwargs, "cols")?.map_or(cols, |v| v as usize),
-                patches: kw_u64(kwargs, "num_patches")?.map_or(patches, |v| v as usize),
-                seed: seed.unwrap_or(0),
-            })))
-        }
-        "matchstick_rotation" => {
-            let (pos, ang) = if hard { (5.0, 10.0) } else { (10.0, 15.0) };
-            Ok(Box::new(MatchstickRotation::new(
-                MatchstickRotationConfig {
-                    canvas: (120.0, 120.0),
-                    stick_length: 20.0,
-                    pos_tolerance: pos,
-                    ang_tolerance: ang,
-                    seed: seed.unwrap_or(0),
-                },
-            )))
-        }
-        "mental_rotation_3d_cube" => {
-            let frame = match kwargs.get("action_frame").and_then(Value::as_str) {
-                None | Some("world") => ActionFrame::World,
-                Some("object") => ActionFrame::Object,
-                Some(other) => {
-                    return Err(format!(
-                        "action_frame must be 'object' or 'world', got {other}"
-                    ))
-                }
-            };
-            Ok(Box::new(MentalRotation3dCube::new(CubeConfig {
-                num_segments: kw_u64(kwargs, "num_segments")?
-                    .map_or(if hard { 6 } else { 4 }, |v| v as usize),
-                action_frame: frame,
-                seed: seed.unwrap_or(0),
-            })))
-        }
-        _ => Err(format!("unknown VisGym environment {name}")),
-    }
-}
