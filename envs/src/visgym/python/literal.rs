@@ -3,6 +3,7 @@
 use super::ast::{BinOpKind, Expr, ExprKind, UnaryOpKind};
 use super::parser::parse_eval;
 use super::set_order::set_from;
+use super::tokenizer::ErrorClass;
 use super::value::PyValue;
 
 /// A Python exception: its class name and `str(exception)`.
@@ -38,7 +39,10 @@ pub fn literal_eval(source: &str) -> Result<PyValue, PyException> {
     let stripped = source.trim_start_matches([' ', '\t']);
     let tree = parse_eval(stripped).map_err(|e| PyException {
         class: e.class.name(),
-        message: format!("{} (<unknown>, line {})", e.msg, e.line),
+        message: match e.class {
+            ErrorClass::Memory => String::new(),
+            _ => format!("{} (<unknown>, line {})", e.msg, e.line),
+        },
     })?;
     convert(&tree)
 }

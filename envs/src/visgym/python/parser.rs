@@ -56,6 +56,12 @@ enum KwOrStarred {
 
 type Memo = HashMap<(Rule, usize), (Option<Expr>, usize)>;
 
+/// How deeply memoized rules may nest. CPython's parser allows 6000 rule levels and
+/// 200 brackets; this parser spends about 1 kB of stack per memoized level, so it stops
+/// earlier (some 50 brackets or 400 unary operators deep) to stay within a 1 MB wasm
+/// stack, reporting what CPython reports when its own parser stack runs out.
+const MAX_DEPTH: usize = 400;
+
 pub struct Parser {
     tok: Tokenizer,
     tokens: Vec<Token>,
@@ -64,6 +70,7 @@ pub struct Parser {
     /// The tokenizer stopped with an error (CPython's `tok->done` is not E_OK).
     tok_failed: bool,
     invalid: bool,
+    depth: usize,
     memo: Memo,
     args_memo: HashMap<usize, (Option<CallArgs>, usize)>,
 }
@@ -77,6 +84,7 @@ pub fn parse_eval(source: &str) -> Result<Expr, SyntaxErr> {
         err: None,
         tok_failed: false,
         invalid: false,
+        depth: 0,
         memo: HashMap::new(),
         args_memo: HashMap::new(),
     };
@@ -95,6 +103,7 @@ pub fn parse_eval(source: &str) -> Result<Expr, SyntaxErr> {
     }
     let last = p.tokens.len().saturating_sub(1);
     p.mark = 0;
+    p.depth = 0;
     p.invalid = true;
     p.memo.clear();
     p.args_memo.clear();
@@ -334,12 +343,35 @@ impl Parser {
             self.mark = end;
             return r;
         }
+        if !self.enter() {
+            return None;
+        }
         let r = f(self);
+        self.depth -= 1;
         if self.failed() {
             return None;
         }
         self.memo.insert((rule, start), (r.clone(), self.mark));
         r
+    }
+
+    /// Counts one more nested rule; false (with the error set) past [`MAX_DEPTH`].
+    fn enter(&mut self) -> bool {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.depth -= 1;
+            if self.err.is_none() {
+                self.err = Some(SyntaxErr {
+                    class: ErrorClass::Memory,
+                    msg: String::new(),
+                    line: 0,
+                });
+            }
+            // Like CPython's MemoryError, no tokenizer error replaces it.
+            self.tok_failed = true;
+            return false;
+        }
+        true
     }
 
     /// A left-recursive rule: grow the seed while the result gets longer.
@@ -358,6 +390,9 @@ impl Parser {
             self.mark = end;
             return r;
         }
+        if !self.enter() {
+            return None;
+        }
         self.memo.insert((rule, start), (None, start));
         let mut best: Option<Expr> = None;
         let mut best_end = start;
@@ -365,6 +400,7 @@ impl Parser {
             self.mark = start;
             let r = raw(self);
             if self.failed() {
+                self.depth -= 1;
                 return None;
             }
             let end = self.mark;
@@ -375,6 +411,7 @@ impl Parser {
             best_end = end;
             self.memo.insert((rule, start), (best.clone(), best_end));
         }
+        self.depth -= 1;
         self.mark = best_end;
         best
     }
@@ -2687,5 +2724,25 @@ mod tests {
             "IndentationError: unexpected indent (line 2)"
         );
         assert_eq!(err("('move', 0)"), "ok Tuple");
+    }
+
+    #[test]
+    fn deep_nesting_stops_within_a_wasm_sized_stack() {
+        let inputs = vec![
+            "(".repeat(199) + "1" + &")".repeat(199),
+            "[".repeat(199) + "x y" + &"]".repeat(199),
+            "-".repeat(5000) + "1",
+            "not ".repeat(3000) + "1",
+        ];
+        let handle = std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(move || inputs.iter().map(|s| err(s)).collect::<Vec<_>>())
+            .unwrap();
+        for e in handle.join().unwrap() {
+            assert!(e.starts_with("MemoryError"), "{e}");
+        }
+        // Shallower nesting parses as CPython does.
+        assert_eq!(err(&("(".repeat(40) + "1" + &")".repeat(40))), "ok Constant");
+        assert_eq!(err(&("-".repeat(300) + "1")), "ok UnaryOp");
     }
 }

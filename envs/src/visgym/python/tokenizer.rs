@@ -37,6 +37,8 @@ pub enum ErrorClass {
     Syntax,
     Indentation,
     Tab,
+    /// The parser's nesting budget ran out (CPython's parser stack overflow).
+    Memory,
 }
 
 impl ErrorClass {
@@ -45,6 +47,7 @@ impl ErrorClass {
             ErrorClass::Syntax => "SyntaxError",
             ErrorClass::Indentation => "IndentationError",
             ErrorClass::Tab => "TabError",
+            ErrorClass::Memory => "MemoryError",
         }
     }
 }
