@@ -226,4 +226,22 @@ mod tests {
             Some(4)
         );
     }
+
+    #[test]
+    fn clones_continue_identically() {
+        let none = Map::new();
+        for name in super::super::NAMES {
+            let mut env = make(&format!("{name}/hard"), &none).unwrap();
+            env.reset(Some(5));
+            let mut copy = env.clone_box();
+            let plan = env.solve();
+            for a in &plan {
+                assert_eq!(env.step(a).ok(), copy.step(a).ok(), "{name} {a}");
+                assert_eq!(env.state_json(false), copy.state_json(false));
+            }
+            env.reset(None);
+            copy.reset(None);
+            assert_eq!(env.state_json(true), copy.state_json(true), "{name}");
+        }
+    }
 }

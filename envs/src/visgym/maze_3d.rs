@@ -254,6 +254,10 @@ Note: If you try to move forward into a wall, you will remain in your current po
         (name == "oracle").then(|| self.solve())
     }
 
+    fn clone_box(&self) -> Box<dyn VisGymEnv> {
+        Box::new(self.clone())
+    }
+
     fn functions(&self) -> Vec<(&'static str, ArgSpace)> {
         functions()
     }

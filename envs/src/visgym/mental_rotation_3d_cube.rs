@@ -297,6 +297,10 @@ Please respond with exactly one action and its arguments in the specified format
         }
     }
 
+    fn clone_box(&self) -> Box<dyn VisGymEnv> {
+        Box::new(self.clone())
+    }
+
     fn functions(&self) -> Vec<(&'static str, ArgSpace)> {
         functions()
     }

@@ -85,6 +85,9 @@ pub trait VisGymEnv {
 
     /// The action functions and their argument spaces, in the reference's order.
     fn functions(&self) -> Vec<(&'static str, ArgSpace)>;
+
+    /// A copy of the environment in its current state (generators included).
+    fn clone_box(&self) -> Box<dyn VisGymEnv>;
 }
 
 /// The seven environment names.

@@ -684,6 +684,10 @@ Please respond with exactly one action and its arguments in the specified format
         (name == "oracle").then(|| self.solve())
     }
 
+    fn clone_box(&self) -> Box<dyn VisGymEnv> {
+        Box::new(self.clone())
+    }
+
     fn functions(&self) -> Vec<(&'static str, ArgSpace)> {
         PatchReassembly::functions(self)
     }

@@ -2728,7 +2728,7 @@ mod tests {
 
     #[test]
     fn deep_nesting_stops_within_a_wasm_sized_stack() {
-        let inputs = vec![
+        let inputs = [
             "(".repeat(199) + "1" + &")".repeat(199),
             "[".repeat(199) + "x y" + &"]".repeat(199),
             "-".repeat(5000) + "1",
@@ -2742,7 +2742,10 @@ mod tests {
             assert!(e.starts_with("MemoryError"), "{e}");
         }
         // Shallower nesting parses as CPython does.
-        assert_eq!(err(&("(".repeat(40) + "1" + &")".repeat(40))), "ok Constant");
+        assert_eq!(
+            err(&("(".repeat(40) + "1" + &")".repeat(40))),
+            "ok Constant"
+        );
         assert_eq!(err(&("-".repeat(300) + "1")), "ok UnaryOp");
     }
 }
