@@ -12,6 +12,7 @@ pub mod core;
 pub mod registry;
 pub mod render;
 pub mod rng;
+pub mod visgym;
 
 /// Declares each family's folder as a module and lists the families for the registry:
 /// adding a family is adding its name here (see `docs/adding-an-environment.md`).
