@@ -12,7 +12,6 @@ pub mod core;
 pub mod registry;
 pub mod render;
 pub mod rng;
-pub mod visgym;
 
 /// Declares each family's folder as a module and lists the families for the registry:
 /// adding a family is adding its name here (see `docs/adding-an-environment.md`).
@@ -24,7 +23,7 @@ macro_rules! families {
     };
 }
 
-families!(toy_text, classic_control, minigrid, gameverse);
+families!(toy_text, classic_control, minigrid, gameverse, visgym);
 
 pub use crate::core::action::{ActionError, ArgKind, ArgValue, Call};
 pub use crate::core::env::{

@@ -48,6 +48,12 @@ impl Kwargs {
         }
     }
 
+    /// Every remaining key and value, for a family that checks its keyword arguments
+    /// itself (each consumed).
+    pub fn take_all(&mut self) -> Map<String, Value> {
+        std::mem::take(&mut self.values)
+    }
+
     /// Fails if any key was not consumed by the constructor.
     pub fn finish(self) -> Result<(), EnvError> {
         match self.values.keys().next() {

@@ -16,9 +16,13 @@ use super::matchstick_glyphs::{
 };
 use super::python::{PyException, PyValue};
 use super::resample::resize_area;
+use super::signature::{FnSig, Payload};
+use super::solve_kwargs::SolveKwargs;
 use super::spaces::ArgSpace;
 use super::{RenderMode, VisGymEnv};
+use crate::core::env::{KeyBinding, Words};
 use crate::core::frame::Frame;
+use crate::core::input::{Gesture, PointerMode};
 use crate::render::{font, raster};
 use crate::rng::NpRandom;
 
@@ -718,6 +722,136 @@ Please respond with exactly one action and its arguments in the specified format
 
     fn functions(&self) -> Vec<(&'static str, ArgSpace)> {
         functions()
+    }
+
+    fn signatures(&self) -> Vec<FnSig> {
+        let index = FnSig::int(0, MAX_EQUATION_LEN - 1);
+        let segment = FnSig::int(0, 12);
+        vec![
+            FnSig::new(
+                "move",
+                "Take the match of segment src_seg from symbol src_idx and put it on segment dst_seg of symbol dst_idx",
+                Payload::List,
+                &[
+                    ("src_idx", index.clone()),
+                    ("src_seg", segment.clone()),
+                    ("dst_idx", index),
+                    ("dst_seg", segment),
+                ],
+            ),
+            FnSig::new(
+                "undo",
+                "Undo the last move (the word is usually 'undo')",
+                Payload::Value,
+                &[("word", crate::core::action::ArgKind::Word { max_len: 4 })],
+            ),
+            FnSig::stop(),
+        ]
+    }
+
+    /// `solve(strategy="sos", num_steps=None, max_moves=None, sos_seed=None,
+    /// sos_max_len=None, validate=True)` with the strategies `bfs`, `dfs` and `sos`.
+    fn solve_kwargs(&self, kw: &mut SolveKwargs) -> Result<Vec<String>, String> {
+        let strategy = kw.choice("strategy", "sos", &["sos", "bfs", "dfs"])?;
+        let seed = kw.count("sos_seed")?;
+        let max_len = kw.count("sos_max_len")?.map(|n| n as usize);
+        kw.default_only("num_steps", Value::Null)?;
+        kw.default_only("max_moves", Value::from(self.config.break_moves))?;
+        kw.default_only("validate", Value::Bool(true))?;
+        Ok(self.solve_with(match strategy {
+            "bfs" => SolveStrategy::Bfs,
+            "dfs" => SolveStrategy::Dfs,
+            _ => SolveStrategy::Sos { seed, max_len },
+        }))
+    }
+
+    fn presets(&self) -> Vec<String> {
+        vec![UNDO.to_string(), STOP.to_string()]
+    }
+
+    fn keymap(&self) -> Vec<KeyBinding> {
+        vec![
+            KeyBinding::new("Backspace", 0),
+            KeyBinding::new("z", 0),
+            KeyBinding::new("Enter", 1),
+        ]
+    }
+
+    fn pointer_mode(&self) -> Option<PointerMode> {
+        Some(PointerMode::Drag)
+    }
+
+    /// Dragging a match onto another symbol moves it: the source is the nearest lit
+    /// segment to where the drag starts, the destination the nearest free segment
+    /// (one that makes a glyph, if any) to where it ends.
+    fn pointer_action(&self, gesture: Gesture) -> Option<String> {
+        let Gesture::Drag { from, to } = gesture else {
+            return None;
+        };
+        let (i, s) = self.segment_near(from, |set, seg| set & (1 << seg) != 0)?;
+        let near_free = |set: u16, seg: u8| set & (1 << seg) == 0 && seg != 10;
+        let (j, t) = self
+            .segment_near(to, |set, seg| {
+                near_free(set, seg) && symbol(set | (1 << seg)).is_some()
+            })
+            .or_else(|| self.segment_near(to, near_free))?;
+        Some(move_text([i, usize::from(s), j, usize::from(t)]))
+    }
+
+    fn words(&self) -> Words {
+        Words {
+            goal: "Move matches until the equation is true, then stop",
+            success: "stopped with a true equation",
+            failure: "stopped with a false equation",
+        }
+    }
+
+    /// Match moves to the nearest true equation, counted up to the number of moves
+    /// that broke it (one more beyond that).
+    fn remaining(&self) -> f64 {
+        let cap = self.config.break_moves;
+        self.shortest_fix(&self.symbols, cap)
+            .map_or(cap + 1, |p| p.len()) as f64
+    }
+}
+
+impl MatchstickEquation {
+    /// The symbol under a frame point and its segment nearest to it among those
+    /// `wanted` accepts (given the symbol's segment set and the segment).
+    fn segment_near(
+        &self,
+        (x, y): (f64, f64),
+        wanted: impl Fn(u16, u8) -> bool,
+    ) -> Option<(usize, u8)> {
+        let n = self.symbols.len();
+        let width = (60 * n + 8 * n.saturating_sub(1)).max(1) as f64;
+        // The frame is the 100-pixel-high canvas squeezed to IMAGE_W × IMAGE_H.
+        let cx = (x + 0.5) * width / f64::from(IMAGE_W) - 0.5;
+        let cy = (y + 0.5) * 100.0 / f64::from(IMAGE_H) - 0.5;
+        let k = (cx / 68.0).floor();
+        if k < 0.0 || k >= n as f64 {
+            return None;
+        }
+        let k = k as usize;
+        let (bx, by) = (cx - 68.0 * k as f64, cy);
+        let set = segments(self.symbols[k])?;
+        let distance = |seg: u8| {
+            let ((sx, sy), (ex, ey)) = SEGMENT_COORDS[usize::from(seg)];
+            let (ax, ay, dx, dy) = (
+                f64::from(sx),
+                f64::from(sy),
+                f64::from(ex - sx),
+                f64::from(ey - sy),
+            );
+            let u = (((bx - ax) * dx + (by - ay) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
+            let (px, py) = (ax + u * dx - bx, ay + u * dy - by);
+            px * px + py * py
+        };
+        (0u8..13)
+            .filter(|&seg| wanted(set, seg))
+            .map(|seg| (seg, distance(seg)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(seg, _)| (k, seg))
     }
 }
 

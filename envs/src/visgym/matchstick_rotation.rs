@@ -11,9 +11,14 @@ use super::action::{resolve, Resolved, StepResult, EXECUTED};
 use super::numpy_array::leaf_to_f64;
 use super::python::format::float_repr;
 use super::python::{PyException, PyValue};
+use super::signature::{FnSig, Payload};
+use super::solve_kwargs::SolveKwargs;
 use super::spaces::ArgSpace;
 use super::{RenderMode, VisGymEnv};
+use crate::core::action::ArgKind;
+use crate::core::env::{KeyBinding, Words};
 use crate::core::frame::{Frame, Rgb};
+use crate::core::input::{Gesture, PointerMode};
 use crate::render::raster;
 use crate::rng::NpRandom;
 
@@ -169,6 +174,19 @@ impl MatchstickRotation {
         out
     }
 
+    /// The position error in units and the angle error modulo 180° (0-90), as the
+    /// reference measures them at `stop`.
+    fn errors(&self) -> (f64, f64) {
+        let (ex, ey) = (
+            self.mid.0 * self.scale - self.target.0 * self.scale,
+            self.mid.1 * self.scale - self.target.1 * self.scale,
+        );
+        let pos_err = libm::sqrt(ex * ex + ey * ey) / self.scale;
+        let raw = py_mod(self.ang - self.target.2, 180.0);
+        let ang_err = if raw <= 90.0 { raw } else { 180.0 - raw };
+        (pos_err, ang_err)
+    }
+
     fn to_pixel(&self, x: f64, y: f64) -> (f64, f64) {
         // Matplotlib's default axes box in a 400×400 figure: x 50..360, y 48..356.
         let (w, h) = self.config.canvas;
@@ -249,13 +267,7 @@ impl VisGymEnv for MatchstickRotation {
             }
             Resolved::Call { .. } => {
                 result.terminated = true;
-                let (ex, ey) = (
-                    self.mid.0 * self.scale - self.target.0 * self.scale,
-                    self.mid.1 * self.scale - self.target.1 * self.scale,
-                );
-                let pos_err = libm::sqrt(ex * ex + ey * ey) / self.scale;
-                let raw = py_mod(self.ang - self.target.2, 180.0);
-                let ang_err = if raw <= 90.0 { raw } else { 180.0 - raw };
+                let (pos_err, ang_err) = self.errors();
                 result.reward = if pos_err <= self.config.pos_tolerance
                     && ang_err <= self.config.ang_tolerance
                 {
@@ -378,5 +390,97 @@ Please respond with exactly one action and its arguments in the specified format
 
     fn functions(&self) -> Vec<(&'static str, ArgSpace)> {
         functions()
+    }
+
+    fn signatures(&self) -> Vec<FnSig> {
+        vec![
+            FnSig::new(
+                "move",
+                "Translate by dx, dy units (of an unknown scale) and rotate by dθ degrees",
+                Payload::Value,
+                &[(
+                    "delta",
+                    ArgKind::Floats {
+                        len: 3,
+                        min: -f64::MAX,
+                        max: f64::MAX,
+                    },
+                )],
+            ),
+            FnSig::stop(),
+        ]
+    }
+
+    /// `solve(num_steps=5, strategy="unit_first")`.
+    fn solve_kwargs(&self, kw: &mut SolveKwargs) -> Result<Vec<String>, String> {
+        kw.choice("strategy", "unit_first", &["unit_first"])?;
+        let n = kw.count("num_steps")?.unwrap_or(5);
+        Ok(self.solve_unit_first(n as usize))
+    }
+
+    /// Unit moves along each axis, turns of 15° and 5° each way, and stop.
+    fn presets(&self) -> Vec<String> {
+        let mut p: Vec<String> = [
+            [1.0, 0.0, 0.0],
+            [-1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, -1.0, 0.0],
+            [0.0, 0.0, 15.0],
+            [0.0, 0.0, -15.0],
+            [0.0, 0.0, 5.0],
+            [0.0, 0.0, -5.0],
+        ]
+        .into_iter()
+        .map(move_text)
+        .collect();
+        p.push("('stop', 'stop')".to_string());
+        p
+    }
+
+    fn keymap(&self) -> Vec<KeyBinding> {
+        vec![
+            KeyBinding::new("ArrowRight", 0),
+            KeyBinding::new("ArrowLeft", 1),
+            KeyBinding::new("ArrowUp", 2),
+            KeyBinding::new("ArrowDown", 3),
+            KeyBinding::new("q", 4),
+            KeyBinding::new("e", 5),
+            KeyBinding::new("a", 6),
+            KeyBinding::new("d", 7),
+            KeyBinding::new("Enter", 8),
+        ]
+    }
+
+    fn pointer_mode(&self) -> Option<PointerMode> {
+        Some(PointerMode::Drag)
+    }
+
+    /// A drag moves the stick by the dragged distance: the environment knows its
+    /// scale, so the move is the drag converted to units (to 0.01).
+    fn pointer_action(&self, gesture: Gesture) -> Option<String> {
+        let Gesture::Drag { from, to } = gesture else {
+            return None;
+        };
+        let (w, h) = self.config.canvas;
+        let units = |pixels: f64, data_per_pixel: f64| {
+            (pixels * data_per_pixel / self.scale * 100.0).round() / 100.0 + 0.0
+        };
+        let dx = units(to.0 - from.0, w / 310.0);
+        let dy = units(from.1 - to.1, h / 308.0);
+        (dx != 0.0 || dy != 0.0).then(|| move_text([dx, dy, 0.0]))
+    }
+
+    fn words(&self) -> Words {
+        Words {
+            goal: "Move and turn the blue stick onto the red dashed one, then stop",
+            success: "stopped on the target",
+            failure: "stopped off the target",
+        }
+    }
+
+    /// The position and angle errors, each in units of its tolerance, summed.
+    fn remaining(&self) -> f64 {
+        let (pos, ang) = self.errors();
+        pos / self.config.pos_tolerance + ang / self.config.ang_tolerance
     }
 }

@@ -11,9 +11,13 @@ use serde_json::{json, Value};
 use super::action::{resolve, Resolved, StepResult, EXECUTED};
 use super::maze_gen::{bfs_path, generate, Maze};
 use super::python::PyException;
+use super::signature::{FnSig, Payload};
+use super::solve_kwargs::SolveKwargs;
 use super::spaces::ArgSpace;
 use super::{RenderMode, VisGymEnv};
+use crate::core::env::{KeyBinding, Words};
 use crate::core::frame::{Frame, Rgb};
+use crate::core::input::{Gesture, GridGeometry, PointerMode};
 use crate::rng::NpRandom;
 
 const CELL: u32 = 25;
@@ -281,4 +285,98 @@ Please respond with exactly one action and its arguments in the specified format
     fn functions(&self) -> Vec<(&'static str, ArgSpace)> {
         functions()
     }
+
+    fn signatures(&self) -> Vec<FnSig> {
+        vec![
+            FnSig::new(
+                "move",
+                "Move one cell: 0 right, 1 up, 2 left, 3 down",
+                Payload::Value,
+                &[("direction", FnSig::int(0, 3))],
+            ),
+            FnSig::stop(),
+        ]
+    }
+
+    /// `solve(strategy, num_steps)`: the strategy is not read; padding is not
+    /// reproduced.
+    fn solve_kwargs(&self, kw: &mut SolveKwargs) -> Result<Vec<String>, String> {
+        kw.ignored("strategy");
+        kw.default_only("num_steps", Value::Null)?;
+        Ok(self.solve())
+    }
+
+    fn presets(&self) -> Vec<String> {
+        let mut p: Vec<String> = (0..4).map(|d| format!("('move', {d})")).collect();
+        p.push(STOP.to_string());
+        p
+    }
+
+    fn keymap(&self) -> Vec<KeyBinding> {
+        vec![
+            KeyBinding::new("ArrowRight", 0),
+            KeyBinding::new("d", 0),
+            KeyBinding::new("ArrowUp", 1),
+            KeyBinding::new("w", 1),
+            KeyBinding::new("ArrowLeft", 2),
+            KeyBinding::new("a", 2),
+            KeyBinding::new("ArrowDown", 3),
+            KeyBinding::new("s", 3),
+            KeyBinding::new("Enter", 4),
+        ]
+    }
+
+    fn pointer_mode(&self) -> Option<PointerMode> {
+        Some(PointerMode::Click)
+    }
+
+    /// A click on a cell moves one step toward it (along the longer axis); a click on
+    /// the agent stops.
+    fn pointer_action(&self, gesture: Gesture) -> Option<String> {
+        let Gesture::Click { x, y } = gesture else {
+            return None;
+        };
+        let grid = GridGeometry {
+            left: 0.0,
+            top: 0.0,
+            cell_width: f64::from(CELL),
+            cell_height: f64::from(CELL),
+            rows: self.config.height as u32,
+            cols: self.config.width as u32,
+        };
+        let (r, c) = grid.cell_at(x, y)?;
+        let (dr, dc) = (
+            i64::from(r) - self.maze.agent.0 as i64,
+            i64::from(c) - self.maze.agent.1 as i64,
+        );
+        let d = match (dr.abs().cmp(&dc.abs()), dr.signum(), dc.signum()) {
+            (_, 0, 0) => return Some(STOP.to_string()),
+            (std::cmp::Ordering::Less, _, 1) => 0,
+            (std::cmp::Ordering::Less, _, _) => 2,
+            (std::cmp::Ordering::Greater, -1, _) => 1,
+            (std::cmp::Ordering::Greater, _, _) => 3,
+            (std::cmp::Ordering::Equal, _, _) => return None,
+        };
+        Some(format!("('move', {d})"))
+    }
+
+    fn words(&self) -> Words {
+        Words {
+            goal: "Walk the blue circle to the red square, then stop",
+            success: "stopped on the target",
+            failure: "stopped away from the target",
+        }
+    }
+
+    /// Cells left on the shortest path to the target.
+    fn remaining(&self) -> f64 {
+        self.path_moves().len() as f64
+    }
+
+    /// The moves left and the stop.
+    fn distance_to_goal(&self) -> Option<u32> {
+        u32::try_from(self.path_moves().len() + 1).ok()
+    }
 }
+
+const STOP: &str = "('stop', 'stop')";

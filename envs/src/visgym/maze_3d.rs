@@ -8,9 +8,13 @@ use super::action::{resolve, Resolved, StepResult, EXECUTED};
 use super::maze_3d_view::draw_view;
 use super::maze_gen::{bfs_path, generate, Maze};
 use super::python::PyException;
+use super::signature::{FnSig, Payload};
+use super::solve_kwargs::SolveKwargs;
 use super::spaces::ArgSpace;
 use super::{RenderMode, VisGymEnv};
+use crate::core::env::{KeyBinding, Words};
 use crate::core::frame::Frame;
+use crate::core::input::{Gesture, PointerMode};
 use crate::rng::NpRandom;
 
 /// The facing vectors `(drow, dcol)` of `cam_dir` 0..3.
@@ -260,5 +264,101 @@ Note: If you try to move forward into a wall, you will remain in your current po
 
     fn functions(&self) -> Vec<(&'static str, ArgSpace)> {
         functions()
+    }
+
+    fn signatures(&self) -> Vec<FnSig> {
+        vec![
+            FnSig::new(
+                "move",
+                "Step one cell forward (the argument is always 0)",
+                Payload::Value,
+                &[("forward", FnSig::int(0, 0))],
+            ),
+            FnSig::new(
+                "turn",
+                "Turn 1 left, 2 right, 3 around",
+                Payload::Value,
+                &[("direction", FnSig::int(1, 3))],
+            ),
+            FnSig::stop(),
+        ]
+    }
+
+    /// `solve(strategy, num_steps)`: the strategy is not read; padding is not
+    /// reproduced.
+    fn solve_kwargs(&self, kw: &mut SolveKwargs) -> Result<Vec<String>, String> {
+        kw.ignored("strategy");
+        kw.default_only("num_steps", Value::Null)?;
+        Ok(self.solve())
+    }
+
+    fn presets(&self) -> Vec<String> {
+        [
+            "('move', 0)",
+            "('turn', 1)",
+            "('turn', 2)",
+            "('turn', 3)",
+            "('stop', 'stop')",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    fn keymap(&self) -> Vec<KeyBinding> {
+        vec![
+            KeyBinding::new("ArrowUp", 0),
+            KeyBinding::new("w", 0),
+            KeyBinding::new("ArrowLeft", 1),
+            KeyBinding::new("a", 1),
+            KeyBinding::new("ArrowRight", 2),
+            KeyBinding::new("d", 2),
+            KeyBinding::new("ArrowDown", 3),
+            KeyBinding::new("s", 3),
+            KeyBinding::new("Enter", 4),
+        ]
+    }
+
+    fn pointer_mode(&self) -> Option<PointerMode> {
+        Some(PointerMode::Click)
+    }
+
+    /// A click on the left third of the view turns left, on the right third turns
+    /// right, in the middle steps forward.
+    fn pointer_action(&self, gesture: Gesture) -> Option<String> {
+        let Gesture::Click { x, .. } = gesture else {
+            return None;
+        };
+        let w = f64::from(self.config.render_size.0);
+        let action = if x < w / 3.0 {
+            "('turn', 1)"
+        } else if x > 2.0 * w / 3.0 {
+            "('turn', 2)"
+        } else {
+            "('move', 0)"
+        };
+        Some(action.to_string())
+    }
+
+    fn words(&self) -> Words {
+        Words {
+            goal: "Find the red sphere and stop in its cell",
+            success: "stopped at the sphere",
+            failure: "stopped away from the sphere",
+        }
+    }
+
+    /// Cells left on the shortest path to the target.
+    fn remaining(&self) -> f64 {
+        bfs_path(&self.maze, self.maze.agent, self.maze.target)
+            .len()
+            .saturating_sub(1) as f64
+    }
+
+    /// The turns and moves of the solver's route and the stop.
+    fn distance_to_goal(&self) -> Option<u32> {
+        if self.maze.agent == self.maze.target {
+            return Some(1);
+        }
+        u32::try_from(self.solve().len()).ok()
     }
 }

@@ -16,9 +16,14 @@ use super::polycube_view::draw_polycube;
 use super::python::format::float_repr;
 use super::python::PyException;
 use super::rotation3::{angle, euler_from_szyx, euler_szyx, mul, transpose, Mat3, IDENTITY};
+use super::signature::{FnSig, Payload};
+use super::solve_kwargs::SolveKwargs;
 use super::spaces::ArgSpace;
 use super::{RenderMode, VisGymEnv};
+use crate::core::action::ArgKind;
+use crate::core::env::{KeyBinding, Words};
 use crate::core::frame::Frame;
+use crate::core::input::{Gesture, PointerMode};
 use crate::rng::{NpRandom, PyRandom};
 
 /// `np.deg2rad(10.0)`.
@@ -303,5 +308,104 @@ Please respond with exactly one action and its arguments in the specified format
 
     fn functions(&self) -> Vec<(&'static str, ArgSpace)> {
         functions()
+    }
+
+    fn signatures(&self) -> Vec<FnSig> {
+        vec![
+            FnSig::new(
+                "rotate",
+                "Rotate by yaw, pitch and roll in degrees (each -180 to 180)",
+                Payload::Value,
+                &[(
+                    "angles",
+                    ArgKind::Floats {
+                        len: 3,
+                        min: -180.0,
+                        max: 180.0,
+                    },
+                )],
+            ),
+            FnSig::stop(),
+        ]
+    }
+
+    /// `solve(num_steps=3, uniform=True, strategy="pad3_by-axis")` with the strategies
+    /// `pad3_by-axis` and `by-axis` (which read neither `num_steps` nor `uniform`).
+    fn solve_kwargs(&self, kw: &mut SolveKwargs) -> Result<Vec<String>, String> {
+        let strategy = kw.choice("strategy", "pad3_by-axis", &["pad3_by-axis", "by-axis"])?;
+        kw.ignored("num_steps");
+        kw.ignored("uniform");
+        Ok(self.rotate_actions(strategy == "pad3_by-axis"))
+    }
+
+    /// Turns of 15° and 90° each way about each axis, and stop.
+    fn presets(&self) -> Vec<String> {
+        let mut p = Vec::new();
+        for axis in 0..3 {
+            for angle in [15.0, -15.0, 90.0, -90.0] {
+                let mut v = [0.0f64; 3];
+                v[axis] = angle;
+                p.push(format!(
+                    "('rotate', [{}, {}, {}])",
+                    float_repr(v[0]),
+                    float_repr(v[1]),
+                    float_repr(v[2])
+                ));
+            }
+        }
+        p.push("('stop', 'stop')".to_string());
+        p
+    }
+
+    /// Arrows turn yaw and pitch by 15°, q/e roll; shift-less letters a/d and w/s
+    /// turn yaw and pitch by 90°.
+    fn keymap(&self) -> Vec<KeyBinding> {
+        vec![
+            KeyBinding::new("ArrowRight", 0),
+            KeyBinding::new("ArrowLeft", 1),
+            KeyBinding::new("d", 2),
+            KeyBinding::new("a", 3),
+            KeyBinding::new("ArrowUp", 4),
+            KeyBinding::new("ArrowDown", 5),
+            KeyBinding::new("w", 6),
+            KeyBinding::new("s", 7),
+            KeyBinding::new("e", 8),
+            KeyBinding::new("q", 9),
+            KeyBinding::new("Enter", 12),
+        ]
+    }
+
+    fn pointer_mode(&self) -> Option<PointerMode> {
+        Some(PointerMode::Drag)
+    }
+
+    /// A drag turns the object: half a degree of yaw per pixel across, of pitch per
+    /// pixel down (to 0.1°, within ±180°).
+    fn pointer_action(&self, gesture: Gesture) -> Option<String> {
+        let Gesture::Drag { from, to } = gesture else {
+            return None;
+        };
+        let turn = |pixels: f64| np_round1((pixels * 0.5).clamp(-180.0, 180.0)) + 0.0;
+        let (yaw, pitch) = (turn(to.0 - from.0), turn(to.1 - from.1));
+        (yaw != 0.0 || pitch != 0.0).then(|| {
+            format!(
+                "('rotate', [{}, {}, 0.0])",
+                float_repr(yaw),
+                float_repr(pitch)
+            )
+        })
+    }
+
+    fn words(&self) -> Words {
+        Words {
+            goal: "Turn the right object back to the left one's orientation, then stop",
+            success: "stopped within 10° of the original",
+            failure: "stopped more than 10° off",
+        }
+    }
+
+    /// The angle of the remaining rotation, in radians.
+    fn remaining(&self) -> f64 {
+        angle(&self.current)
     }
 }

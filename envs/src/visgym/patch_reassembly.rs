@@ -13,8 +13,13 @@ use serde_json::{json, Value};
 
 use super::action::{resolve, Resolved, StepResult, EXECUTED};
 use super::python::{py_str, PyException, PyValue};
+use super::signature::{FnSig, Payload};
+use super::solve_kwargs::SolveKwargs;
 use super::spaces::ArgSpace;
 use super::{RenderMode, VisGymEnv};
+use crate::core::action::ArgKind;
+use crate::core::env::{KeyBinding, Words};
+use crate::core::input::{Gesture, PointerMode};
 use crate::core::frame::{Frame, Rgb};
 use crate::render::{font, raster};
 use crate::rng::{NpRandom, PyRandom};
@@ -690,5 +695,115 @@ Please respond with exactly one action and its arguments in the specified format
 
     fn functions(&self) -> Vec<(&'static str, ArgSpace)> {
         PatchReassembly::functions(self)
+    }
+
+    fn signatures(&self) -> Vec<FnSig> {
+        let c = &self.config;
+        let patch = FnSig::int(0, c.patches as i64 - 1);
+        vec![
+            FnSig::new(
+                "place",
+                "Put a patch on the board with its anchor (the cell showing its number) on a cell",
+                Payload::Tuple,
+                &[
+                    ("patch", patch.clone()),
+                    (
+                        "cell",
+                        ArgKind::Cell {
+                            rows: c.rows as u32,
+                            cols: c.cols as u32,
+                        },
+                    ),
+                ],
+            ),
+            FnSig::new(
+                "remove",
+                "Return a patch to its parking slot",
+                Payload::Value,
+                &[("patch", patch)],
+            ),
+            FnSig::stop(),
+        ]
+    }
+
+    /// `solve(strategy=None, num_steps=None)`: the strategy is not read; padding is not
+    /// reproduced.
+    fn solve_kwargs(&self, kw: &mut SolveKwargs) -> Result<Vec<String>, String> {
+        kw.ignored("strategy");
+        kw.default_only("num_steps", Value::Null)?;
+        Ok(self.solve())
+    }
+
+    /// Removing each patch, and stop (patches are placed with the pointer).
+    fn presets(&self) -> Vec<String> {
+        let mut p: Vec<String> = (0..self.config.patches)
+            .map(|pid| format!("('remove', {pid})"))
+            .collect();
+        p.push("('stop', 'stop')".to_string());
+        p
+    }
+
+    fn keymap(&self) -> Vec<KeyBinding> {
+        vec![KeyBinding::new("Enter", self.config.patches)]
+    }
+
+    fn pointer_mode(&self) -> Option<PointerMode> {
+        Some(PointerMode::ClickOrDrag)
+    }
+
+    /// Dragging a patch by any of its cells onto the board places it where it is
+    /// dropped; dragging a placed patch off the board, or clicking it, removes it.
+    fn pointer_action(&self, gesture: Gesture) -> Option<String> {
+        let (from, to) = match gesture {
+            Gesture::Click { x, y } => ((x, y), None),
+            Gesture::Drag { from, to } => (from, Some(to)),
+        };
+        let (r0, c0) = self.board_cell(from);
+        let pid = (0..self.current.len()).find(|&pid| {
+            self.cells_at(pid, self.current[pid])
+                .contains(&(r0 as f64, c0 as f64))
+        })?;
+        let placed = self.on_board(self.current[pid]);
+        let remove = Some(format!("('remove', {pid})"));
+        let Some(to) = to else {
+            return if placed { remove } else { None };
+        };
+        let (r1, c1) = self.board_cell(to);
+        let (rows, cols) = (self.config.rows as i64, self.config.cols as i64);
+        if !(0..rows).contains(&r1) || !(0..cols).contains(&c1) {
+            return if placed { remove } else { None };
+        }
+        let anchor = self.current[pid];
+        let (ar, ac) = (
+            r1 - (r0 - anchor.0.value() as i64),
+            c1 - (c0 - anchor.1.value() as i64),
+        );
+        ((0..rows).contains(&ar) && (0..cols).contains(&ac))
+            .then(|| format!("('place', ({pid}, {ar}, {ac}))"))
+    }
+
+    fn words(&self) -> Words {
+        Words {
+            goal: "Place every patch so the board is filled without gaps, then stop",
+            success: "stopped with the board filled",
+            failure: "stopped with the board not filled",
+        }
+    }
+
+    /// Board cells not yet covered.
+    fn remaining(&self) -> f64 {
+        (self.config.rows * self.config.cols - self.count_filled()) as f64
+    }
+}
+
+impl PatchReassembly {
+    /// The board cell (row, column) under a frame point, also outside the board.
+    fn board_cell(&self, (x, y): (f64, f64)) -> (i64, i64) {
+        let (min_r, _, min_c, _) = self.bounds;
+        let cell = CELL as f64;
+        (
+            (y / cell).floor() as i64 - (1 - min_r),
+            (x / cell).floor() as i64 - (1 - min_c),
+        )
     }
 }

@@ -11,9 +11,13 @@ use serde_json::{json, Map, Value};
 
 use super::action::{resolve, Resolved, StepResult, EXECUTED};
 use super::python::{py_repr, py_str, PyException, PyValue};
+use super::signature::{FnSig, Payload};
+use super::solve_kwargs::SolveKwargs;
 use super::spaces::ArgSpace;
 use super::{RenderMode, VisGymEnv};
+use crate::core::env::{KeyBinding, Words};
 use crate::core::frame::{Frame, Rgb};
+use crate::core::input::{Gesture, GridGeometry, PointerMode};
 use crate::render::{font, raster};
 use crate::rng::RandomState;
 
@@ -472,5 +476,91 @@ Please respond with exactly one action and its arguments in the specified format
 
     fn functions(&self) -> Vec<(&'static str, ArgSpace)> {
         functions()
+    }
+
+    fn signatures(&self) -> Vec<FnSig> {
+        vec![
+            FnSig::new(
+                "move",
+                "Slide a block one cell: direction 0 up, 1 right, 2 down, 3 left",
+                Payload::Tuple,
+                &[
+                    ("block", FnSig::int(0, BLOCKS as i64)),
+                    ("direction", FnSig::int(0, 3)),
+                ],
+            ),
+            FnSig::stop(),
+        ]
+    }
+
+    /// `solve(strategy="bfs", num_steps=None)`: padding is not reproduced.
+    fn solve_kwargs(&self, kw: &mut SolveKwargs) -> Result<Vec<String>, String> {
+        kw.choice("strategy", "bfs", &["bfs"])?;
+        kw.default_only("num_steps", Value::Null)?;
+        Ok(self.solve())
+    }
+
+    /// Every block in every direction, then stop.
+    fn presets(&self) -> Vec<String> {
+        let mut p: Vec<String> = (1..=BLOCKS)
+            .flat_map(|id| (0..4).map(move |d| format!("('move', ({id}, {d}))")))
+            .collect();
+        p.push("('stop', 'stop')".to_string());
+        p
+    }
+
+    fn keymap(&self) -> Vec<KeyBinding> {
+        vec![KeyBinding::new("Enter", 4 * BLOCKS)]
+    }
+
+    fn pointer_mode(&self) -> Option<PointerMode> {
+        Some(PointerMode::Drag)
+    }
+
+    /// Dragging a block of the current (right) board moves it one cell toward the
+    /// drag's longer axis.
+    fn pointer_action(&self, gesture: Gesture) -> Option<String> {
+        let Gesture::Drag { from, to } = gesture else {
+            return None;
+        };
+        let grid = GridGeometry {
+            left: 220.0,
+            top: 40.0,
+            cell_width: 50.0,
+            cell_height: 50.0,
+            rows: ROWS as u32,
+            cols: COLS as u32,
+        };
+        let (r, c) = grid.cell_at(from.0, from.1)?;
+        let id = board(&self.blocks)[r as usize][c as usize];
+        let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+        if id == 0 || dx.abs().max(dy.abs()) < 10.0 || dx.abs() == dy.abs() {
+            return None;
+        }
+        let d = match (dx.abs() > dy.abs(), dx > 0.0, dy > 0.0) {
+            (true, true, _) => 1,
+            (true, false, _) => 3,
+            (false, _, true) => 2,
+            (false, _, false) => 0,
+        };
+        Some(format!("('move', ({id}, {d}))"))
+    }
+
+    fn words(&self) -> Words {
+        Words {
+            goal: "Slide the blocks until the right board matches the left one, then stop",
+            success: "stopped with the target layout",
+            failure: "stopped before the layout matched",
+        }
+    }
+
+    /// Cells the blocks still have to travel: the sum of each block's Manhattan
+    /// distance to its target position.
+    fn remaining(&self) -> f64 {
+        self.blocks
+            .iter()
+            .zip(&self.target)
+            .map(|(&a, &b)| displacement(a, b))
+            .sum::<i64>() as f64
     }
 }
