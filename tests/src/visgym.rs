@@ -5,7 +5,7 @@
 use std::io::Read;
 
 use envs::visgym::python::{literal_eval, py_repr, py_str};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The `literal_eval` golden file (gzipped JSON), embedded for the wasm build.
 pub const LITERAL_GOLDEN: &[u8] = include_bytes!("../golden/visgym/literal_eval.json.gz");
@@ -17,8 +17,7 @@ pub const REPLY_GOLDEN: &[u8] = include_bytes!("../golden/visgym/reply_parse.jso
 /// Parses every golden reply; returns the mismatches and the number of cases.
 pub fn check_reply_golden() -> Result<(Vec<String>, usize), String> {
     use envs::visgym::reply_to_action;
-    let rows: Vec<Vec<String>> =
-        serde_json::from_str(&decompress(REPLY_GOLDEN)?).map_err(|e| e.to_string())?;
+    let rows = golden_rows(REPLY_GOLDEN)?;
     let mut failures = Vec::new();
     for row in &rows {
         let got = [
@@ -34,6 +33,12 @@ pub fn check_reply_golden() -> Result<(Vec<String>, usize), String> {
         }
     }
     Ok((failures, rows.len()))
+}
+
+/// The `rows` of a parser golden file (`{"envs": [...], "rows": [[...], ...]}`).
+fn golden_rows(gz: &[u8]) -> Result<Vec<Vec<String>>, String> {
+    let doc: Value = serde_json::from_str(&decompress(gz)?).map_err(|e| e.to_string())?;
+    serde_json::from_value(doc["rows"].clone()).map_err(|e| e.to_string())
 }
 
 pub fn decompress(gz: &[u8]) -> Result<String, String> {
@@ -61,8 +66,7 @@ pub fn mask_addresses(s: &str) -> String {
 
 /// Evaluates every golden input; returns the mismatches and the number of cases.
 pub fn check_literal_golden() -> Result<(Vec<String>, usize), String> {
-    let rows: Vec<Vec<String>> =
-        serde_json::from_str(&decompress(LITERAL_GOLDEN)?).map_err(|e| e.to_string())?;
+    let rows = golden_rows(LITERAL_GOLDEN)?;
     let mut failures = Vec::new();
     for row in &rows {
         let input = &row[0];
@@ -137,7 +141,7 @@ fn json_close(a: &Value, b: &Value, tol: f64) -> bool {
     }
 }
 
-fn sha256_hex(data: &[u8]) -> String {
+pub fn sha256_hex(data: &[u8]) -> String {
     use sha2::Digest;
     sha2::Sha256::digest(data)
         .iter()
@@ -145,26 +149,179 @@ fn sha256_hex(data: &[u8]) -> String {
         .collect()
 }
 
-/// Replays one environment golden file; `Err` names the first mismatch.
-pub fn check_env_golden(gz: &[u8], tol: f64) -> Result<EnvCoverage, String> {
-    use envs::visgym::{make, RenderMode};
+/// What runs the environments of a replay: the library through the environment
+/// interface ([`EnvPlayer`]), or the JSON-lines driver over a pipe. Replies are the
+/// driver's reset and step replies (`state`, `reward`, flags, `feedback`, `ansi`).
+pub trait VisGymPlayer {
+    fn make(&mut self, id: &str, kwargs: &Map<String, Value>) -> Result<(), String>;
+    /// The instructions for image (`false`) or text observations.
+    fn prompt(&mut self, text_mode: bool) -> Result<Option<String>, String>;
+    fn reset(&mut self, seed: Option<u64>) -> Result<Value, String>;
+    /// The reply to a step, or the error the environment answered (a step the
+    /// reference raises on).
+    fn step(&mut self, action: &str) -> Result<Result<Value, String>, String>;
+    /// The oracle's actions to the end of the episode (`kwargs` empty) or the
+    /// reference solver's with these keyword arguments.
+    fn solve(&mut self, kwargs: &Map<String, Value>) -> Result<Vec<String>, String>;
+    /// The SHA-256 of the current RGB frame.
+    fn frame_sha256(&mut self) -> Result<String, String>;
+    /// Width and height of the frame, where the player can tell without rendering.
+    fn frame_size(&mut self) -> Option<(u32, u32)> {
+        None
+    }
+    /// The oracle's whole plan (also what it plays after the episode ended), where
+    /// the player can reach the oracle itself.
+    fn oracle_plan(&mut self) -> Option<Vec<String>> {
+        None
+    }
+    /// The current state, where the player can read it without a step.
+    fn state(&mut self) -> Option<Value> {
+        None
+    }
+}
+
+/// The library, through `envs::make` and the `Env` trait.
+#[derive(Default)]
+pub struct EnvPlayer {
+    env: Option<Box<dyn envs::Env>>,
+}
+
+impl EnvPlayer {
+    fn env(&mut self) -> Result<&mut Box<dyn envs::Env>, String> {
+        self.env
+            .as_mut()
+            .ok_or_else(|| "no environment".to_string())
+    }
+
+    fn reply(env: &dyn envs::Env, mut fields: Map<String, Value>) -> Value {
+        let mut reply = env.reply_fields();
+        reply.append(&mut fields);
+        Value::Object(reply)
+    }
+}
+
+impl VisGymPlayer for EnvPlayer {
+    fn make(&mut self, id: &str, kwargs: &Map<String, Value>) -> Result<(), String> {
+        self.env = Some(envs::make(id, kwargs).map_err(|e| e.to_string())?);
+        Ok(())
+    }
+
+    fn prompt(&mut self, text_mode: bool) -> Result<Option<String>, String> {
+        Ok(self.env()?.instructions(text_mode))
+    }
+
+    fn reset(&mut self, seed: Option<u64>) -> Result<Value, String> {
+        let env = self.env()?;
+        env.reset(seed);
+        let mut fields = Map::new();
+        fields.insert(
+            "state".into(),
+            env.snapshot_at_reset().unwrap_or(Value::Null),
+        );
+        Ok(Self::reply(env.as_ref(), fields))
+    }
+
+    fn step(&mut self, action: &str) -> Result<Result<Value, String>, String> {
+        let env = self.env()?;
+        let action = env.parse_action(action).map_err(|e| e.to_string())?;
+        let step = match env.step(action) {
+            Ok(s) => s,
+            Err(e) => return Ok(Err(e.to_string())),
+        };
+        if step.signals.success != (step.terminated && step.reward == 1.0) {
+            return Err(format!("success signal {:?} for {step:?}", step.signals));
+        }
+        let mut fields = Map::new();
+        fields.insert("state".into(), env.snapshot().unwrap_or(Value::Null));
+        fields.insert("reward".into(), step.reward.into());
+        fields.insert("terminated".into(), step.terminated.into());
+        fields.insert("truncated".into(), step.truncated.into());
+        Ok(Ok(Self::reply(env.as_ref(), fields)))
+    }
+
+    fn solve(&mut self, kwargs: &Map<String, Value>) -> Result<Vec<String>, String> {
+        let env = self.env()?;
+        if kwargs.is_empty() {
+            return Ok(envs::core::oracle::solve(env.as_ref(), 10_000));
+        }
+        env.solve_with(kwargs).ok_or("no solver with options")?
+    }
+
+    fn frame_sha256(&mut self) -> Result<String, String> {
+        let mut frame = envs::Frame::default();
+        self.env()?.render(&mut frame);
+        Ok(sha256_hex(frame.data()))
+    }
+
+    fn frame_size(&mut self) -> Option<(u32, u32)> {
+        self.env.as_ref().map(|e| e.frame_size())
+    }
+
+    fn state(&mut self) -> Option<Value> {
+        self.env.as_ref().and_then(|e| e.snapshot())
+    }
+
+    fn oracle_plan(&mut self) -> Option<Vec<String>> {
+        let env = self.env.as_ref()?;
+        let mut oracle = env.oracle(envs::core::oracle::Control::default())?;
+        let mut out = Vec::new();
+        while let Some(a) = oracle.next_action(env.as_ref()) {
+            out.push(env.action_text(&a));
+        }
+        Some(out)
+    }
+}
+
+/// The keyword arguments of the reference's `solve` that give a golden solver list
+/// (`oracle` is the evaluation harness's setting).
+fn solve_kwargs(id: &str, name: &str) -> Result<Map<String, Value>, String> {
+    let family = id.split('/').next().unwrap_or(id);
+    let v = match (family, name) {
+        ("matchstick_equation", "oracle") => {
+            serde_json::json!({"strategy": "sos", "sos_seed": 12, "sos_max_len": 80})
+        }
+        ("matchstick_equation", "sos_rng") => serde_json::json!({"strategy": "sos"}),
+        ("matchstick_rotation", "oracle") => serde_json::json!({"num_steps": 3}),
+        ("matchstick_rotation", n) if n.starts_with("unit_first_") => {
+            let steps: u64 = n["unit_first_".len()..]
+                .parse()
+                .map_err(|e| format!("{n}: {e}"))?;
+            serde_json::json!({"num_steps": steps})
+        }
+        (_, "oracle") => serde_json::json!({"strategy": null}),
+        (_, strategy) => serde_json::json!({ "strategy": strategy }),
+    };
+    v.as_object().cloned().ok_or_else(|| "not an object".into())
+}
+
+/// The oracle's actions up to the end of the episode: through its first stop.
+fn through_first_stop(plan: &[String]) -> Vec<String> {
+    match plan.iter().position(|a| a == "('stop', 'stop')") {
+        Some(i) => plan[..=i].to_vec(),
+        None => plan.to_vec(),
+    }
+}
+
+/// Replays one environment golden file with `player`; `Err` names the first mismatch.
+pub fn check_env_golden(
+    player: &mut dyn VisGymPlayer,
+    gz: &[u8],
+    tol: f64,
+) -> Result<EnvCoverage, String> {
     let golden: Value =
         serde_json::from_str(&decompress(gz)?).map_err(|e| format!("golden file: {e}"))?;
-    let id = golden["id"].as_str().ok_or("no id")?;
+    let id = golden["env"].as_str().ok_or("no env")?;
     let mut cov = EnvCoverage::default();
     let instances = golden["instances"].as_array().ok_or("no instances")?;
     for inst in instances {
         let seed = inst["seed"].clone();
-        let mut kwargs = serde_json::Map::new();
+        let mut kwargs = Map::new();
         kwargs.insert("seed".into(), seed.clone());
-        let mut env = make(id, &kwargs)?;
+        player.make(id, &kwargs)?;
         if seed == 0 {
-            for (mode, key) in [
-                (RenderMode::RgbArray, "rgb_array"),
-                (RenderMode::Ansi, "ansi"),
-            ] {
+            for (text_mode, key) in [(false, "rgb_array"), (true, "ansi")] {
                 let want = golden["prompts"][key].as_str();
-                let got = env.prompt(mode);
+                let got = player.prompt(text_mode)?;
                 if got.as_deref() != want {
                     return Err(format!("{id} prompt {key}:\n got  {got:?}\n want {want:?}"));
                 }
@@ -177,47 +334,53 @@ pub fn check_env_golden(gz: &[u8], tol: f64) -> Result<EnvCoverage, String> {
             .enumerate()
         {
             let at = |what: &str| format!("{id} seed {seed} episode {e}: {what}");
-            env.reset(ep["seed"].as_u64());
+            let mut reply = player.reset(ep["seed"].as_u64()).map_err(|m| at(&m))?;
             cov.resets += 1;
-            let mut state = env.state_json(true);
+            let state = &mut reply["state"];
             if ep["partial"].as_bool() == Some(true) {
                 // Fields the reference draws from OS entropy are not in the golden.
                 if let (Some(got), Some(want)) = (state.as_object_mut(), ep["reset"].as_object()) {
                     got.retain(|k, _| want.contains_key(k));
                 }
             }
-            if !json_close(&state, &ep["reset"], tol) {
+            if !json_close(state, &ep["reset"], tol) {
                 return Err(at(&format!(
                     "reset state\n got  {state}\n want {}",
                     ep["reset"]
                 )));
             }
-            check_observation(env.as_ref(), ep, &mut cov).map_err(|m| at(&format!("reset {m}")))?;
-            let (w, h) = env.frame_size();
-            if serde_json::json!([w, h]) != ep["size"] {
-                return Err(at(&format!("frame size {w}x{h}, reference {}", ep["size"])));
-            }
-            let mut frame = envs::Frame::default();
-            env.render(&mut frame);
-            if (frame.width(), frame.height()) != (w, h) {
-                return Err(at(&format!(
-                    "rendered {}x{}",
-                    frame.width(),
-                    frame.height()
-                )));
+            check_observation(player, &reply, ep, &mut cov)
+                .map_err(|m| at(&format!("reset {m}")))?;
+            if let Some((w, h)) = player.frame_size() {
+                if serde_json::json!([w, h]) != ep["size"] {
+                    return Err(at(&format!("frame size {w}x{h}, reference {}", ep["size"])));
+                }
             }
             let solves = ep["solve"]
                 .as_object()
                 .filter(|_| ep["partial"].as_bool() != Some(true));
             if let Some(solves) = solves {
                 for (name, want) in solves {
-                    let got = env
-                        .solve_named(name)
-                        .ok_or_else(|| at(&format!("no solver {name}")))?;
                     let want: Vec<String> =
                         serde_json::from_value(want.clone()).map_err(|e| e.to_string())?;
+                    let got = player.solve(&solve_kwargs(id, name)?).map_err(|m| at(&m))?;
                     if got != want {
                         return Err(at(&format!("solve {name}\n got  {got:?}\n want {want:?}")));
+                    }
+                    if name == "oracle" {
+                        let played = player.solve(&Map::new()).map_err(|m| at(&m))?;
+                        if played != through_first_stop(&want) {
+                            return Err(at(&format!(
+                                "the oracle played\n {played:?}\n want {want:?}"
+                            )));
+                        }
+                        if let Some(plan) = player.oracle_plan() {
+                            if plan != want {
+                                return Err(at(&format!(
+                                    "the oracle's plan\n {plan:?}\n want {want:?}"
+                                )));
+                            }
+                        }
                     }
                     cov.solves += 1;
                 }
@@ -225,47 +388,72 @@ pub fn check_env_golden(gz: &[u8], tol: f64) -> Result<EnvCoverage, String> {
             for (t, row) in ep["steps"].as_array().ok_or("no steps")?.iter().enumerate() {
                 let action = row["a"].as_str().ok_or("no action")?;
                 let at = |what: String| at(&format!("step {t} {action:?}: {what}"));
-                let result = env.step(action);
-                match (&result, row.get("e")) {
+                let result = player.step(action).map_err(at)?;
+                let reply = match (result, row.get("e")) {
                     (Err(err), Some(want)) => {
-                        let got = serde_json::json!([err.class, err.message]);
-                        if got != *want {
-                            return Err(at(format!("raised {got}, reference raised {want}")));
+                        let want = format!(
+                            "invalid action: the reference raises {}: {}",
+                            want[0].as_str().unwrap_or_default(),
+                            want[1].as_str().unwrap_or_default()
+                        );
+                        if !err.ends_with(&want) {
+                            return Err(at(format!("raised {err:?}, reference {want:?}")));
                         }
                         cov.errors += 1;
+                        None
                     }
-                    (Err(err), None) => {
-                        return Err(at(format!("raised {} {}", err.class, err.message)))
-                    }
-                    (Ok(r), None) => {
+                    (Err(err), None) => return Err(at(format!("raised {err}"))),
+                    (Ok(reply), None) => {
+                        let got_f = reply["feedback"].as_str().map(mask_addresses);
                         let want_f = row["f"].as_str().map(mask_addresses);
-                        if Some(mask_addresses(&r.feedback)) != want_f {
+                        if got_f != want_f {
                             return Err(at(format!(
-                                "feedback\n got  {:?}\n want {}",
-                                r.feedback, row["f"]
+                                "feedback\n got  {}\n want {}",
+                                reply["feedback"], row["f"]
                             )));
                         }
-                        if Some(r.reward) != row["r"].as_f64()
-                            || Some(r.terminated) != row["t"].as_bool()
-                            || r.truncated
+                        if reply["reward"].as_f64() != row["r"].as_f64()
+                            || reply["terminated"] != row["t"]
+                            || reply["truncated"] != false
                         {
                             return Err(at(format!(
                                 "reward/flags {} {} {}, reference {} {}",
-                                r.reward, r.terminated, r.truncated, row["r"], row["t"]
+                                reply["reward"],
+                                reply["terminated"],
+                                reply["truncated"],
+                                row["r"],
+                                row["t"]
                             )));
                         }
-                        cov.terminations += usize::from(r.terminated);
+                        cov.terminations += usize::from(reply["terminated"] == true);
+                        Some(reply)
                     }
                     (Ok(_), Some(want)) => {
                         return Err(at(format!("no exception, reference raised {want}")))
                     }
-                }
-                let state = env.state_json(false);
-                if !json_close(&state, &row["s"], tol) {
-                    return Err(at(format!("state\n got  {state}\n want {}", row["s"])));
-                }
-                if row.get("e").is_none() {
-                    check_observation(env.as_ref(), row, &mut cov).map_err(at)?;
+                };
+                match &reply {
+                    Some(reply) => {
+                        if !json_close(&reply["state"], &row["s"], tol) {
+                            return Err(at(format!(
+                                "state\n got  {}\n want {}",
+                                reply["state"], row["s"]
+                            )));
+                        }
+                        check_observation(player, reply, row, &mut cov).map_err(at)?;
+                    }
+                    None => {
+                        // The state the reference left, where the player can read it
+                        // without a step.
+                        if let Some(state) = player.state() {
+                            if !json_close(&state, &row["s"], tol) {
+                                return Err(at(format!(
+                                    "state after the exception\n got  {state}\n want {}",
+                                    row["s"]
+                                )));
+                            }
+                        }
+                    }
                 }
                 cov.steps += 1;
             }
@@ -274,26 +462,24 @@ pub fn check_env_golden(gz: &[u8], tol: f64) -> Result<EnvCoverage, String> {
     Ok(cov)
 }
 
-/// The text frame (`x`) and the frame hash (`h`) a golden row records.
+/// The text frame (`x`) and the frame hash (`h`) a golden row records, against a reply.
 fn check_observation(
-    env: &dyn envs::visgym::VisGymEnv,
+    player: &mut dyn VisGymPlayer,
+    reply: &Value,
     row: &Value,
     cov: &mut EnvCoverage,
 ) -> Result<(), String> {
     if let Some(want) = row.get("x") {
-        let got = env.text_frame();
-        if got.as_deref() != want.as_str() {
+        if reply["ansi"] != *want {
             return Err(format!(
                 "text frame\n got\n{}\n want\n{}",
-                got.unwrap_or_default(),
+                reply["ansi"].as_str().unwrap_or_default(),
                 want.as_str().unwrap_or_default()
             ));
         }
     }
     if let Some(want) = row.get("h") {
-        let mut frame = envs::Frame::default();
-        env.render(&mut frame);
-        let got = sha256_hex(frame.data());
+        let got = player.frame_sha256()?;
         if Some(got.as_str()) != want.as_str() {
             return Err(format!("frame sha256 {got}, reference {want}"));
         }

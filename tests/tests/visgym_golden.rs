@@ -1,5 +1,6 @@
 //! VisGym: the Python-literal machinery and every synthetic environment replay the
-//! reference, natively and, compiled to wasm, in headless Chromium.
+//! reference through `envs::make` and the environment interface, natively and,
+//! compiled to wasm, in headless Chromium.
 
 // Test support code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
@@ -41,7 +42,8 @@ fn replay(name: &str, tol: f64) {
         .find(|(n, _)| *n == name)
         .map(|(_, gz)| *gz)
         .unwrap();
-    match playbench_tests::visgym::check_env_golden(gz, tol) {
+    let mut player = playbench_tests::visgym::EnvPlayer::default();
+    match playbench_tests::visgym::check_env_golden(&mut player, gz, tol) {
         Ok(cov) => {
             eprintln!("{name}: {cov:?}");
             assert!(cov.steps > 400 && cov.resets >= 20, "{name}: {cov:?}");

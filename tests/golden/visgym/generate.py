@@ -35,6 +35,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 
+# The registered ids every environment's action strings go through (the literal
+# parser and the harness's reply parser).
+ALL_IDS = [
+    f"{name}/{level}"
+    for name in [
+        "maze_2d", "maze_3d", "sliding_block", "matchstick_equation",
+        "matchstick_rotation", "patch_reassembly", "mental_rotation_3d_cube",
+    ]
+    for level in ("easy", "hard")
+]
+
+
 def write(name, data):
     path = os.path.join(HERE, name + ".json.gz")
     raw = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -63,7 +75,7 @@ def gen_literal():
         if isinstance(v, set) and any(isinstance(x, (str, bytes)) for x in v):
             continue  # order depends on the process's hash seed
         rows.append([s, "ok", repr(v), str(v)])
-    write("literal_eval", rows)
+    write("literal_eval", {"envs": ALL_IDS, "rows": rows})
 
 
 # ----- the harness's reply parser ----------------------------------------------------------
@@ -122,7 +134,7 @@ def gen_reply():
         plain = Interactor.parse_output(None, r)
         ans = r.split("<answer>")[1].split("</answer>")[0] if "<answer>" in r else r
         rows.append([r, plain, Interactor.parse_output(None, ans)])
-    write("reply_parse", rows)
+    write("reply_parse", {"envs": ALL_IDS, "rows": rows})
 
 
 # ----- environments -------------------------------------------------------------------
@@ -243,7 +255,7 @@ def gen_env(adapter):
             instances.append({"seed": ctor_seed, "episodes": eps})
         env = adapter.make(level, 0)
         data = {
-            "id": f"{adapter.name}/{level}",
+            "env": f"{adapter.name}/{level}",
             "prompts": adapter.prompts(env),
             "instances": instances,
         }
