@@ -124,8 +124,10 @@ impl Study {
 
     /// The built-in suite version the study names.
     pub fn suite(&self) -> Result<&'static Suite, StudyError> {
-        crate::suites::get(&self.suite, self.suite_version)
-            .map_err(|e| field("suite", e.to_string()))
+        crate::suites::get(&self.suite, self.suite_version).map_err(|e| match e {
+            crate::suites::SuiteError::Version { .. } => field("suite_version", e.to_string()),
+            _ => field("suite", e.to_string()),
+        })
     }
 
     /// Checks the study against the suite its participants will play.
