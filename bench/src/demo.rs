@@ -54,12 +54,8 @@ pub fn play_clip(task: &Task, clip: &DemoClip) -> Result<ClipPlay, TaskError> {
         if runner.is_done() {
             break;
         }
-        let index = runner.action_index(name).ok_or_else(|| TaskError {
-            field: format!("demos.actions[{i}]"),
-            message: format!("{name:?} is not one of the task's actions"),
-        })?;
         runner
-            .apply(index, None, Vec::new())
+            .apply_text(name, None, Vec::new())
             .map_err(|e| TaskError {
                 field: format!("demos.actions[{i}]"),
                 message: e.to_string(),

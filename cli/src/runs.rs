@@ -170,6 +170,16 @@ pub fn run_settings(args: &AgentArgs) -> Map<String, Value> {
                     m.insert(name.into(), v.as_str().into());
                 }
             }
+            m.insert("protocol".into(), flag_name(&e.protocol));
+            for (set, name) in [
+                (e.verbalize, "verbalize"),
+                (e.final_goal, "final_goal"),
+                (e.repeat_instructions, "repeat_instructions"),
+            ] {
+                if set {
+                    m.insert(name.into(), true.into());
+                }
+            }
             let history = match e.history {
                 HistoryWindow::Full => "full".to_string(),
                 HistoryWindow::Last(k) => k.to_string(),

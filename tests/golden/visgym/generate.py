@@ -137,6 +137,137 @@ def gen_reply():
     write("reply_parse", {"envs": ALL_IDS, "rows": rows})
 
 
+# ----- the harness's conversation ----------------------------------------------------------
+
+# Maze 2D easy, seed 0, played by a scripted model through the reference harness
+# (`Interactor.run_episode` and `OpenAIVLM.query`, whose client is replaced by the
+# script): every request's messages, with each image as the SHA-256 of the frame the
+# harness encoded and its size after the harness's resize.
+
+def conversation_script(plan, variant):
+    """The model's replies (a string each) and failed requests ({"error": message})."""
+    moves = [a for a in plan if a.startswith("('move'")]
+    first, rest = moves[0], moves[1:]
+    d = int(first[-2])
+    wall = next(m for m in range(4) if m != d)  # usually blocked at the start corner
+    out = []
+    if variant == "verbalize":
+        for m in moves:
+            out.append(f"<think>The path continues.</think><answer>{m}</answer>")
+        return out + ["<think>I am on the target.</think>\n<answer>('stop', 'stop')</answer>"]
+    if variant == "text":
+        return [f"Action: {m}" for m in moves] + ["('stop', 'stop')"]
+    out += [
+        "I will look around first.",
+        {"error": "Error code: 500 - {'error': {'message': 'The server had an error'}}"},
+        f"I will move.\n\n```python\n{first}\n```",
+        f"('move', {wall}) is worth a try",
+        "",
+        "(move, 9)",
+    ]
+    for i, m in enumerate(rest):
+        if i == 2:
+            out.append({"error": "This model's maximum context length is 128000 tokens."})
+        out.append(m if i % 2 else f"Action: {m}")
+    return out + ["Done. ('stop', 'stop')"]
+
+
+class ScriptedClient:
+    """`client.chat.completions.create` of the OpenAI SDK, answering from a script."""
+
+    def __init__(self, entries):
+        self.entries = list(entries)
+        self.requests = []
+        self.chat = self
+        self.completions = self
+
+    def create(self, model, messages, **kwargs):
+        import copy
+
+        self.requests.append(copy.deepcopy(messages))
+        entry = self.entries.pop(0) if self.entries else "('stop', 'stop')"
+        if isinstance(entry, dict):
+            raise RuntimeError(entry["error"])
+        message = types.SimpleNamespace(content=entry)
+        return types.SimpleNamespace(choices=[types.SimpleNamespace(message=message)], usage=None)
+
+
+def gen_conversation():
+    import copy
+    import time
+
+    import numpy as np
+
+    added = stub_modules(
+        ["torch", "openai", "transformers", "qwen_vl_utils", "ipywidgets", "IPython", "IPython.display"]
+    )
+    from gymnasium.vlm import vlm as vlm_module
+    from gymnasium.vlm.interactor import Interactor
+
+    for name in added:
+        del sys.modules[name]
+    from gymnasium.envs.maze_2d.maze_2d import Maze2DEnv
+
+    time.sleep = lambda s: None  # the harness's retry back-off
+    frames = {}
+    encode = Interactor._image_to_b64
+
+    def image_to_b64(self, img):
+        b64 = encode(self, img)
+        import base64, io
+        from PIL import Image
+
+        arr = np.ascontiguousarray(img, dtype=np.uint8)
+        size = list(Image.open(io.BytesIO(base64.b64decode(b64))).size)
+        frames[b64] = {"frame_sha256": hashlib.sha256(arr.tobytes()).hexdigest(), "size": size}
+        return b64
+
+    Interactor._image_to_b64 = image_to_b64
+
+    def content(c):
+        if isinstance(c, str):
+            return c
+        items = []
+        for part in c:
+            if part["type"] == "text":
+                items.append({"text": part["text"]})
+            else:
+                b64 = part["image_url"]["url"].split(",", 1)[1]
+                items.append({"image": frames[b64]})
+        return items
+
+    variants = [
+        ("full_feedback", dict(include_env_feedback=True)),
+        ("window_2", dict(include_env_feedback=True, num_interaction_history=2)),
+        ("window_0", dict(include_env_feedback=True, num_interaction_history=0)),
+        ("verbalize", dict(include_env_feedback=True, num_interaction_history=3, elicit_verbalization=True)),
+        ("final_goal", dict(include_env_feedback=False, provide_final_goal=True)),
+        ("text", dict(include_env_feedback=True)),
+    ]
+    runs = []
+    for name, options in variants:
+        env = Maze2DEnv(maze_width=9, maze_height=9, seed=0)
+        env.reset(seed=0)
+        plan = env.solve()
+        script = conversation_script(plan, "verbalize" if "elicit_verbalization" in options else name)
+        vlm = vlm_module.OpenAIVLM(api_key="none", model_name="scripted")
+        vlm.client = ScriptedClient(script)
+        interactor = Interactor(vlm, env, max_steps=20, master_seed=0, max_long_side=336)
+        run = interactor.run_episode_text_mode if name == "text" else interactor.run_episode
+        stats = run(seed=0, **options)
+        runs.append({
+            "name": name,
+            "options": {k: v for k, v in options.items()},
+            "script": script,
+            "requests": [[{"role": m["role"], "content": content(m["content"])} for m in r]
+                         for r in vlm.client.requests],
+            "actions": [h["action"] for h in interactor.hist],
+            "rewards": [float(h["reward"]) for h in interactor.hist],
+            "stats": {k: stats[k] for k in ("step", "reward", "terminated", "truncated")},
+        })
+    write("conversation", {"env": "maze_2d/easy", "seed": 0, "budget": 20, "runs": runs})
+
+
 # ----- environments -------------------------------------------------------------------
 
 # Reference episodes per level: constructor seeds 0..INSTANCES-1; each instance plays a
@@ -673,6 +804,7 @@ class CubeAdapter:
 GENERATORS = {
     "literal": gen_literal,
     "reply": gen_reply,
+    "conversation": gen_conversation,
     "matchstick_equation": lambda: gen_env(MatchstickEquationAdapter()),
     "maze_2d": lambda: gen_env(Maze2dAdapter()),
     "maze_3d": lambda: gen_env(Maze3dAdapter()),
