@@ -137,7 +137,7 @@ pub struct ModelEpisode {
     session: Conversation,
     /// The protocol's own image encoder (VisGym's harness fixes its images), used
     /// instead of the caller's.
-    own_encoder: Option<ImageEncoder>,
+    own_encoder: Option<Box<dyn FrameEncoder>>,
     endpoint: Endpoint,
     prices: Prices,
     agent: String,
@@ -186,7 +186,7 @@ impl ModelEpisode {
             ),
             Protocol::Visgym => (
                 Conversation::VisGym(VisGymSession::new(task, &runner, config)?),
-                Some(ImageEncoder::visgym()),
+                Some(Box::new(ImageEncoder::visgym()) as Box<dyn FrameEncoder>),
             ),
         };
         Ok(Self {
@@ -206,6 +206,15 @@ impl ModelEpisode {
             record: None,
             last_error: None,
         })
+    }
+
+    /// Replaces the protocol's own image encoder (VisGym's harness encodes its frames
+    /// itself, whatever the caller passes to [`next`](Self::next)); for tests that
+    /// look at which frames are sent.
+    pub fn replace_protocol_encoder(&mut self, encoder: Box<dyn FrameEncoder>) {
+        if self.own_encoder.is_some() {
+            self.own_encoder = Some(encoder);
+        }
     }
 
     /// Shares demonstration images with other episodes through `cache`; `encoding`
@@ -371,7 +380,7 @@ impl ModelEpisode {
             .collect();
         let mut own = self.own_encoder.take();
         let enc: &mut dyn FrameEncoder = match own.as_mut() {
-            Some(e) => e,
+            Some(e) => e.as_mut(),
             None => enc,
         };
         let encoded = refs.iter().try_for_each(|r| self.image(r, enc).map(|_| ()));

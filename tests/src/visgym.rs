@@ -487,3 +487,190 @@ fn check_observation(
     }
     Ok(())
 }
+
+/// The reference harness's conversation on Maze 2D easy, seed 0 (`generate.py
+/// conversation`): for each setting, the scripted model's replies and every request the
+/// harness sent, images as the SHA-256 of the encoded frame and its size.
+pub const CONVERSATION_GOLDEN: &[u8] = include_bytes!("../golden/visgym/conversation.json.gz");
+
+/// Encodes a frame as its SHA-256 and the size VisGym's harness shrinks it to, so a
+/// request shows which frame it carries.
+struct FrameTag;
+
+impl bench::model_episode::FrameEncoder for FrameTag {
+    fn encode(
+        &mut self,
+        frame: &envs::Frame,
+    ) -> Result<bench::protocol::providers::EncodedImage, String> {
+        let (w, h) = bench::lanczos::shrunk_size(
+            frame.width(),
+            frame.height(),
+            bench::encode::VISGYM_MAX_LONG_SIDE,
+        );
+        Ok(bench::protocol::providers::EncodedImage {
+            mime: "image/jpeg".into(),
+            base64: format!("{}:{w}:{h}", sha256_hex(frame.data())),
+        })
+    }
+}
+
+/// The session settings of a golden run's harness options.
+pub fn conversation_config(options: &Value, text: bool) -> bench::protocol::session::SessionConfig {
+    use bench::protocol::session::{HistoryWindow, ObservationMode, Protocol, SessionConfig};
+    let flag = |k: &str| options[k].as_bool().unwrap_or(false);
+    SessionConfig {
+        protocol: Protocol::Visgym,
+        feedback: flag("include_env_feedback"),
+        verbalize: flag("elicit_verbalization"),
+        final_goal: flag("provide_final_goal"),
+        repeat_instructions: flag("repeat_instructions"),
+        history: match options["num_interaction_history"].as_i64() {
+            Some(k) if k >= 0 => HistoryWindow::Last(k as u32),
+            _ => HistoryWindow::Full,
+        },
+        observation: if text {
+            ObservationMode::Text
+        } else {
+            ObservationMode::Image
+        },
+        ..SessionConfig::default()
+    }
+}
+
+/// An OpenAI request's messages in the golden's form: assistant contents as strings,
+/// user contents as `{"text"}` and `{"image": {"frame_sha256", "size"}}` items.
+pub fn request_messages(body: &str) -> Result<Vec<Value>, String> {
+    let body: Value = serde_json::from_str(body).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for m in body["messages"].as_array().ok_or("no messages")? {
+        let content = match &m["content"] {
+            Value::Array(parts) => Value::Array(
+                parts
+                    .iter()
+                    .map(|p| match p["type"].as_str() {
+                        Some("text") => serde_json::json!({ "text": p["text"] }),
+                        _ => {
+                            let url = p["image_url"]["url"].as_str().unwrap_or_default();
+                            let tag = url.split_once(',').map_or("", |(_, d)| d);
+                            let mut it = tag.split(':');
+                            let sha = it.next().unwrap_or_default();
+                            let size: Vec<u32> = it.filter_map(|v| v.parse().ok()).collect();
+                            serde_json::json!({"image": {"frame_sha256": sha, "size": size}})
+                        }
+                    })
+                    .collect(),
+            ),
+            other => other.clone(),
+        };
+        out.push(serde_json::json!({"role": m["role"], "content": content}));
+    }
+    Ok(out)
+}
+
+/// The provider's answer to a script entry: a reply, or a failure (context overflow
+/// when the message says so, else a server error).
+pub fn scripted_answer(entry: &Value) -> (u16, String) {
+    match entry {
+        Value::String(text) => (
+            200,
+            serde_json::json!({"choices": [{"message": {"role": "assistant", "content": text}}]})
+                .to_string(),
+        ),
+        other => {
+            let message = other["error"].as_str().unwrap_or_default();
+            let status = if message.contains("maximum context length") {
+                400
+            } else {
+                500
+            };
+            let code = (status == 400).then_some("context_length_exceeded");
+            (
+                status,
+                serde_json::json!({"error": {"message": message, "code": code}}).to_string(),
+            )
+        }
+    }
+}
+
+/// Plays every golden run through the model-episode state machine with the VisGym
+/// protocol and compares each request with the reference's; returns the requests
+/// compared.
+pub fn check_conversation_golden() -> Result<usize, String> {
+    use bench::model_episode::{ModelEpisode, Step};
+    use bench::protocol::endpoint::{Endpoint, Prices};
+    use bench::protocol::providers::{Provider, Sampling};
+    let golden: Value =
+        serde_json::from_str(&decompress(CONVERSATION_GOLDEN)?).map_err(|e| e.to_string())?;
+    let suite = bench::suites::latest("visgym").map_err(|e| e.to_string())?;
+    let task = suite
+        .tasks
+        .iter()
+        .find(|t| t.env == golden["env"] && Some(t.seed) == golden["seed"].as_u64())
+        .ok_or("no suite task for the golden's environment and seed")?;
+    if Some(u64::from(task.max_steps)) != golden["budget"].as_u64() {
+        return Err(format!("budget {} in the suite", task.max_steps));
+    }
+    let mut compared = 0;
+    for run in golden["runs"].as_array().ok_or("no runs")? {
+        let name = run["name"].as_str().unwrap_or_default();
+        let at = |what: String| format!("{name}: {what}");
+        let config = conversation_config(&run["options"], name == "text");
+        let endpoint = Endpoint {
+            provider: Provider::OpenAi,
+            base_url: "http://scripted/v1".into(),
+            sampling: Sampling {
+                model: "scripted".into(),
+                temperature: None,
+                max_output_tokens: None,
+            },
+            headers: Vec::new(),
+        };
+        let mut episode =
+            ModelEpisode::new(task, endpoint, config, Prices::default()).map_err(at)?;
+        episode.replace_protocol_encoder(Box::new(FrameTag));
+        let script = run["script"].as_array().ok_or("no script")?;
+        let requests = run["requests"].as_array().ok_or("no requests")?;
+        let mut n = 0;
+        while let Step::Send { request, .. } = episode.next(&mut FrameTag, None) {
+            let want = requests
+                .get(n)
+                .ok_or_else(|| at(format!("request {n} is one more than the reference's")))?;
+            let got = Value::Array(request_messages(&request.body).map_err(at)?);
+            if got != *want {
+                return Err(at(format!("request {n}:\n got  {got}\n want {want}")));
+            }
+            let entry = script
+                .get(n)
+                .cloned()
+                .unwrap_or(Value::from("('stop', 'stop')"));
+            let (status, body) = scripted_answer(&entry);
+            episode.on_response(status, None, 0, &body, 1.0, None);
+            n += 1;
+            compared += 1;
+        }
+        if n != requests.len() {
+            return Err(at(format!(
+                "{n} requests, the reference sent {}",
+                requests.len()
+            )));
+        }
+        let record = episode.record().ok_or_else(|| at("no record".into()))?;
+        let actions: Vec<&str> = record.decisions.iter().map(|d| d.action.as_str()).collect();
+        let want: Vec<&str> = run["actions"]
+            .as_array()
+            .ok_or("no actions")?
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        if actions != want {
+            return Err(at(format!("actions {actions:?}, reference {want:?}")));
+        }
+        let success = run["stats"]["reward"].as_f64() == Some(1.0);
+        if record.passed != success
+            || Some(record.decisions.len() as u64) != run["stats"]["step"].as_u64()
+        {
+            return Err(at(format!("record {record:?}, reference {}", run["stats"])));
+        }
+    }
+    Ok(compared)
+}

@@ -81,3 +81,10 @@ env_tests! {
     mental_rotation_3d_cube_easy => "mental_rotation_3d_cube_easy", 1e-9,
     mental_rotation_3d_cube_hard => "mental_rotation_3d_cube_hard", 1e-9,
 }
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn the_harness_conversation_matches_the_reference() {
+    let n = playbench_tests::visgym::check_conversation_golden().unwrap();
+    assert!(n > 60, "only {n} requests");
+}
