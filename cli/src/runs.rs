@@ -198,7 +198,17 @@ pub fn run_settings(args: &AgentArgs) -> Map<String, Value> {
             if e.feedback {
                 m.insert("feedback".into(), true.into());
             }
-            // The image settings as the browser records them.
+            // The image settings as the browser records them (VisGym's harness fixes
+            // its own: JPEG at 75, shrunk to 336 pixels).
+            if e.protocol == crate::args::ProtocolArg::Visgym {
+                m.insert("image_format".into(), "image/jpeg".into());
+                m.insert("image_quality".into(), 0.75.into());
+                m.insert(
+                    "image_max_long_side".into(),
+                    bench::encode::VISGYM_MAX_LONG_SIDE.into(),
+                );
+                return m;
+            }
             let image = args.image.settings();
             m.insert("image_format".into(), image.format.mime().into());
             if image.format == ImageFormat::Jpeg {
