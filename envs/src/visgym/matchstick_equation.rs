@@ -12,7 +12,8 @@ use serde_json::{json, Value};
 use super::action::{resolve, Resolved, StepResult, EXECUTED};
 use super::equation_eval::is_equation_correct;
 use super::matchstick_glyphs::{
-    ids, segment_art, segments, symbol, symbol_with_aliases, ALL_SEGMENTS, SEGMENT_COORDS,
+    ids, segment_art, segments, symbol, symbol_with_aliases, ALL_SEGMENTS, GLYPHS,
+    SEGMENT_COORDS,
 };
 use super::python::{PyException, PyValue};
 use super::resample::resize_area;
@@ -501,32 +502,67 @@ impl MatchstickEquation {
         }
     }
 
-    /// The canvas before the reference squeezes it to 300×80.
+    /// The canvas before the reference squeezes it to 300×80: each symbol's matches
+    /// (a drawing per glyph, made once) and its index below.
     fn draw_canvas(&self) -> Frame {
         let n = self.symbols.len() as u32;
         let w = (60 * n + 8 * n.saturating_sub(1)).max(1);
         let mut canvas = Frame::new(w, 100);
         canvas.fill([255, 255, 255]);
+        let stride = w as usize * 3;
         for (k, &c) in self.symbols.iter().enumerate() {
-            let ox = 68.0 * k as f64;
-            if let Some(set) = segments(c) {
-                for s in ids(set) {
-                    let ((sx, sy), (ex, ey)) = SEGMENT_COORDS[usize::from(s)];
-                    // Pillow's pixel centres sit on integer coordinates.
-                    let a = (ox + f64::from(sx) + 0.5, f64::from(sy) + 0.5);
-                    let b = (ox + f64::from(ex) + 0.5, f64::from(ey) + 0.5);
-                    raster::line(&mut canvas, a, b, 8.0, [100, 80, 40]);
-                    raster::line(&mut canvas, a, b, 6.0, [235, 210, 150]);
-                    raster::fill_circle(&mut canvas, a.0, a.1, 6.5, [200, 0, 0]);
-                    raster::fill_circle(&mut canvas, b.0, b.1, 4.5, [235, 210, 150]);
+            if let Some(sprite) = glyph_sprite(c) {
+                let row_len = GLYPH_W as usize * 3;
+                for y in 0..GLYPH_H as usize {
+                    let at = y * stride + 68 * k * 3;
+                    canvas.data_mut()[at..at + row_len]
+                        .copy_from_slice(&sprite.data()[y * row_len..(y + 1) * row_len]);
                 }
             }
             let label = k.to_string();
-            let cx = ox as i64 + 30;
+            let cx = 68 * k as i64 + 30;
             font::draw_text_centered(&mut canvas, cx, 90, &label, 2, [0, 0, 0]);
         }
         canvas
     }
+}
+
+/// The part of a symbol's 60×100 box its matches are drawn in.
+const GLYPH_W: u32 = 60;
+const GLYPH_H: u32 = 80;
+
+/// The matches of a glyph on white: each segment (ascending) a dark line 8 wide, a
+/// light line 6 wide, a red head and a light end (Pillow's pixel centres on integers).
+fn draw_glyph(c: char) -> Frame {
+    let mut f = Frame::new(GLYPH_W, GLYPH_H);
+    f.fill([255, 255, 255]);
+    if let Some(set) = segments(c) {
+        for s in ids(set) {
+            let ((sx, sy), (ex, ey)) = SEGMENT_COORDS[usize::from(s)];
+            let a = (f64::from(sx) + 0.5, f64::from(sy) + 0.5);
+            let b = (f64::from(ex) + 0.5, f64::from(ey) + 0.5);
+            raster::line(&mut f, a, b, 8.0, [100, 80, 40]);
+            raster::line(&mut f, a, b, 6.0, [235, 210, 150]);
+            raster::fill_circle(&mut f, a.0, a.1, 6.5, [200, 0, 0]);
+            raster::fill_circle(&mut f, b.0, b.1, 4.5, [235, 210, 150]);
+        }
+    }
+    f
+}
+
+/// Each glyph's drawing, made on first use (the same for every environment).
+fn glyph_sprite(c: char) -> Option<&'static Frame> {
+    static SPRITES: std::sync::OnceLock<Vec<(char, Frame)>> = std::sync::OnceLock::new();
+    SPRITES
+        .get_or_init(|| {
+            GLYPHS
+                .iter()
+                .map(|&(g, _)| (g, draw_glyph(g)))
+                .collect()
+        })
+        .iter()
+        .find(|(g, _)| *g == c)
+        .map(|(_, f)| f)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -233,14 +233,13 @@ Please respond with exactly one action and its arguments in the specified format
         frame.resize(w, h);
         frame.fill(WHITE);
         let m = &self.maze;
+        let stride = w as usize * 3;
         let fill_cell = |frame: &mut Frame, r: usize, c: usize, color: Rgb| {
-            for y in 0..CELL {
-                for x in 0..CELL {
-                    frame.set(
-                        i64::from(c as u32 * CELL + x),
-                        i64::from(r as u32 * CELL + y),
-                        color,
-                    );
+            let cell = CELL as usize;
+            for y in r * cell..(r + 1) * cell {
+                let row = &mut frame.data_mut()[y * stride + c * cell * 3..][..cell * 3];
+                for px in row.chunks_exact_mut(3) {
+                    px.copy_from_slice(&color);
                 }
             }
         };

@@ -36,6 +36,9 @@ pub fn literal_eval(source: &str) -> Result<PyValue, PyException> {
             message: "source code string cannot contain null bytes".into(),
         });
     }
+    if let Some(v) = super::fast_literal::fast_literal(source) {
+        return Ok(v);
+    }
     let stripped = source.trim_start_matches([' ', '\t']);
     let tree = parse_eval(stripped).map_err(|e| PyException {
         class: e.class.name(),

@@ -3,6 +3,7 @@
 //! of the result or the exact exception text. Reproduced for CPython 3.11.
 
 pub mod ast;
+mod fast_literal;
 pub mod format;
 pub mod literal;
 mod numbers;
