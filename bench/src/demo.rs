@@ -1,5 +1,6 @@
-//! Demonstration clips (protocol.md §2): a start configuration and an action list,
-//! replayed deterministically into frames with a 40-pixel caption strip.
+//! Demonstration clips (`docs/vical-protocol.md`, "Demonstration clips"): a start
+//! configuration and an action list, replayed deterministically into frames with a
+//! 40-pixel caption strip.
 
 use serde::{Deserialize, Serialize};
 
@@ -66,7 +67,9 @@ pub fn play_clip(task: &Task, clip: &DemoClip) -> Result<ClipPlay, TaskError> {
         captions.push(format!("Step {}: Action: {name}", i + 1));
     }
     let p = runner.progress();
-    let outcome = if p.success {
+    let outcome = if p.draw {
+        Outcome::Draw
+    } else if p.success {
         Outcome::Victory
     } else if p.terminated {
         Outcome::Terminated

@@ -230,7 +230,7 @@ impl Env for VisGym {
             info: Info::default(),
             signals: Signals {
                 success: self.success,
-                events: Vec::new(),
+                ..Signals::default()
             },
         })
     }
