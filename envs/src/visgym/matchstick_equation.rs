@@ -12,11 +12,10 @@ use serde_json::{json, Value};
 use super::action::{resolve, Resolved, StepResult, EXECUTED};
 use super::equation_eval::is_equation_correct;
 use super::matchstick_glyphs::{
-    ids, segment_art, segments, symbol, symbol_with_aliases, ALL_SEGMENTS, GLYPHS,
-    SEGMENT_COORDS,
+    ids, segment_art, segments, symbol, symbol_with_aliases, ALL_SEGMENTS, SEGMENT_COORDS,
 };
+use super::matchstick_frame::{self, canvas_width, IMAGE_H, IMAGE_W};
 use super::python::{PyException, PyValue};
-use super::resample::resize_area;
 use super::signature::{FnSig, Payload};
 use super::solve_kwargs::SolveKwargs;
 use super::spaces::ArgSpace;
@@ -24,12 +23,9 @@ use super::{RenderMode, VisGymEnv};
 use crate::core::env::{KeyBinding, Words};
 use crate::core::frame::Frame;
 use crate::core::input::{Gesture, PointerMode};
-use crate::render::{font, raster};
 use crate::rng::NpRandom;
 
 const MAX_EQUATION_LEN: i64 = 30;
-const IMAGE_W: u32 = 300;
-const IMAGE_H: u32 = 80;
 
 /// Constructor arguments (the evaluation uses `break_moves` 1 or 2 and the defaults).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -501,68 +497,6 @@ impl MatchstickEquation {
             }
         }
     }
-
-    /// The canvas before the reference squeezes it to 300×80: each symbol's matches
-    /// (a drawing per glyph, made once) and its index below.
-    fn draw_canvas(&self) -> Frame {
-        let n = self.symbols.len() as u32;
-        let w = (60 * n + 8 * n.saturating_sub(1)).max(1);
-        let mut canvas = Frame::new(w, 100);
-        canvas.fill([255, 255, 255]);
-        let stride = w as usize * 3;
-        for (k, &c) in self.symbols.iter().enumerate() {
-            if let Some(sprite) = glyph_sprite(c) {
-                let row_len = GLYPH_W as usize * 3;
-                for y in 0..GLYPH_H as usize {
-                    let at = y * stride + 68 * k * 3;
-                    canvas.data_mut()[at..at + row_len]
-                        .copy_from_slice(&sprite.data()[y * row_len..(y + 1) * row_len]);
-                }
-            }
-            let label = k.to_string();
-            let cx = 68 * k as i64 + 30;
-            font::draw_text_centered(&mut canvas, cx, 90, &label, 2, [0, 0, 0]);
-        }
-        canvas
-    }
-}
-
-/// The part of a symbol's 60×100 box its matches are drawn in.
-const GLYPH_W: u32 = 60;
-const GLYPH_H: u32 = 80;
-
-/// The matches of a glyph on white: each segment (ascending) a dark line 8 wide, a
-/// light line 6 wide, a red head and a light end (Pillow's pixel centres on integers).
-fn draw_glyph(c: char) -> Frame {
-    let mut f = Frame::new(GLYPH_W, GLYPH_H);
-    f.fill([255, 255, 255]);
-    if let Some(set) = segments(c) {
-        for s in ids(set) {
-            let ((sx, sy), (ex, ey)) = SEGMENT_COORDS[usize::from(s)];
-            let a = (f64::from(sx) + 0.5, f64::from(sy) + 0.5);
-            let b = (f64::from(ex) + 0.5, f64::from(ey) + 0.5);
-            raster::line(&mut f, a, b, 8.0, [100, 80, 40]);
-            raster::line(&mut f, a, b, 6.0, [235, 210, 150]);
-            raster::fill_circle(&mut f, a.0, a.1, 6.5, [200, 0, 0]);
-            raster::fill_circle(&mut f, b.0, b.1, 4.5, [235, 210, 150]);
-        }
-    }
-    f
-}
-
-/// Each glyph's drawing, made on first use (the same for every environment).
-fn glyph_sprite(c: char) -> Option<&'static Frame> {
-    static SPRITES: std::sync::OnceLock<Vec<(char, Frame)>> = std::sync::OnceLock::new();
-    SPRITES
-        .get_or_init(|| {
-            GLYPHS
-                .iter()
-                .map(|&(g, _)| (g, draw_glyph(g)))
-                .collect()
-        })
-        .iter()
-        .find(|(g, _)| *g == c)
-        .map(|(_, f)| f)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -725,8 +659,7 @@ Please respond with exactly one action and its arguments in the specified format
     }
 
     fn render(&self, frame: &mut Frame) {
-        let canvas = self.draw_canvas();
-        resize_area(&canvas, frame, IMAGE_W, IMAGE_H);
+        matchstick_frame::render(&self.symbols, frame);
     }
 
     /// The evaluation harness's ground truth: `sos` with seed 12 and at most 80 actions.
@@ -860,7 +793,7 @@ impl MatchstickEquation {
         wanted: impl Fn(u16, u8) -> bool,
     ) -> Option<(usize, u8)> {
         let n = self.symbols.len();
-        let width = (60 * n + 8 * n.saturating_sub(1)).max(1) as f64;
+        let width = f64::from(canvas_width(n));
         // The frame is the 100-pixel-high canvas squeezed to IMAGE_W × IMAGE_H.
         let cx = (x + 0.5) * width / f64::from(IMAGE_W) - 0.5;
         let cy = (y + 0.5) * 100.0 / f64::from(IMAGE_H) - 0.5;

@@ -13,6 +13,7 @@ pub mod environment;
 mod equation_eval;
 mod make;
 mod matchstick_equation;
+mod matchstick_frame;
 mod matchstick_glyphs;
 mod matchstick_rotation;
 mod maze_2d;
