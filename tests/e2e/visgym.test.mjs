@@ -307,7 +307,7 @@ function jpegSize(bytes) {
   return null;
 }
 
-test('/run offers VisGym harness, and a run of Maze 2D sends the reference conversation turn by turn', { timeout: TIMEOUT }, async () => {
+test('/run offers VisGym\'s harness, and a run of Maze 2D sends the reference conversation turn by turn', { timeout: TIMEOUT }, async () => {
   const golden = JSON.parse(
     zlib.gunzipSync(await fs.readFile(path.join(repoRoot, 'tests/golden/visgym/conversation.json.gz'))).toString('utf8'),
   );
@@ -370,8 +370,20 @@ test('/run offers VisGym harness, and a run of Maze 2D sends the reference conve
 
     // The episode names VisGym's harness and verifies.
     const link = await page.getByTestId('share-link').inputValue();
+    const payload = link.split('#e=pb1.')[1];
+    const file = JSON.parse(zlib.inflateRawSync(Buffer.from(payload, 'base64url').subarray(4)).toString('utf8'));
+    assert.equal(file.settings.protocol, 'visgym');
+    assert.equal(file.settings.feedback, true);
+    assert.equal(file.settings.image_max_long_side, 336);
     await page.goto(link);
     await expectText(page.getByTestId('verdict'), 'Verified', 30_000);
+
+    // The suite run page offers the same choice, kept with the run settings.
+    await page.goto(`${harness.url()}/run/suite?suite=visgym`);
+    assert.equal(await page.getByTestId('run-protocol').inputValue(), 'visgym');
+    await page.getByTestId('run-visgym-options').waitFor();
+    await page.getByTestId('run-protocol').selectOption('vical');
+    assert.equal(await page.getByTestId('run-visgym-options').count(), 0);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
