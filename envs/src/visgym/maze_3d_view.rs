@@ -16,6 +16,21 @@ const EYE: f64 = 0.5;
 const SPHERE_RADIUS: f64 = 0.15;
 const TARGET: Rgb = [255, 0, 0];
 
+/// `x.floor()` without the library call for the small coordinates of this view (the
+/// same value: truncation, one down for negative fractions).
+fn floor(x: f64) -> f64 {
+    if x.abs() < 1e15 {
+        let t = x as i64 as f64;
+        if t > x {
+            t - 1.0
+        } else {
+            t
+        }
+    } else {
+        x.floor()
+    }
+}
+
 fn hash(x: i64, y: i64, salt: i64) -> u32 {
     let mut h = (x.wrapping_mul(374_761_393)
         ^ y.wrapping_mul(668_265_263)
@@ -32,11 +47,11 @@ fn shade(c: Rgb, k: f64) -> Rgb {
 /// Brick wall: rows of bricks offset every other row, with mortar lines.
 fn wall_texture(u: f64, v: f64) -> Rgb {
     let rows = 6.0;
-    let row = (v * rows).floor();
+    let row = floor(v * rows);
     let fy = v * rows - row;
     let offset = if row as i64 % 2 == 0 { 0.0 } else { 0.5 };
     let x = u * 3.0 + offset;
-    let brick = x.floor();
+    let brick = floor(x);
     let fx = x - brick;
     if fy < 0.08 || fx < 0.04 {
         return [168, 160, 150];
@@ -47,7 +62,7 @@ fn wall_texture(u: f64, v: f64) -> Rgb {
 
 /// Floor: large stone tiles per cell.
 fn floor_texture(u: f64, v: f64) -> Rgb {
-    let (tx, ty) = ((u * 2.0).floor(), (v * 2.0).floor());
+    let (tx, ty) = (floor(u * 2.0), floor(v * 2.0));
     let (fx, fy) = (u * 2.0 - tx, v * 2.0 - ty);
     if fx < 0.03 || fy < 0.03 {
         return [70, 66, 60];
@@ -58,17 +73,17 @@ fn floor_texture(u: f64, v: f64) -> Rgb {
 
 /// Ceiling: plain planks.
 fn ceiling_texture(u: f64, v: f64) -> Rgb {
-    let plank = (u * 4.0).floor();
+    let plank = floor(u * 4.0);
     let fx = u * 4.0 - plank;
     if fx < 0.04 {
         return [60, 52, 44];
     }
-    let n = hash(plank as i64, (v * 2.0).floor() as i64, 3) % 25;
+    let n = hash(plank as i64, floor(v * 2.0) as i64, 3) % 25;
     shade([104, 90, 74], 0.9 + f64::from(n) / 150.0)
 }
 
 fn frac(x: f64) -> f64 {
-    x - x.floor()
+    x - floor(x)
 }
 
 /// Draws the view from the agent's cell facing `cam_dir` into `frame` (already sized).
@@ -91,6 +106,15 @@ pub fn draw_view(frame: &mut Frame, maze: &Maze, cam_dir: usize) {
     let fy = (h as f64 / 2.0) / tan_v;
     let horizon = h as f64 / 2.0;
     let mut depth = vec![f64::INFINITY; w];
+    // Floor below the horizon, ceiling above: the distance to the plane seen on each row.
+    let plane: Vec<f64> = (0..h)
+        .map(|y| {
+            let py = y as f64 + 0.5;
+            let height = if py > horizon { EYE } else { 1.0 - EYE };
+            height * fy / (py - horizon).abs().max(1e-9)
+        })
+        .collect();
+    let stride = w * 3;
 
     for (x, column_depth) in depth.iter_mut().enumerate() {
         let s = (2.0 * (x as f64 + 0.5) / w as f64 - 1.0) * tan_h;
@@ -157,24 +181,22 @@ pub fn draw_view(frame: &mut Frame, maze: &Maze, cam_dir: usize) {
             }
             None => (horizon, horizon, 0.0, 1.0),
         };
-        for y in 0..h {
+        let pixels = frame.data_mut();
+        for (y, &dist) in plane.iter().enumerate() {
             let py = y as f64 + 0.5;
             let color = if py >= wall_top && py < wall_bottom {
                 let v = (py - wall_top) / (wall_bottom - wall_top);
                 shade(wall_texture(wall_u, v), shade_k)
             } else {
-                // Floor below the horizon, ceiling above: the plane at the eye's distance.
-                let below = py > horizon;
-                let height = if below { EYE } else { 1.0 - EYE };
-                let dist = height * fy / (py - horizon).abs().max(1e-9);
                 let (wx, wy) = (cam.0 + ray.0 * dist, cam.1 + ray.1 * dist);
-                if below {
+                if py > horizon {
                     floor_texture(frac(wx), frac(wy))
                 } else {
                     ceiling_texture(frac(wx), frac(wy))
                 }
             };
-            frame.set(x as i64, y as i64, color);
+            let at = y * stride + x * 3;
+            pixels[at..at + 3].copy_from_slice(&color);
         }
     }
 
