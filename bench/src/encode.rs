@@ -72,18 +72,45 @@ pub trait FrameEncoder {
 /// The encoder of record: the same bytes natively and in every browser.
 pub struct ImageEncoder {
     settings: ImageSettings,
+    /// Frames whose longer side exceeds this are shrunk with Pillow's Lanczos filter
+    /// (instead of `settings.scale`).
+    max_long_side: Option<u32>,
     /// The scaled RGB pixels, reused from frame to frame.
     scaled: Vec<u8>,
+    shrunk: Frame,
     out: Vec<u8>,
 }
+
+/// The longer side VisGym's harness shrinks frames to (`--max-long-side`).
+pub const VISGYM_MAX_LONG_SIDE: u32 = 336;
 
 impl ImageEncoder {
     pub fn new(settings: ImageSettings) -> Self {
         Self {
             settings,
+            max_long_side: None,
             scaled: Vec::new(),
+            shrunk: Frame::default(),
             out: Vec::new(),
         }
+    }
+
+    /// Shrinks frames longer than `max` pixels on a side as VisGym's harness does
+    /// (`crate::lanczos`).
+    pub fn shrinking_to(mut self, max: u32) -> Self {
+        self.max_long_side = Some(max);
+        self
+    }
+
+    /// VisGym's harness: frames shrunk to at most 336 pixels on the longer side with
+    /// Pillow's Lanczos filter, then JPEG at Pillow's default quality, 75.
+    pub fn visgym() -> Self {
+        Self::new(ImageSettings {
+            format: ImageFormat::Jpeg,
+            quality: 0.75,
+            scale: 1.0,
+        })
+        .shrinking_to(VISGYM_MAX_LONG_SIDE)
     }
 
     pub fn settings(&self) -> ImageSettings {
@@ -97,12 +124,25 @@ impl ImageEncoder {
         if w == 0 || h == 0 {
             return Err("the frame is empty".into());
         }
-        let (tw, th) = self.settings.scaled(w, h);
-        let pixels: &[u8] = if (tw, th) == (w, h) {
-            frame.data()
-        } else {
-            scale_nearest(frame, tw, th, &mut self.scaled);
-            &self.scaled
+        let (tw, th, pixels): (u32, u32, &[u8]) = match self.max_long_side {
+            Some(max) => {
+                let (tw, th) = crate::lanczos::shrunk_size(w, h, max);
+                if (tw, th) == (w, h) {
+                    (w, h, frame.data())
+                } else {
+                    self.shrunk = crate::lanczos::resize(frame, tw, th);
+                    (tw, th, self.shrunk.data())
+                }
+            }
+            None => {
+                let (tw, th) = self.settings.scaled(w, h);
+                if (tw, th) == (w, h) {
+                    (w, h, frame.data())
+                } else {
+                    scale_nearest(frame, tw, th, &mut self.scaled);
+                    (tw, th, &self.scaled)
+                }
+            }
         };
         self.out.clear();
         let rgb = image::ExtendedColorType::Rgb8;

@@ -10,6 +10,7 @@ pub mod attempts;
 pub mod demo;
 pub mod encode;
 pub mod episode;
+pub mod lanczos;
 pub mod link_codec;
 pub mod model_episode;
 pub mod protocol;

@@ -11,10 +11,12 @@ use std::rc::Rc;
 
 use crate::demo::render_clip;
 pub use crate::encode::FrameEncoder;
+use crate::encode::ImageEncoder;
 use crate::protocol::endpoint::{redact, Endpoint, HttpRequest, Prices};
 use crate::protocol::prompt::{DemoMode, ImageRef};
 use crate::protocol::providers::{ApiError, EncodedImage, ErrorKind};
-use crate::protocol::session::{ModelSession, Next, SessionConfig};
+use crate::protocol::session::{ModelSession, Next, Protocol, RequestPlan, SessionConfig};
+use crate::protocol::visgym::VisGymSession;
 use crate::results::Usage;
 use crate::{EpisodeRecord, EpisodeRunner, FailureMode, Reply, Task};
 use envs::Frame;
@@ -66,9 +68,76 @@ pub enum Step {
     Done,
 }
 
+/// The protocol's conversation: V-ICAL's or VisGym's.
+enum Conversation {
+    Vical(ModelSession),
+    VisGym(VisGymSession),
+}
+
+impl Conversation {
+    fn next_request(&mut self, runner: &EpisodeRunner) -> Option<RequestPlan> {
+        match self {
+            Self::Vical(s) => s.next_request(runner),
+            Self::VisGym(s) => s.next_request(runner),
+        }
+    }
+
+    fn on_reply(&mut self, text: &str) -> Next {
+        match self {
+            Self::Vical(s) => s.on_reply(text),
+            Self::VisGym(s) => s.on_reply(text),
+        }
+    }
+
+    fn on_error(&mut self, error: ApiError) -> Next {
+        match self {
+            Self::Vical(s) => s.on_error(error),
+            Self::VisGym(s) => s.on_error(error),
+        }
+    }
+
+    fn transport_retries(&self) -> u32 {
+        match self {
+            Self::Vical(s) => s.transport_retries(),
+            Self::VisGym(s) => s.transport_retries(),
+        }
+    }
+
+    fn last_parse_error(&self) -> Option<String> {
+        match self {
+            Self::Vical(s) => s.last_parse_error().map(ToString::to_string),
+            Self::VisGym(_) => None,
+        }
+    }
+}
+
+/// The frame after the oracle's whole plan from the environment's current state, when
+/// its last step succeeds (VisGym's final goal; the reference raises otherwise).
+pub fn final_goal_frame(env: &dyn envs::Env) -> Result<Frame, String> {
+    let mut solved = env.clone_box();
+    let mut oracle = solved
+        .oracle(envs::core::oracle::Control::default())
+        .ok_or_else(|| format!("{} has no solver for the final goal", env.id()))?;
+    let mut last = None;
+    while let Some(action) = oracle.next_action(solved.as_ref()) {
+        last = Some(solved.step(action).map_err(|e| e.to_string())?);
+    }
+    match last {
+        Some(step) if step.terminated && step.reward == 1.0 => {
+            let mut frame = Frame::default();
+            solved.render(&mut frame);
+            Ok(frame)
+        }
+        _ => Err("ValueError: The episode did not terminate successfully.".into()),
+    }
+}
+
 pub struct ModelEpisode {
     runner: Option<EpisodeRunner>,
-    session: ModelSession,
+    session: Conversation,
+    /// The protocol's own image encoder (VisGym's harness fixes its images), used
+    /// instead of the caller's.
+    own_encoder: Option<Box<dyn FrameEncoder>>,
     endpoint: Endpoint,
     prices: Prices,
     agent: String,
@@ -110,23 +179,42 @@ impl ModelEpisode {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| e.to_string())?;
         let runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
-        let session = ModelSession::new(task, config).map_err(|e| e.to_string())?;
+        let (session, own_encoder) = match config.protocol {
+            Protocol::Vical => (
+                Conversation::Vical(ModelSession::new(task, config).map_err(|e| e.to_string())?),
+                None,
+            ),
+            Protocol::Visgym => (
+                Conversation::VisGym(VisGymSession::new(task, &runner, config)?),
+                Some(Box::new(ImageEncoder::visgym()) as Box<dyn FrameEncoder>),
+            ),
+        };
         Ok(Self {
+            videos: config.demo_mode == DemoMode::Video && config.protocol == Protocol::Vical,
             runner: Some(runner),
             session,
+            own_encoder,
             agent: agent_name(&endpoint),
             endpoint,
             prices,
             demos,
             images: HashMap::new(),
             demo_cache: None,
-            videos: config.demo_mode == DemoMode::Video,
             frame: Frame::default(),
             turns: Vec::new(),
             usage: Usage::default(),
             record: None,
             last_error: None,
         })
+    }
+
+    /// Replaces the protocol's own image encoder (VisGym's harness encodes its frames
+    /// itself, whatever the caller passes to [`next`](Self::next)); for tests that
+    /// look at which frames are sent.
+    pub fn replace_protocol_encoder(&mut self, encoder: Box<dyn FrameEncoder>) {
+        if self.own_encoder.is_some() {
+            self.own_encoder = Some(encoder);
+        }
     }
 
     /// Shares demonstration images with other episodes through `cache`; `encoding`
@@ -264,6 +352,10 @@ impl ModelEpisode {
                 runner.env().render(&mut self.frame);
                 enc.encode(&self.frame)?
             }
+            ImageRef::FinalGoal => {
+                let runner = self.runner.as_ref().ok_or("the episode is over")?;
+                enc.encode(&final_goal_frame(runner.env())?)?
+            }
             _ => return Err(format!("image {r:?} is not available")),
         };
         self.images.insert(*r, img.clone());
@@ -286,15 +378,20 @@ impl ModelEpisode {
             .iter()
             .flat_map(|m| m.images().copied())
             .collect();
-        for r in &refs {
-            if let Err(e) = self.image(r, enc) {
-                self.last_error = Some(ApiError::new(
-                    ErrorKind::BadResponse,
-                    format!("encoding a frame: {e}"),
-                ));
-                self.fail(FailureMode::ApiError);
-                return Step::Done;
-            }
+        let mut own = self.own_encoder.take();
+        let enc: &mut dyn FrameEncoder = match own.as_mut() {
+            Some(e) => e.as_mut(),
+            None => enc,
+        };
+        let encoded = refs.iter().try_for_each(|r| self.image(r, enc).map(|_| ()));
+        self.own_encoder = own;
+        if let Err(e) = encoded {
+            self.last_error = Some(ApiError::new(
+                ErrorKind::BadResponse,
+                format!("encoding a frame: {e}"),
+            ));
+            self.fail(FailureMode::ApiError);
+            return Step::Done;
         }
         let images = &self.images;
         let request = match self.endpoint.request(api_key, &plan.messages, |r| {
@@ -354,15 +451,32 @@ impl ModelEpisode {
 
     fn settle(&mut self, next: Next) {
         if let Next::Decide(reply) = next {
-            if let (Reply::Act { action, .. }, Some(t), Some(r)) =
-                (&reply, self.turns.last_mut(), self.runner.as_ref())
-            {
-                t.action = r.task().actions.get(*action).cloned();
+            match (&reply, self.turns.last_mut(), self.runner.as_ref()) {
+                (Reply::Act { action, .. }, Some(t), Some(r)) => {
+                    t.action = r.task().actions.get(*action).cloned();
+                }
+                (Reply::Text { text, .. }, Some(t), _) => t.action = Some(text.clone()),
+                _ => {}
             }
+            let raw = match &reply {
+                Reply::Act { raw, .. } | Reply::Text { raw, .. } => raw.clone(),
+                Reply::Fail { .. } => None,
+            };
             if let Some(r) = &mut self.runner {
-                if let Err(e) = ModelSession::settle(r, reply) {
-                    self.last_error = Some(ApiError::new(ErrorKind::BadResponse, e.to_string()));
-                    r.fail(FailureMode::ApiError, Vec::new());
+                match ModelSession::settle(r, reply) {
+                    Ok(()) => {}
+                    // The environment could not take the action (VisGym: the
+                    // reference raises on it): the model's action ended the episode.
+                    Err(e @ crate::episode::EpisodeError::Env(_)) => {
+                        self.last_error =
+                            Some(ApiError::new(ErrorKind::BadResponse, e.to_string()));
+                        r.fail(FailureMode::InvalidAction, raw.into_iter().collect());
+                    }
+                    Err(e) => {
+                        self.last_error =
+                            Some(ApiError::new(ErrorKind::BadResponse, e.to_string()));
+                        r.fail(FailureMode::ApiError, Vec::new());
+                    }
                 }
                 if r.is_done() {
                     self.finish();
@@ -400,7 +514,7 @@ impl ModelEpisode {
                     t.latency_ms = Some(latency_ms);
                     t.tokens = a.usage;
                     t.reply = Some(a.text);
-                    t.problem = self.session.last_parse_error().map(ToString::to_string);
+                    t.problem = self.session.last_parse_error();
                 }
                 next
             }

@@ -265,6 +265,7 @@ impl Task {
         }
         let env = self.make_env()?;
         let names = env.action_names();
+        let parametric = matches!(env.action_space(), envs::ActionSpace::Parametric { .. });
         let known = |field: &str, name: &str| -> Result<(), TaskError> {
             if names.iter().any(|n| n == name) {
                 Ok(())
@@ -290,8 +291,17 @@ impl Task {
                 ));
             }
         }
+        // Played actions (the prefix, demonstrations) may be any action text of a
+        // parametric environment (e.g. `place(1, 2)`); offered actions are its presets.
+        let playable = |field: &str, text: &str| -> Result<(), TaskError> {
+            if parametric && env.parse_action(text).is_ok() {
+                Ok(())
+            } else {
+                known(field, text)
+            }
+        };
         for (i, a) in self.prefix.iter().enumerate() {
-            known(&format!("prefix[{i}]"), a)?;
+            playable(&format!("prefix[{i}]"), a)?;
         }
         if let Some(noop) = &self.noop {
             known("noop", noop)?;
@@ -331,10 +341,10 @@ impl Task {
                 ));
             }
             for (i, a) in clip.prefix.iter().enumerate() {
-                known(&format!("demos[{d}].prefix[{i}]"), a)?;
+                playable(&format!("demos[{d}].prefix[{i}]"), a)?;
             }
             for (i, a) in clip.actions.iter().enumerate() {
-                known(&format!("demos[{d}].actions[{i}]"), a)?;
+                playable(&format!("demos[{d}].actions[{i}]"), a)?;
             }
         }
         if let PassCondition::ScoreAtLeast { threshold } = self.pass {

@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use bench::encode::{ImageFormat, ImageSettings};
 use bench::protocol::parse::Strictness;
 use bench::protocol::providers::Provider;
-use bench::protocol::session::{HistoryWindow, ObservationMode, RewardMode};
+use bench::protocol::session::{HistoryWindow, ObservationMode, Protocol, RewardMode};
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 
@@ -196,6 +196,25 @@ impl From<ObservationArg> for ObservationMode {
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ProtocolArg {
+    /// V-ICAL's conversation: rules, demonstrations, `[Action: NAME]` replies.
+    #[default]
+    Vical,
+    /// VisGym's harness word for word: the environment's instructions, the budget in
+    /// each turn, free-text replies read by its parser, frames shrunk to 336 px as JPEG.
+    Visgym,
+}
+
+impl From<ProtocolArg> for Protocol {
+    fn from(p: ProtocolArg) -> Self {
+        match p {
+            ProtocolArg::Vical => Self::Vical,
+            ProtocolArg::Visgym => Self::Visgym,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum RewardArg {
     /// As the task says (hidden for every V-ICAL task).
     #[default]
@@ -235,9 +254,23 @@ pub struct EndpointArgs {
     /// The environment variable holding the API key (never printed or stored).
     #[arg(long, value_name = "VAR")]
     pub api_key_env: Option<String>,
-    /// Turns of conversation kept in each request: `full`, or the last K.
+    /// Which harness talks to the model.
+    #[arg(long, value_enum, default_value_t)]
+    pub protocol: ProtocolArg,
+    /// Turns of conversation kept in each request: `full`, or the last K (K ≥ 1; with
+    /// `--protocol visgym` also 0: every turn alone).
     #[arg(long, value_name = "full|K", default_value = "full", value_parser = history_window)]
     pub history: HistoryWindow,
+    /// VisGym: ask for reasoning in <think>…</think> and read the action from
+    /// <answer>…</answer>.
+    #[arg(long)]
+    pub verbalize: bool,
+    /// VisGym: show the solved state in the first turn (full history, images only).
+    #[arg(long)]
+    pub final_goal: bool,
+    /// VisGym: repeat the instructions in every later turn.
+    #[arg(long)]
+    pub repeat_instructions: bool,
     /// Sampling temperature (the provider's default when absent).
     #[arg(long, value_name = "T")]
     pub temperature: Option<f64>,
@@ -306,13 +339,14 @@ impl ImageArgs {
     }
 }
 
-/// `full` or a number of turns ≥ 1.
+/// `full` or a number of turns (0 only with `--protocol visgym`, checked with the
+/// other endpoint options).
 fn history_window(text: &str) -> Result<HistoryWindow, String> {
     match text {
         "full" => Ok(HistoryWindow::Full),
         _ => match text.parse::<u32>() {
-            Ok(k) if k >= 1 => Ok(HistoryWindow::Last(k)),
-            _ => Err("--history wants full or a number of turns >= 1".into()),
+            Ok(k) => Ok(HistoryWindow::Last(k)),
+            _ => Err("--history wants full or a number of turns".into()),
         },
     }
 }
@@ -499,7 +533,7 @@ mod tests {
     fn history_and_headers_parse() {
         assert_eq!(history_window("full"), Ok(HistoryWindow::Full));
         assert_eq!(history_window("3"), Ok(HistoryWindow::Last(3)));
-        assert!(history_window("0").is_err());
+        assert_eq!(history_window("0"), Ok(HistoryWindow::Last(0)));
         assert!(history_window("many").is_err());
         assert_eq!(header("X-A:  b "), Ok(("X-A".into(), "b".into())));
         assert!(header("no colon").is_err());

@@ -259,10 +259,18 @@ impl Driver {
         let loaded = self.loaded()?;
         let env = loaded.env.as_ref();
         if let Some(name) = kwargs.keys().next() {
-            return Err(format!(
-                "solve takes no kwargs for {} yet (got {name:?}): the oracle has one strategy",
-                env.id()
-            ));
+            let Some(plan) = env.solve_with(kwargs) else {
+                return Err(format!(
+                    "solve takes no kwargs for {} (got {name:?}): the oracle has one strategy",
+                    env.id()
+                ));
+            };
+            if !loaded.reset {
+                return Err(
+                    "solve needs a reset first: the solver plays from the current state".into(),
+                );
+            }
+            return plan.map(|actions| json!({ "actions": actions }));
         }
         if env.oracle(Control::default()).is_none() {
             return Err(format!("{} has no oracle", env.id()));

@@ -14,8 +14,9 @@ use bench::protocol::session::SessionConfig;
 use bench::results::Usage;
 use bench::{EpisodeRecord, FailureMode, Task};
 
-use crate::args::{EndpointArgs, ImageArgs};
+use crate::args::{EndpointArgs, ImageArgs, ProtocolArg};
 use crate::error::CliError;
+use bench::protocol::session::HistoryWindow;
 
 /// Everything needed to play with one model.
 #[derive(Clone)]
@@ -48,6 +49,25 @@ impl EndpointConfig {
             })?),
             None => None,
         };
+        let visgym = args.protocol == ProtocolArg::Visgym;
+        if !visgym {
+            if args.history == HistoryWindow::Last(0) {
+                return Err(CliError::Usage(
+                    "--history 0 is VisGym's (with --protocol visgym); V-ICAL keeps at least one turn".into(),
+                ));
+            }
+            for (set, flag) in [
+                (args.verbalize, "--verbalize"),
+                (args.final_goal, "--final-goal"),
+                (args.repeat_instructions, "--repeat-instructions"),
+            ] {
+                if set {
+                    return Err(CliError::Usage(format!(
+                        "{flag} is an option of VisGym's harness: add --protocol visgym"
+                    )));
+                }
+            }
+        }
         Ok(Self {
             endpoint: Endpoint {
                 provider: provider.provider(),
@@ -67,6 +87,10 @@ impl EndpointConfig {
                 observation: args.observation.into(),
                 feedback: args.feedback,
                 reward: args.reward.into(),
+                protocol: args.protocol.into(),
+                verbalize: args.verbalize,
+                final_goal: args.final_goal,
+                repeat_instructions: args.repeat_instructions,
                 ..SessionConfig::default()
             },
             prices: Prices {

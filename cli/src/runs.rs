@@ -170,6 +170,16 @@ pub fn run_settings(args: &AgentArgs) -> Map<String, Value> {
                     m.insert(name.into(), v.as_str().into());
                 }
             }
+            m.insert("protocol".into(), flag_name(&e.protocol));
+            for (set, name) in [
+                (e.verbalize, "verbalize"),
+                (e.final_goal, "final_goal"),
+                (e.repeat_instructions, "repeat_instructions"),
+            ] {
+                if set {
+                    m.insert(name.into(), true.into());
+                }
+            }
             let history = match e.history {
                 HistoryWindow::Full => "full".to_string(),
                 HistoryWindow::Last(k) => k.to_string(),
@@ -188,7 +198,17 @@ pub fn run_settings(args: &AgentArgs) -> Map<String, Value> {
             if e.feedback {
                 m.insert("feedback".into(), true.into());
             }
-            // The image settings as the browser records them.
+            // The image settings as the browser records them (VisGym's harness fixes
+            // its own: JPEG at 75, shrunk to 336 pixels).
+            if e.protocol == crate::args::ProtocolArg::Visgym {
+                m.insert("image_format".into(), "image/jpeg".into());
+                m.insert("image_quality".into(), 0.75.into());
+                m.insert(
+                    "image_max_long_side".into(),
+                    bench::encode::VISGYM_MAX_LONG_SIDE.into(),
+                );
+                return m;
+            }
             let image = args.image.settings();
             m.insert("image_format".into(), image.format.mime().into());
             if image.format == ImageFormat::Jpeg {

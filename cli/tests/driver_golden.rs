@@ -14,6 +14,8 @@ struct DriverProcess {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
+    /// The frame hash of the last reset or step reply.
+    last_frame: Option<String>,
 }
 
 impl DriverProcess {
@@ -29,6 +31,7 @@ impl DriverProcess {
             child,
             stdin,
             stdout,
+            last_frame: None,
         }
     }
 
@@ -204,4 +207,70 @@ fn generic_golden_files_replay_through_the_driver() {
         }
     }
     assert!(files >= 1, "no {FORMAT} golden file");
+}
+
+/// The driver as a VisGym player: replies as the golden replay reads them.
+impl playbench_tests::visgym::VisGymPlayer for DriverProcess {
+    fn make(&mut self, id: &str, kwargs: &Map<String, Value>) -> Result<(), String> {
+        self.ask(&json!({"op": "make", "env": id, "kwargs": kwargs}))
+            .map(|_| ())
+    }
+
+    fn prompt(&mut self, text_mode: bool) -> Result<Option<String>, String> {
+        let mode = if text_mode { "ansi" } else { "rgb_array" };
+        let r = self.ask_raw(&json!({"op": "prompt", "mode": mode}).to_string());
+        match (r["prompt"].as_str(), r["error"].as_str()) {
+            (Some(p), _) => Ok(Some(p.to_string())),
+            (None, Some(e)) if e.ends_with("has no instructions of its own") => Ok(None),
+            _ => Err(format!("prompt: {r}")),
+        }
+    }
+
+    fn reset(&mut self, seed: Option<u64>) -> Result<Value, String> {
+        let r = self.ask(&json!({"op": "reset", "seed": seed}))?;
+        self.last_frame = r["frame_sha256"].as_str().map(String::from);
+        Ok(r)
+    }
+
+    fn step(&mut self, action: &str) -> Result<Result<Value, String>, String> {
+        let r = self.ask_raw(&json!({"op": "step", "action": action}).to_string());
+        if let Some(e) = r["error"].as_str() {
+            return Ok(Err(e.to_string()));
+        }
+        self.last_frame = r["frame_sha256"].as_str().map(String::from);
+        Ok(Ok(r))
+    }
+
+    fn solve(&mut self, kwargs: &Map<String, Value>) -> Result<Vec<String>, String> {
+        let r = self.ask(&json!({"op": "solve", "kwargs": kwargs}))?;
+        serde_json::from_value(r["actions"].clone()).map_err(|e| e.to_string())
+    }
+
+    fn frame_sha256(&mut self) -> Result<String, String> {
+        self.last_frame
+            .clone()
+            .ok_or_else(|| "no frame_sha256 in the last reply".into())
+    }
+}
+
+/// Every VisGym golden file replays through the driver process: states, rewards, flags,
+/// feedback, text frames, Maze 2D frame hashes, the reference's exceptions, prompts and
+/// solver lists (with the reference's keyword arguments).
+#[test]
+fn driver_replays_visgym_golden_files() {
+    let mut driver = DriverProcess::start();
+    for (name, gz) in playbench_tests::visgym::ENV_GOLDEN {
+        let tol = if name.starts_with("matchstick_rotation") || name.starts_with("mental_rotation")
+        {
+            1e-9
+        } else {
+            0.0
+        };
+        let cov = playbench_tests::visgym::check_env_golden(&mut driver, gz, tol)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(cov.steps > 400 && cov.solves >= 30, "{name}: {cov:?}");
+        if name.starts_with("maze_2d") {
+            assert!(cov.frames > 400, "{name}: {cov:?}");
+        }
+    }
 }

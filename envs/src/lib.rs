@@ -32,6 +32,7 @@ families!(
     tetris,
     flappy_bird,
     highway,
+    visgym,
 );
 
 pub use crate::core::action::{ActionError, ArgKind, ArgValue, Call};

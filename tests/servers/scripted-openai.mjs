@@ -29,6 +29,11 @@
 //   garbage                        always a reply without the marker
 //   notjson                        200 with an HTML body
 //   noimages                       the provider's "model does not support images" error
+//   file:<path>                    the replies of a JSON file (an array, or {"script": [...]}):
+//                                  the n-th request gets entry n (a reply text, or
+//                                  {"error": message}: the context-overflow error when the
+//                                  message says "maximum context length", else a 500);
+//                                  requests need no image, and the log keeps their messages
 // Replies report token usage (input: 100 per image + 1 per 4 characters of text;
 // output: 5). Every request must carry a base64 PNG or JPEG image (or WebM video) in
 // the provider's format (else 400).
@@ -159,6 +164,22 @@ function handle(req, res) {
       messages: (provider === 'gemini' ? body.contents : body.messages)?.length ?? 0,
       headers: req.headers, arrived, at: Date.now(), bytes: chunks.reduce((n, c) => n + c.length, 0) });
     const p = texts[provider];
+    if (script.startsWith('file:')) {
+      log[log.length - 1].body = body;
+      let entries;
+      try {
+        const data = JSON.parse(fs.readFileSync(script.slice(5), 'utf8'));
+        entries = Array.isArray(data) ? data : data.script;
+      } catch (e) {
+        return send(500, p.error(`cannot read the script: ${e}`, 'server_error'));
+      }
+      const entry = n <= entries.length ? entries[n - 1] : "('stop', 'stop')";
+      if (typeof entry === 'string') return send(200, p.ok(entry, 100 * nImages + Math.ceil(textLength(provider, body) / 4)));
+      if (String(entry.error).includes('maximum context length')) {
+        return send(400, { error: { message: entry.error, type: 'invalid_request_error', code: 'context_length_exceeded' } });
+      }
+      return send(500, p.error(String(entry.error), 'server_error'));
+    }
     if (nImages === 0) return send(400, p.error('expected a base64 PNG or JPEG image', 'invalid_request_error'));
     const usage = 100 * nImages + Math.ceil(textLength(provider, body) / 4);
     if (lastRole(provider, body) !== 'user') return send(400, p.error('the last message must be the user\'s', 'invalid_request_error'));

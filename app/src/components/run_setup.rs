@@ -3,7 +3,7 @@
 //! (protocol controls, image encoding), kept in local storage.
 
 use bench::protocol::parse::Strictness;
-use bench::protocol::session::{HistoryWindow, ObservationMode, RewardMode};
+use bench::protocol::session::{HistoryWindow, ObservationMode, Protocol, RewardMode};
 use leptos::prelude::*;
 
 use crate::browser::keys;
@@ -78,6 +78,7 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
         HistoryWindow::Last(k) => k.to_string(),
     };
     let jpeg = move || settings.with(|s| s.image.format == ImageFormat::Jpeg);
+    let visgym = move || settings.with(|s| s.session.protocol == Protocol::Visgym);
     view! {
         <fieldset class="run-setup">
             <legend>"Model"</legend>
@@ -126,6 +127,51 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
         <fieldset class="run-setup">
             <legend>"Protocol"</legend>
             <div class="form-row">
+                <label for="run-protocol">"Harness"</label>
+                <select id="run-protocol" data-testid="run-protocol" on:change=move |ev| {
+                    let p = if event_target_value(&ev) == "visgym" { Protocol::Visgym } else { Protocol::Vical };
+                    edit(&|s| s.session.protocol = p);
+                }>
+                    <option value="vical" selected=move || !visgym()>"V-ICAL (rules, demonstrations, [Action: …] replies)"</option>
+                    <option value="visgym" selected=visgym>"VisGym (its own instructions and parser, word for word)"</option>
+                </select>
+            </div>
+            <Show when=visgym>
+                <div class="form-row" data-testid="run-visgym-options">
+                    <label class="check">
+                        <input type="checkbox" data-testid="run-verbalize"
+                            prop:checked=move || settings.with(|s| s.session.verbalize)
+                            on:change=move |ev| {
+                                let on = event_target_checked(&ev);
+                                edit(&|s| s.session.verbalize = on);
+                            }
+                        />
+                        "verbalize (<think>…</think><answer>…</answer>)"
+                    </label>
+                    <label class="check">
+                        <input type="checkbox" data-testid="run-final-goal"
+                            prop:checked=move || settings.with(|s| s.session.final_goal)
+                            on:change=move |ev| {
+                                let on = event_target_checked(&ev);
+                                edit(&|s| s.session.final_goal = on);
+                            }
+                        />
+                        "show the final goal"
+                    </label>
+                    <label class="check">
+                        <input type="checkbox" data-testid="run-repeat-instructions"
+                            prop:checked=move || settings.with(|s| s.session.repeat_instructions)
+                            on:change=move |ev| {
+                                let on = event_target_checked(&ev);
+                                edit(&|s| s.session.repeat_instructions = on);
+                            }
+                        />
+                        "repeat the instructions every turn"
+                    </label>
+                </div>
+                <p class="hint">"VisGym's harness sends its frames as JPEG shrunk to 336 pixels (the image settings below do not apply), no demonstrations and no format retries; history 0 sends every turn alone (docs/visgym.md)."</p>
+            </Show>
+            <div class="form-row">
                 <label for="run-strictness">"Action parsing"</label>
                 <select id="run-strictness" data-testid="run-strictness" on:change=move |ev| {
                     let lenient = event_target_value(&ev) == "lenient";
@@ -141,14 +187,15 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
                     prop:value=history_k
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
+                        let zero_ok = visgym();
                         let h = match v.trim().parse::<u32>() {
-                            Ok(k) if k >= 1 => HistoryWindow::Last(k),
+                            Ok(k) if k >= 1 || zero_ok => HistoryWindow::Last(k),
                             _ => HistoryWindow::Full,
                         };
                         edit(&|s| s.session.history = h);
                     }
                 />
-                <span class="hint">"empty: the whole conversation (the first turn is always kept)"</span>
+                <span class="hint">"empty: the whole conversation (V-ICAL always keeps the first turn; VisGym also takes 0)"</span>
             </div>
             <div class="form-row">
                 <label for="run-observation">"Observation"</label>

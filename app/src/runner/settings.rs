@@ -6,7 +6,9 @@ pub use bench::encode::{ImageFormat, ImageSettings};
 use bench::protocol::parse::Strictness;
 use bench::protocol::prompt::DemoMode;
 use bench::protocol::providers::Provider;
-use bench::protocol::session::{HistoryWindow, ObservationMode, RewardMode, SessionConfig};
+use bench::protocol::session::{
+    HistoryWindow, ObservationMode, Protocol, RewardMode, SessionConfig,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -96,8 +98,12 @@ impl RunSettings {
         if !(0.1..=4.0).contains(&self.image.scale) {
             out.push("The image scale must be between 0.1 and 4.".into());
         }
-        if self.session.history == HistoryWindow::Last(0) {
-            out.push("Keep at least one turn of history.".into());
+        let visgym = self.session.protocol == Protocol::Visgym;
+        if self.session.history == HistoryWindow::Last(0) && !visgym {
+            out.push("Keep at least one turn of history (0 is VisGym's harness only).".into());
+        }
+        if visgym && self.session.observation == ObservationMode::Both {
+            out.push("VisGym's harness shows the image or the text rendering, not both.".into());
         }
         out
     }
@@ -118,6 +124,23 @@ impl RunSettings {
         }
         m.insert("timeout_s".into(), profile.timeout_s.into());
         let s = &self.session;
+        let visgym = s.protocol == Protocol::Visgym;
+        m.insert(
+            "protocol".into(),
+            if visgym { "visgym" } else { "vical" }.into(),
+        );
+        if visgym {
+            // VisGym's options, named as `playbench run` records them.
+            for (set, name) in [
+                (s.verbalize, "verbalize"),
+                (s.final_goal, "final_goal"),
+                (s.repeat_instructions, "repeat_instructions"),
+            ] {
+                if set {
+                    m.insert(name.into(), true.into());
+                }
+            }
+        }
         m.insert(
             "strictness".into(),
             match s.strictness {
@@ -158,6 +181,17 @@ impl RunSettings {
             (DemoMode::Images, Some(why)) => format!("images (video asked for, but {why})"),
             (DemoMode::Images, None) => "images".to_string(),
         };
+        if visgym {
+            // VisGym's harness fixes its images (docs/visgym.md, "Harness") and sends
+            // no demonstrations.
+            m.insert("image_format".into(), "image/jpeg".into());
+            m.insert("image_quality".into(), 0.75.into());
+            m.insert(
+                "image_max_long_side".into(),
+                bench::encode::VISGYM_MAX_LONG_SIDE.into(),
+            );
+            return m;
+        }
         m.insert("demos".into(), demos.into());
         m.insert("image_format".into(), self.image.format.mime().into());
         if self.image.format == ImageFormat::Jpeg {
@@ -197,6 +231,27 @@ mod tests {
         assert_eq!(r["image_format"], "image/jpeg");
         assert_eq!(r["demos"], "images");
         assert!(!serde_json::to_string(&r).unwrap().contains("key"));
+    }
+
+    #[test]
+    fn visgym_runs_record_its_harness_and_its_fixed_images() {
+        let mut s = RunSettings::default();
+        let p = Profile::default();
+        assert_eq!(s.record(&p)["protocol"], "vical");
+        s.session.history = HistoryWindow::Last(0);
+        assert_eq!(s.problems().len(), 1);
+        s.session.protocol = Protocol::Visgym;
+        s.session.verbalize = true;
+        assert!(s.problems().is_empty());
+        let r = s.record(&p);
+        assert_eq!(r["protocol"], "visgym");
+        assert_eq!(r["verbalize"], true);
+        assert_eq!(r["history"], "last 0");
+        assert_eq!(r["image_format"], "image/jpeg");
+        assert_eq!(r["image_max_long_side"], 336);
+        assert!(!r.contains_key("final_goal") && !r.contains_key("image_scale"));
+        s.session.observation = ObservationMode::Both;
+        assert_eq!(s.problems().len(), 1);
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! The agent protocol's pure parts (`docs/vical-protocol.md`): the V-ICAL conversation
+//! The agent protocols' pure parts (`docs/vical-protocol.md`): the V-ICAL conversation
 //! text, the reply parser, the provider request/response shapes, retry timing and the
-//! session state machine. The browser and the command line only add the HTTP layer.
+//! session state machine; and VisGym's harness (`visgym`), a protocol a run chooses
+//! instead. The browser and the command line only add the HTTP layer.
 
 pub mod endpoint;
 pub mod parse;
@@ -8,3 +9,4 @@ pub mod prompt;
 pub mod providers;
 pub mod retry;
 pub mod session;
+pub mod visgym;

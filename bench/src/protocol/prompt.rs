@@ -15,13 +15,21 @@ pub enum ImageRef {
     DemoVideo { clip: usize },
     /// The live frame after `step` decisions (0 = the initial state).
     Current { step: u32 },
+    /// The solved state: the frame after the oracle's whole plan from the start
+    /// (VisGym's final-goal variant).
+    FinalGoal,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "value", rename_all = "snake_case")]
 pub enum Part {
+    /// Text; adjacent text parts form one block of the request.
     Text(String),
     Image(ImageRef),
+    /// Text that is a block of its own in the request, never joined with its
+    /// neighbours (VisGym's final-goal sentence follows the turn's text as a second
+    /// block).
+    TextBlock(String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,7 +52,7 @@ impl Message {
         self.parts
             .iter()
             .map(|p| match p {
-                Part::Text(t) => t.clone(),
+                Part::Text(t) | Part::TextBlock(t) => t.clone(),
                 Part::Image(_) => "<image>".to_string(),
             })
             .collect()
@@ -53,7 +61,7 @@ impl Message {
     pub fn images(&self) -> impl Iterator<Item = &ImageRef> {
         self.parts.iter().filter_map(|p| match p {
             Part::Image(r) => Some(r),
-            Part::Text(_) => None,
+            Part::Text(_) | Part::TextBlock(_) => None,
         })
     }
 }

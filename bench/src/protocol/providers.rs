@@ -131,6 +131,8 @@ pub fn base64(bytes: &[u8]) -> String {
 /// A message's parts with adjacent text joined and images resolved.
 enum Piece {
     Text(String),
+    /// A text block nothing is joined to.
+    Block(String),
     Image(String, String),
 }
 
@@ -145,6 +147,7 @@ where
                 Some(Piece::Text(prev)) => prev.push_str(t),
                 _ => out.push(Piece::Text(t.clone())),
             },
+            Part::TextBlock(t) => out.push(Piece::Block(t.clone())),
             Part::Image(r) => {
                 let img = resolve(r)?;
                 out.push(Piece::Image(img.mime, img.base64));
@@ -187,7 +190,7 @@ where
                 } else {
                     ps.into_iter()
                         .map(|p| match p {
-                            Piece::Text(t) => json!({"type": "text", "text": t}),
+                            Piece::Text(t) | Piece::Block(t) => json!({"type": "text", "text": t}),
                             Piece::Image(mime, data) => json!({"type": "image_url",
                                 "image_url": {"url": format!("data:{mime};base64,{data}")}}),
                         })
@@ -204,7 +207,7 @@ where
                 let content: Vec<Value> = ps
                     .into_iter()
                     .map(|p| match p {
-                        Piece::Text(t) => json!({"type": "text", "text": t}),
+                        Piece::Text(t) | Piece::Block(t) => json!({"type": "text", "text": t}),
                         Piece::Image(mime, data) => json!({"type": "image",
                             "source": {"type": "base64", "media_type": mime, "data": data}}),
                     })
@@ -220,7 +223,7 @@ where
                 let parts: Vec<Value> = ps
                     .into_iter()
                     .map(|p| match p {
-                        Piece::Text(t) => json!({"text": t}),
+                        Piece::Text(t) | Piece::Block(t) => json!({"text": t}),
                         Piece::Image(mime, data) => {
                             json!({"inline_data": {"mime_type": mime, "data": data}})
                         }

@@ -60,16 +60,38 @@ pub enum RewardMode {
     Hidden,
 }
 
+/// Which harness talks to the model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Protocol {
+    /// V-ICAL's conversation (protocol.md §3-4): rules, demonstrations, `[Action: …]`
+    /// replies.
+    #[default]
+    Vical,
+    /// VisGym's harness word for word (`super::visgym`, docs/visgym.md "Harness"):
+    /// the environment's own instructions, free-text replies read by its parser.
+    Visgym,
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SessionConfig {
     pub strictness: Strictness,
+    /// VisGym also takes `Last(0)`: every turn alone, without feedback.
     pub history: HistoryWindow,
     pub demo_mode: DemoMode,
+    /// VisGym: `Image` or `Text` (its ASCII variant).
     pub observation: ObservationMode,
     /// Textual environment feedback after each action (VisGym).
     pub feedback: bool,
     pub reward: RewardMode,
+    pub protocol: Protocol,
+    /// VisGym: ask for `<think>…</think><answer>…</answer>` and read the answer.
+    pub verbalize: bool,
+    /// VisGym: show the solved state as a second image in the first turn.
+    pub final_goal: bool,
+    /// VisGym: repeat the instructions in every later turn.
+    pub repeat_instructions: bool,
 }
 
 /// The feedback line for a decision: what happened, in words every environment shares.

@@ -5,6 +5,7 @@
 
 pub mod core;
 pub mod gameverse;
+pub mod visgym;
 
 use std::sync::OnceLock;
 
@@ -40,6 +41,16 @@ pub static BUILTIN: &[BuiltinSuite] = &[
         json: include_str!("../../suites/gameverse/v1.json"),
         baselines: None,
         build: Some(gameverse::build),
+    },
+    BuiltinSuite {
+        id: visgym::SUITE_ID,
+        version: 1,
+        json: include_str!("../../suites/visgym/v1.json"),
+        baselines: Some((
+            include_str!("../../suites/visgym/v1.baseline-random.json"),
+            include_str!("../../suites/visgym/v1.baseline-oracle.json"),
+        )),
+        build: Some(visgym::build),
     },
 ];
 

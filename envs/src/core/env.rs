@@ -305,6 +305,18 @@ pub trait Env {
         None
     }
 
+    /// The reference solver's actions from here, called with keyword arguments (e.g.
+    /// `{"strategy": "bfs"}`), where the reference's solver takes options; `None` when
+    /// the environment has no solver with options (then only [`oracle`](Env::oracle)
+    /// plays). An error names an option that is not reproduced.
+    fn solve_with(
+        &self,
+        kwargs: &serde_json::Map<String, serde_json::Value>,
+    ) -> Option<Result<Vec<String>, String>> {
+        let _ = kwargs;
+        None
+    }
+
     /// The oracle's number of decisions to success from here, where that measures
     /// progress (navigation); `None` otherwise or when success is out of reach.
     fn distance_to_goal(&self) -> Option<u32> {

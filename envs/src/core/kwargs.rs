@@ -49,6 +49,12 @@ impl Kwargs {
         }
     }
 
+    /// Every remaining key and value, for a family that checks its keyword arguments
+    /// itself (each consumed).
+    pub fn take_all(&mut self) -> Map<String, Value> {
+        std::mem::take(&mut self.values)
+    }
+
     /// Any value serde reads from JSON (a number, a string, an array, an object, or
     /// null for an `Option`), described to people as `expected` when it does not fit.
     pub fn value<T: DeserializeOwned>(

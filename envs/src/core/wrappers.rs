@@ -154,6 +154,12 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     fn oracle(&self, control: Control) -> Option<Box<dyn Solver>> {
         self.inner.oracle(control)
     }
+    fn solve_with(
+        &self,
+        kwargs: &serde_json::Map<String, serde_json::Value>,
+    ) -> Option<Result<Vec<String>, String>> {
+        self.inner.solve_with(kwargs)
+    }
     fn distance_to_goal(&self) -> Option<u32> {
         self.inner.distance_to_goal()
     }

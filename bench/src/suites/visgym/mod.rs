@@ -1,0 +1,153 @@
+//! The built-in suite `visgym`: VisGym's seven synthetic environments at both levels,
+//! ten puzzles each, under VisGym's rules — its step budgets (20 easy, 30 hard), success
+//! only by stopping on a solved state (VisGym's success rate is the pass rate), and a
+//! 0-100 score with partial credit defined per environment (`Env::normalized_score`,
+//! docs/visgym.md "Suite"). Demonstrations are the reference solver on another puzzle
+//! (Matchstick Rotation's is VisGym's information-revealing one: two compass probes,
+//! then the aligning move) and a random attempt that stops short. Deterministic: the
+//! committed `bench/suites/visgym/v1.json` is `build()`'s output.
+
+mod recipes;
+
+use serde_json::Map;
+
+use crate::agents::{OracleAgent, RandomAgent};
+use crate::episode::{run_episode, EpisodeRecord};
+use crate::task::{
+    DemoClip, Dynamics, Memory, PassCondition, ScoreRule, Suite, Tags, Task, TaskError,
+    SUITE_FORMAT, TASK_FORMAT,
+};
+use recipes::{budget, Recipe, DEMO_SEED_OFFSET, SEEDS};
+
+pub const SUITE_ID: &str = "visgym";
+pub const SUITE_VERSION: u32 = 1;
+/// The solver's demonstration may take this many actions (Matchstick Equation's
+/// detours run up to 80).
+const DEMO_CAP: u32 = 100;
+/// A failed attempt shows at most this many decisions.
+const FAILURE_CLIP: u32 = 12;
+
+fn error(field: String, message: impl Into<String>) -> TaskError {
+    TaskError {
+        field,
+        message: message.into(),
+    }
+}
+
+fn skeleton(r: &Recipe, level: &str, seed: u64) -> Result<Task, TaskError> {
+    let id = format!("{}/{level}", r.name);
+    let env = envs::make(&id, &Map::new()).map_err(|e| error("env".into(), e.to_string()))?;
+    let actions = env.action_names();
+    let words = env.words();
+    let max_steps = budget(level);
+    Ok(Task {
+        format: TASK_FORMAT.to_string(),
+        id: format!("{}-{level}-s{seed}", r.name.replace('_', "-")),
+        title: format!("{}, {level} (puzzle {seed})", r.title),
+        env: id,
+        kwargs: Map::new(),
+        seed,
+        init_skip: 0,
+        prefix: Vec::new(),
+        max_steps,
+        frame_skip: 1,
+        action_steps: 1,
+        noop: None,
+        hide_reward: true,
+        rules: format!(
+            "{}. Only the stop action ends the episode, and it succeeds only when the \
+             puzzle is solved; {max_steps} actions at most.",
+            words.goal
+        ),
+        demos: vec![DemoClip {
+            label: "placeholder".into(),
+            seed,
+            prefix: Vec::new(),
+            actions: vec![actions[0].clone()],
+        }],
+        actions,
+        pass: PassCondition::ReachGoal,
+        score: ScoreRule::EnvScore,
+        tags: Tags {
+            family: r.family.to_string(),
+            memory: if r.memory {
+                Memory::Multiple
+            } else {
+                Memory::Single
+            },
+            dynamics: Dynamics::Static,
+            extra: vec!["visgym".into(), level.to_string()],
+        },
+    })
+}
+
+fn actions_of(record: &EpisodeRecord) -> Vec<String> {
+    record.decisions.iter().map(|d| d.action.clone()).collect()
+}
+
+/// The reference solver on the first puzzle from `seed + DEMO_SEED_OFFSET` on that it
+/// solves, and a seeded random attempt on the same puzzle that ends without success.
+fn demos(task: &Task) -> Result<Vec<DemoClip>, TaskError> {
+    for k in 0..20 {
+        let mut t = task.clone();
+        t.seed = task.seed + DEMO_SEED_OFFSET + k;
+        t.max_steps = DEMO_CAP;
+        let expert = run_episode(&t, &mut OracleAgent::new())?;
+        if !expert.passed {
+            continue;
+        }
+        let mut out = vec![DemoClip {
+            label: "the solver on another puzzle".into(),
+            seed: t.seed,
+            prefix: Vec::new(),
+            actions: actions_of(&expert),
+        }];
+        t.max_steps = FAILURE_CLIP;
+        for r in 0..50 {
+            let record = run_episode(&t, &mut RandomAgent::new(5000 + r))?;
+            if !record.passed && !record.decisions.is_empty() {
+                out.push(DemoClip {
+                    label: "an attempt that fails".into(),
+                    seed: t.seed,
+                    prefix: Vec::new(),
+                    actions: actions_of(&record),
+                });
+                break;
+            }
+        }
+        return Ok(out);
+    }
+    Err(error(
+        format!("{}.demos", task.id),
+        "the solver solves none of the demonstration puzzles",
+    ))
+}
+
+/// Generates the suite.
+pub fn build() -> Result<Suite, TaskError> {
+    let mut tasks = Vec::new();
+    for r in recipes::all() {
+        for level in ["easy", "hard"] {
+            for seed in 0..SEEDS {
+                let mut task = skeleton(&r, level, seed)?;
+                task.demos = demos(&task)?;
+                task.validate()
+                    .map_err(|e| error(format!("{}.{}", task.id, e.field), e.message))?;
+                tasks.push(task);
+            }
+        }
+    }
+    Ok(Suite {
+        format: SUITE_FORMAT.to_string(),
+        id: SUITE_ID.to_string(),
+        version: SUITE_VERSION,
+        description: "VisGym's seven synthetic puzzles at both levels, ten puzzles each, \
+            under VisGym's rules: 20 actions on easy and 30 on hard, success only by \
+            stopping on a solved puzzle (the pass rate is VisGym's success rate), and a \
+            0-100 score with partial credit for the way covered toward the solution. \
+            Play them with the VisGym protocol (`--protocol visgym`) for VisGym's own \
+            harness."
+            .into(),
+        tasks,
+    })
+}

@@ -1,0 +1,73 @@
+//! What goes into the `visgym` suite: each synthetic environment at both levels, over
+//! ten puzzles each.
+
+/// Puzzles (reset seeds) per environment and level: enough for a success rate in
+/// steps of 10 %.
+pub const SEEDS: u64 = 10;
+
+/// Demonstrations play other puzzles than the task's (seed + this offset), as VisGym's
+/// training demonstrations avoid its test puzzles.
+pub const DEMO_SEED_OFFSET: u64 = 1000;
+
+pub struct Recipe {
+    /// The environment (`maze_2d`), its title and tag family.
+    pub name: &'static str,
+    pub title: &'static str,
+    pub family: &'static str,
+    /// Acting well needs what earlier frames showed (Maze 3D's first-person view,
+    /// Matchstick Rotation's unknown scale).
+    pub memory: bool,
+}
+
+/// Every environment, in display order.
+pub fn all() -> Vec<Recipe> {
+    let r = |name, title, family, memory| Recipe {
+        name,
+        title,
+        family,
+        memory,
+    };
+    vec![
+        r("maze_2d", "Maze 2D", "VisGym-Maze2D", false),
+        r("maze_3d", "Maze 3D", "VisGym-Maze3D", true),
+        r(
+            "sliding_block",
+            "Sliding Block",
+            "VisGym-SlidingBlock",
+            false,
+        ),
+        r(
+            "matchstick_equation",
+            "Matchstick Equation",
+            "VisGym-MatchstickEquation",
+            false,
+        ),
+        r(
+            "matchstick_rotation",
+            "Matchstick Rotation",
+            "VisGym-MatchstickRotation",
+            true,
+        ),
+        r(
+            "patch_reassembly",
+            "Patch Reassembly",
+            "VisGym-PatchReassembly",
+            false,
+        ),
+        r(
+            "mental_rotation_3d_cube",
+            "Mental Rotation 3D (cube)",
+            "VisGym-MentalRotation3DCube",
+            false,
+        ),
+    ]
+}
+
+/// VisGym's step budget: 20 on easy, 30 on hard.
+pub fn budget(level: &str) -> u32 {
+    if level == "hard" {
+        30
+    } else {
+        20
+    }
+}

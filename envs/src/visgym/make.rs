@@ -1,0 +1,247 @@
+//! Building an environment from its id (`maze_2d/easy` …) with the keyword arguments
+//! VisGym's evaluation harness uses for that level, overridable by the reference's own
+//! keyword names (`seed`, `maze_width`, `grid_size`, …). Unknown keywords are errors.
+
+use std::cell::RefCell;
+
+use serde_json::{Map, Value};
+
+use super::matchstick_equation::{MatchstickEquation, MatchstickEquationConfig};
+use super::matchstick_rotation::{MatchstickRotation, MatchstickRotationConfig};
+use super::maze_2d::{Maze2d, Maze2dConfig};
+use super::maze_3d::{Maze3d, Maze3dConfig};
+use super::mental_rotation_3d_cube::{ActionFrame, CubeConfig, MentalRotation3dCube};
+use super::patch_reassembly::{PatchReassembly, PatchReassemblyConfig};
+use super::sliding_block::{SlidingBlock, SlidingBlockConfig};
+use super::VisGymEnv;
+
+/// Reads keyword arguments, remembering which were used.
+struct Kwargs<'a> {
+    map: &'a Map<String, Value>,
+    used: RefCell<Vec<&'static str>>,
+}
+
+impl<'a> Kwargs<'a> {
+    fn get(&self, key: &'static str) -> Option<&'a Value> {
+        self.used.borrow_mut().push(key);
+        self.map.get(key).filter(|v| !v.is_null())
+    }
+
+    fn u64(&self, key: &'static str) -> Result<Option<u64>, String> {
+        self.get(key)
+            .map(|v| {
+                v.as_u64()
+                    .ok_or_else(|| format!("{key} must be a non-negative integer, got {v}"))
+            })
+            .transpose()
+    }
+
+    fn usize(&self, key: &'static str, default: usize) -> Result<usize, String> {
+        Ok(self.u64(key)?.map_or(default, |v| v as usize))
+    }
+
+    fn f64(&self, key: &'static str, default: f64) -> Result<f64, String> {
+        self.get(key)
+            .map(|v| {
+                v.as_f64()
+                    .ok_or_else(|| format!("{key} must be a number, got {v}"))
+            })
+            .transpose()
+            .map(|v| v.unwrap_or(default))
+    }
+
+    fn bool(&self, key: &'static str, default: bool) -> Result<bool, String> {
+        self.get(key)
+            .map(|v| {
+                v.as_bool()
+                    .ok_or_else(|| format!("{key} must be a boolean, got {v}"))
+            })
+            .transpose()
+            .map(|v| v.unwrap_or(default))
+    }
+
+    /// A two-number list such as `grid_size` or `canvas_size`.
+    fn pair(&self, key: &'static str, default: (f64, f64)) -> Result<(f64, f64), String> {
+        let Some(v) = self.get(key) else {
+            return Ok(default);
+        };
+        match v.as_array().map(Vec::as_slice) {
+            Some([a, b]) => match (a.as_f64(), b.as_f64()) {
+                (Some(a), Some(b)) => Ok((a, b)),
+                _ => Err(format!("{key} must hold two numbers, got {v}")),
+            },
+            _ => Err(format!("{key} must be a pair, got {v}")),
+        }
+    }
+
+    fn finish(&self, id: &str) -> Result<(), String> {
+        let used = self.used.borrow();
+        match self.map.keys().find(|k| !used.contains(&k.as_str())) {
+            Some(k) => Err(format!("{id}: unknown keyword argument {k}")),
+            None => Ok(()),
+        }
+    }
+}
+
+fn maze_size(kw: &Kwargs<'_>, default: usize) -> Result<(usize, usize), String> {
+    let w = kw.usize("maze_width", default)?;
+    let h = kw.usize("maze_height", default)?;
+    if w % 2 == 0 || h % 2 == 0 || w < 3 || h < 3 {
+        return Err("width/height of maze should be odd".into());
+    }
+    Ok((w, h))
+}
+
+/// Builds `name/easy` or `name/hard`. Without a `seed` the constructor seed is 0
+/// (42 for Matchstick Equation, its reference default): there is no entropy here.
+pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>, String> {
+    let (name, level) = id
+        .split_once('/')
+        .ok_or_else(|| format!("{id}: expected name/easy or name/hard"))?;
+    let hard = match level {
+        "easy" => false,
+        "hard" => true,
+        _ => return Err(format!("{id}: level must be easy or hard")),
+    };
+    let kw = Kwargs {
+        map: kwargs,
+        used: RefCell::new(Vec::new()),
+    };
+    let seed = kw.u64("seed")?;
+    let env: Box<dyn VisGymEnv> = match name {
+        "maze_2d" => {
+            let (width, height) = maze_size(&kw, if hard { 11 } else { 9 })?;
+            Box::new(Maze2d::new(Maze2dConfig {
+                width,
+                height,
+                seed: seed.unwrap_or(0),
+            }))
+        }
+        "maze_3d" => {
+            let (width, height) = maze_size(&kw, if hard { 9 } else { 7 })?;
+            let (rw, rh) = kw.pair("render_size", (336.0, 336.0))?;
+            Box::new(Maze3d::new(Maze3dConfig {
+                width,
+                height,
+                seed: seed.unwrap_or(0),
+                render_size: (rw as u32, rh as u32),
+            }))
+        }
+        "sliding_block" => {
+            let shuffles = kw
+                .u64("num_shuffle_moves")?
+                .map_or(if hard { 90 } else { 30 }, |v| v as i64);
+            // numpy's RandomState takes 32-bit seeds only.
+            let seed = u32::try_from(seed.unwrap_or(0))
+                .map_err(|_| "seed must be between 0 and 2**32 - 1".to_string())?;
+            Box::new(SlidingBlock::new(SlidingBlockConfig {
+                num_shuffle_moves: shuffles,
+                seed,
+            }))
+        }
+        "matchstick_equation" => {
+            let defaults = MatchstickEquationConfig::default();
+            Box::new(MatchstickEquation::new(MatchstickEquationConfig {
+                seed: seed.unwrap_or(defaults.seed),
+                break_moves: kw.usize("break_moves", if hard { 2 } else { 1 })?,
+                enforce_min_distance: kw.bool("enforce_min_distance", true)?,
+                gen_retry_limit: kw.usize("gen_retry_limit", defaults.gen_retry_limit)?,
+            }))
+        }
+        "matchstick_rotation" => {
+            let (pos, ang) = if hard { (5.0, 10.0) } else { (10.0, 15.0) };
+            Box::new(MatchstickRotation::new(MatchstickRotationConfig {
+                canvas: kw.pair("canvas_size", (120.0, 120.0))?,
+                stick_length: kw.f64("stick_length", 20.0)?,
+                pos_tolerance: kw.f64("pos_tolerance", pos)?,
+                ang_tolerance: kw.f64("ang_tolerance", ang)?,
+                seed: seed.unwrap_or(0),
+            }))
+        }
+        "patch_reassembly" => {
+            let (rows, cols, patches) = if hard { (8.0, 8.0, 6) } else { (6.0, 6.0, 5) };
+            let (r, c) = kw.pair("grid_size", (rows, cols))?;
+            let p = kw.usize("num_patches", patches)?;
+            if p == 0 || p > (r * c) as usize {
+                return Err("num_patches must be between 1 and the number of cells".into());
+            }
+            Box::new(PatchReassembly::new(PatchReassemblyConfig {
+                rows: r as usize,
+                cols: c as usize,
+                patches: p,
+                seed: seed.unwrap_or(0),
+            }))
+        }
+        "mental_rotation_3d_cube" => {
+            let frame = match kw.get("action_frame").map(|v| v.as_str()) {
+                None | Some(Some("world")) => ActionFrame::World,
+                Some(Some("object")) => ActionFrame::Object,
+                Some(other) => {
+                    return Err(format!(
+                        "action_frame must be 'object' or 'world', got {other:?}"
+                    ))
+                }
+            };
+            Box::new(MentalRotation3dCube::new(CubeConfig {
+                num_segments: kw.usize("num_segments", if hard { 6 } else { 4 })?,
+                action_frame: frame,
+                seed: seed.unwrap_or(0),
+            }))
+        }
+        _ => return Err(format!("unknown VisGym environment {name}")),
+    };
+    kw.finish(id)?;
+    Ok(env)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ids_and_keywords() {
+        let none = Map::new();
+        for name in super::super::NAMES {
+            for level in ["easy", "hard"] {
+                assert!(
+                    make(&format!("{name}/{level}"), &none).is_ok(),
+                    "{name}/{level}"
+                );
+            }
+        }
+        assert!(make("maze_2d/medium", &none).is_err());
+        assert!(make("maze_4d/easy", &none).is_err());
+        let mut kw = Map::new();
+        kw.insert("maze_widht".into(), json!(9));
+        assert!(make("maze_2d/easy", &kw).is_err(), "a typo is an error");
+        let mut kw = Map::new();
+        kw.insert("grid_size".into(), json!([5, 5]));
+        kw.insert("seed".into(), json!(3));
+        let env = make("patch_reassembly/easy", &kw).unwrap();
+        assert_eq!(
+            env.state_json(true)["canvas_bounds"]
+                .as_array()
+                .map(Vec::len),
+            Some(4)
+        );
+    }
+
+    #[test]
+    fn clones_continue_identically() {
+        let none = Map::new();
+        for name in super::super::NAMES {
+            let mut env = make(&format!("{name}/hard"), &none).unwrap();
+            env.reset(Some(5));
+            let mut copy = env.clone_box();
+            let plan = env.solve();
+            for a in &plan {
+                assert_eq!(env.step(a).ok(), copy.step(a).ok(), "{name} {a}");
+                assert_eq!(env.state_json(false), copy.state_json(false));
+            }
+            env.reset(None);
+            copy.reset(None);
+            assert_eq!(env.state_json(true), copy.state_json(true), "{name}");
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! VisGym's seven synthetic puzzles (Maze 2D/3D, Sliding Block, Matchstick Equation
+//! and Rotation, Patch Reassembly, Mental Rotation 3D Cube), seed for seed with the
+//! reference: the same actions as text (`"('move', 0)"`), the same validation and
+//! feedback texts, states, rewards, text frames and oracles.
+//!
+//! Each environment is a plain struct behind [`VisGymEnv`]; [`make`] builds one from
+//! an id such as `maze_2d/easy` with the evaluation settings of VisGym's harness, and
+//! the registry serves the same ids under the environment interface
+//! ([`environment::VisGym`], family [`FAMILY`]; docs/visgym.md).
+
+pub mod action;
+pub mod environment;
+mod equation_eval;
+mod make;
+mod matchstick_equation;
+mod matchstick_frame;
+mod matchstick_glyphs;
+mod matchstick_rotation;
+mod maze_2d;
+mod maze_3d;
+mod maze_3d_view;
+mod maze_gen;
+mod mental_rotation_3d_cube;
+mod numpy_array;
+mod patch_reassembly;
+mod polycube_view;
+pub mod python;
+pub mod reply;
+mod resample;
+mod rotation3;
+pub mod signature;
+mod sliding_block;
+mod solve_kwargs;
+pub mod spaces;
+
+use serde_json::Value;
+
+use crate::core::env::{Env, KeyBinding, Words};
+use crate::core::error::EnvError;
+use crate::core::kwargs::Kwargs;
+use crate::core::spec::{wrap, EnvSpec, Family, Variant};
+use crate::core::frame::Frame;
+use crate::core::input::{Gesture, PointerMode};
+pub use action::{StepResult, VisAction};
+pub use make::make;
+pub use matchstick_equation::{MatchstickEquation, MatchstickEquationConfig, SolveStrategy};
+pub use matchstick_rotation::{MatchstickRotation, MatchstickRotationConfig};
+pub use maze_2d::{Maze2d, Maze2dConfig};
+pub use maze_3d::{Maze3d, Maze3dConfig};
+pub use mental_rotation_3d_cube::{ActionFrame, CubeConfig, MentalRotation3dCube};
+pub use patch_reassembly::{PatchReassembly, PatchReassemblyConfig};
+pub use python::PyException;
+pub use reply::reply_to_action;
+pub use signature::{FnSig, Payload};
+pub use sliding_block::{SlidingBlock, SlidingBlockConfig};
+pub use solve_kwargs::SolveKwargs;
+pub use spaces::ArgSpace;
+
+/// Which observation the harness shows: an image, or the text frame (`render_mode`
+/// `"ansi"`, which also changes the instructions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderMode {
+    RgbArray,
+    Ansi,
+}
+
+/// One VisGym environment.
+pub trait VisGymEnv {
+    /// `reset(seed=…)`; `None` continues the environment's generator.
+    fn reset(&mut self, seed: Option<u64>);
+
+    /// `step(action_string)`. `Err` is the exception the reference raises for this
+    /// action (it has no feedback for it); the state is then as the reference left it.
+    fn step(&mut self, action: &str) -> Result<StepResult, PyException>;
+
+    /// The state fields of this environment; `at_reset` adds the fixed ones.
+    fn state_json(&self, at_reset: bool) -> Value;
+
+    /// `get_prompt()` in the given render mode (`None` if the mode is not offered).
+    fn prompt(&self, mode: RenderMode) -> Option<String>;
+
+    /// `render(mode="ansi")`, for the environments that have a text frame.
+    fn text_frame(&self) -> Option<String>;
+
+    /// Width and height of `render()`'s image.
+    fn frame_size(&self) -> (u32, u32);
+
+    /// Draws `render()`'s image (the frame is resized to [`VisGymEnv::frame_size`]).
+    fn render(&self, frame: &mut Frame);
+
+    /// The reference's solver from the current state, as action strings (the
+    /// evaluation harness's settings).
+    fn solve(&self) -> Vec<String>;
+
+    /// Other settings of the reference's solver by name (e.g. `bfs`), `None` if this
+    /// environment has no such variant. `oracle` is [`VisGymEnv::solve`].
+    fn solve_named(&self, name: &str) -> Option<Vec<String>>;
+
+    /// The action functions and their argument spaces, in the reference's order.
+    fn functions(&self) -> Vec<(&'static str, ArgSpace)>;
+
+    /// A copy of the environment in its current state (generators included).
+    fn clone_box(&self) -> Box<dyn VisGymEnv>;
+
+    /// The action functions with typed arguments for the environment interface, in
+    /// the reference's order (`functions` with argument names and payload forms).
+    fn signatures(&self) -> Vec<FnSig>;
+
+    /// The reference's solver called with these keyword arguments (`solve(**kwargs)`,
+    /// the reference's defaults for the rest); an error names a keyword or value that
+    /// is not reproduced.
+    fn solve_kwargs(&self, kwargs: &mut SolveKwargs) -> Result<Vec<String>, String>;
+
+    /// Action strings people and simple agents pick from (canonical, see
+    /// [`signature`]): the moves a key or a button plays, and `stop`.
+    fn presets(&self) -> Vec<String>;
+
+    /// Keys that play presets (indices into [`VisGymEnv::presets`]).
+    fn keymap(&self) -> Vec<KeyBinding> {
+        Vec::new()
+    }
+
+    /// What the pointer does on the frame, if anything.
+    fn pointer_mode(&self) -> Option<PointerMode> {
+        None
+    }
+
+    /// The action string a gesture on the frame stands for.
+    fn pointer_action(&self, gesture: Gesture) -> Option<String> {
+        let _ = gesture;
+        None
+    }
+
+    /// How episodes are described to people.
+    fn words(&self) -> Words;
+
+    /// How far the state is from solved, in the environment's own measure (0 when
+    /// solved): the partial credit of the 0-100 score (docs/visgym.md).
+    fn remaining(&self) -> f64;
+
+    /// Actions to success along the reference solver's route, where that measures
+    /// progress (the mazes).
+    fn distance_to_goal(&self) -> Option<u32> {
+        None
+    }
+}
+
+/// The seven environment names.
+pub const NAMES: [&str; 7] = [
+    "maze_2d",
+    "maze_3d",
+    "sliding_block",
+    "matchstick_equation",
+    "matchstick_rotation",
+    "patch_reassembly",
+    "mental_rotation_3d_cube",
+];
+
+pub static FAMILY: Family = Family {
+    id: "visgym",
+    label: "VisGym",
+    frame_sha256: true,
+    specs: SPECS,
+};
+
+/// An id under the environment interface: the reference's keyword arguments are
+/// checked by [`make`] itself.
+fn make_registered(spec: &'static EnvSpec, kw: &mut Kwargs) -> Result<Box<dyn Env>, EnvError> {
+    let kwargs = kw.take_all();
+    let env = make(spec.id, &kwargs).map_err(EnvError::BadKwargs)?;
+    Ok(wrap(spec, environment::VisGym::new(spec.id, env)))
+}
+
+/// One registered id. No time limit: the reference never truncates, the harness's
+/// budget (20 steps easy, 30 hard) is the task's.
+macro_rules! spec {
+    ($id:literal, $summary:expr, $kwargs:literal $(, $variant:expr)?) => {
+        EnvSpec {
+            id: $id,
+            aliases: &[],
+            family: &FAMILY,
+            max_episode_steps: None,
+            kwargs_doc: $kwargs,
+            summary: $summary,
+            variants: &[$($variant)?],
+            make: make_registered,
+        }
+    };
+}
+
+const MAZE_2D: &str = "Walk the blue circle through a top-down maze to the red square and stop.";
+const MAZE_3D: &str = "Find the red sphere in a first-person maze and stop in its cell.";
+const SLIDING: &str = "Slide the Klotski blocks from the classic layout into the target layout.";
+const EQUATION: &str = "Move matches to make a broken matchstick equation true.";
+const ROTATION: &str =
+    "Move and turn a stick onto a target when a unit of movement has an unknown scale.";
+const PATCHES: &str = "Place irregular patches so they tile the board.";
+const CUBE: &str = "Turn a polycube back to its original orientation (within 10°).";
+
+const OBJECT_FRAME: Variant = Variant {
+    label: "object axes",
+    kwargs: r#"{"action_frame": "object"}"#,
+};
+
+static SPECS: &[EnvSpec] = &[
+    spec!(
+        "maze_2d/easy",
+        MAZE_2D,
+        "seed (constructor seed, default 0); maze_width, maze_height (odd, default 9)"
+    ),
+    spec!(
+        "maze_2d/hard",
+        MAZE_2D,
+        "seed (constructor seed, default 0); maze_width, maze_height (odd, default 11)"
+    ),
+    spec!(
+        "maze_3d/easy",
+        MAZE_3D,
+        "seed (default 0); maze_width, maze_height (odd, default 7); render_size [w, h] (default [336, 336])"
+    ),
+    spec!(
+        "maze_3d/hard",
+        MAZE_3D,
+        "seed (default 0); maze_width, maze_height (odd, default 9); render_size [w, h] (default [336, 336])"
+    ),
+    spec!(
+        "sliding_block/easy",
+        SLIDING,
+        "seed (0 to 2^32-1, default 0); num_shuffle_moves (default 30)"
+    ),
+    spec!(
+        "sliding_block/hard",
+        SLIDING,
+        "seed (0 to 2^32-1, default 0); num_shuffle_moves (default 90)"
+    ),
+    spec!(
+        "matchstick_equation/easy",
+        EQUATION,
+        "seed (default 42); break_moves (default 1); enforce_min_distance (default true); gen_retry_limit (default 300)"
+    ),
+    spec!(
+        "matchstick_equation/hard",
+        EQUATION,
+        "seed (default 42); break_moves (default 2); enforce_min_distance (default true); gen_retry_limit (default 300)"
+    ),
+    spec!(
+        "matchstick_rotation/easy",
+        ROTATION,
+        "seed (default 0); canvas_size [w, h] (default [120, 120]); stick_length (20); pos_tolerance (10); ang_tolerance (15)"
+    ),
+    spec!(
+        "matchstick_rotation/hard",
+        ROTATION,
+        "seed (default 0); canvas_size [w, h] (default [120, 120]); stick_length (20); pos_tolerance (5); ang_tolerance (10)"
+    ),
+    spec!(
+        "patch_reassembly/easy",
+        PATCHES,
+        "seed (default 0); grid_size [rows, cols] (default [6, 6]); num_patches (default 5)"
+    ),
+    spec!(
+        "patch_reassembly/hard",
+        PATCHES,
+        "seed (default 0); grid_size [rows, cols] (default [8, 8]); num_patches (default 6)"
+    ),
+    spec!(
+        "mental_rotation_3d_cube/easy",
+        CUBE,
+        "seed (default 0); num_segments (default 4); action_frame \"world\" | \"object\" (default \"world\")",
+        OBJECT_FRAME
+    ),
+    spec!(
+        "mental_rotation_3d_cube/hard",
+        CUBE,
+        "seed (default 0); num_segments (default 6); action_frame \"world\" | \"object\" (default \"world\")",
+        OBJECT_FRAME
+    ),
+];

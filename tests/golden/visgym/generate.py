@@ -1,0 +1,830 @@
+"""Golden data for the VisGym port, generated from the reference environments.
+
+Reference: the public VisGym repository (github.com/visgym/VisGym), commit
+0289034b0cefa6fbbad27f7dd8c01545df324afd. Put its `gymnasium/` package on the path
+(a checkout or an export of that commit), then run from the repository root:
+
+    python3.11 -m venv .cache/venv-visgym
+    .cache/venv-visgym/bin/pip install numpy==1.26.4 pygame==2.6.1 \
+        opencv-python-headless==4.11.0.86 matplotlib==3.10.1 pillow==13.0.0 \
+        trimesh==4.5.2 cloudpickle typing_extensions farama-notifications
+    SDL_VIDEODRIVER=dummy .cache/venv-visgym/bin/python tests/golden/visgym/generate.py \
+        --ref .cache/visgym-ref [--only literal,maze_2d,...]
+
+CPython 3.11 (3.11.7 here) is required: error messages of `ast.literal_eval` and the
+iteration order of sets are version-specific. Maze 3D imports Ursina/Panda3D at module
+level; they are replaced by an inert stub because only its state is recorded here.
+
+Writes tests/golden/visgym/*.json.gz (replayed by tests/tests/visgym_golden.rs).
+"""
+
+import argparse
+import ast
+import gzip
+import hashlib
+import json
+import os
+import random
+import re
+import sys
+import types
+
+assert sys.version_info[:2] == (3, 11), "generate with CPython 3.11"
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+
+# The registered ids every environment's action strings go through (the literal
+# parser and the harness's reply parser).
+ALL_IDS = [
+    f"{name}/{level}"
+    for name in [
+        "maze_2d", "maze_3d", "sliding_block", "matchstick_equation",
+        "matchstick_rotation", "patch_reassembly", "mental_rotation_3d_cube",
+    ]
+    for level in ("easy", "hard")
+]
+
+
+def write(name, data):
+    path = os.path.join(HERE, name + ".json.gz")
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    # CPython prints heap addresses (`<ast.Name object at 0x7f…>`) that change from run
+    # to run; a fixed one keeps the files reproducible (the replay ignores addresses).
+    raw = re.sub(r" object at 0x[0-9a-f]+", " object at 0x7f0000000000", raw).encode()
+    with open(path, "wb") as f:
+        # mtime=0 keeps the file byte-identical across runs.
+        f.write(gzip.compress(raw, 9, mtime=0))
+    print(f"{name}: {len(raw)} bytes JSON, {os.path.getsize(path)} gzipped")
+
+
+# ----- ast.literal_eval -------------------------------------------------------------------
+
+
+def gen_literal():
+    from literal_corpus import corpus
+
+    rows = []
+    for s in corpus():
+        try:
+            v = ast.literal_eval(s)
+        except Exception as e:  # noqa: BLE001 - every exception is data here
+            rows.append([s, type(e).__name__, str(e)])
+            continue
+        if isinstance(v, set) and any(isinstance(x, (str, bytes)) for x in v):
+            continue  # order depends on the process's hash seed
+        rows.append([s, "ok", repr(v), str(v)])
+    write("literal_eval", {"envs": ALL_IDS, "rows": rows})
+
+
+# ----- the harness's reply parser ----------------------------------------------------------
+
+
+def stub_modules(names):
+    """Inert stand-ins for heavy imports of the harness module (models, notebooks)."""
+
+    class Anything:
+        def __init__(self, *a, **k):
+            pass
+
+        def __getattr__(self, name):
+            return Anything()
+
+        def __call__(self, *a, **k):
+            return Anything()
+
+    added = []
+    for name in names:
+        if name in sys.modules:
+            continue
+        mod = types.ModuleType(name)
+        mod.__getattr__ = lambda attr: Anything()
+        sys.modules[name] = mod
+        added.append(name)
+    return added
+
+
+def gen_reply():
+    added = stub_modules(
+        ["torch", "openai", "transformers", "qwen_vl_utils", "ipywidgets", "IPython", "IPython.display"]
+    )
+    from gymnasium.vlm.interactor import Interactor
+
+    # Matplotlib looks for IPython later on: the stand-ins must not outlive the import.
+    for name in added:
+        del sys.modules[name]
+    from literal_corpus import corpus
+
+    replies = corpus() + [
+        "I will move right.\n\n```python\n('move', 0)\n```", "(reorder, [2, 1, 3, 4])",
+        "First ('move', 1) then maybe ('move', 2)", "(left, 'x') and (1, 2)", "ACTION:   ('guess',   5)",
+        "no action here", "```json\n{\"action\": \"move\"}\n```", "````('move', 0)````",
+        "<think>go right</think><answer>('move', 0)</answer>", "<answer>(move, 0)</answer> ('stop', 'stop')",
+        "<answer>('move', 1)", "<|begin_of_box|>('move', 2)<|end_of_box|>", "\u25c1think\u25b7x\u25c1/think\u25b7('move', 3)",
+        "Action: (move, 1)", "action : ('move', 1)", "Reaction: ('move', 1)", "MyAction:('move', 1)",
+        "(move,1)", "( move , 1 )", "(_x, 1)", "(x1_y, 2)", "(1x, 2)", "(é, 2)", "(mové, 2)",
+        "((('move', 0)))", "('move', (1, 2)) and ('stop',)", "('stop',)", "(('a',), 1)",
+        "( )", "()", "(((", ")))(", "('move', 0) ('move'", "\u00a0('move',\u00a00)\u2003",
+        "\x1c('move', 0)\x1f", "`('move', 0)` or `('move', 1)`", "Action:\n\n('rotate', [15, 0, 0])",
+        "   ", "", "\n", "``````", "Action:", "ACTION: stop",
+    ]
+    rows = []
+    for r in replies:
+        plain = Interactor.parse_output(None, r)
+        ans = r.split("<answer>")[1].split("</answer>")[0] if "<answer>" in r else r
+        rows.append([r, plain, Interactor.parse_output(None, ans)])
+    write("reply_parse", {"envs": ALL_IDS, "rows": rows})
+
+
+# ----- the harness's conversation ----------------------------------------------------------
+
+# Maze 2D easy, seed 0, played by a scripted model through the reference harness
+# (`Interactor.run_episode` and `OpenAIVLM.query`, whose client is replaced by the
+# script): every request's messages, with each image as the SHA-256 of the frame the
+# harness encoded and its size after the harness's resize.
+
+def conversation_script(plan, variant):
+    """The model's replies (a string each) and failed requests ({"error": message})."""
+    moves = [a for a in plan if a.startswith("('move'")]
+    first, rest = moves[0], moves[1:]
+    d = int(first[-2])
+    wall = next(m for m in range(4) if m != d)  # usually blocked at the start corner
+    out = []
+    if variant == "verbalize":
+        for m in moves:
+            out.append(f"<think>The path continues.</think><answer>{m}</answer>")
+        return out + ["<think>I am on the target.</think>\n<answer>('stop', 'stop')</answer>"]
+    if variant == "text":
+        return [f"Action: {m}" for m in moves] + ["('stop', 'stop')"]
+    out += [
+        "I will look around first.",
+        {"error": "Error code: 500 - {'error': {'message': 'The server had an error'}}"},
+        f"I will move.\n\n```python\n{first}\n```",
+        f"('move', {wall}) is worth a try",
+        "",
+        "(move, 9)",
+    ]
+    for i, m in enumerate(rest):
+        if i == 2:
+            out.append({"error": "This model's maximum context length is 128000 tokens."})
+        out.append(m if i % 2 else f"Action: {m}")
+    return out + ["Done. ('stop', 'stop')"]
+
+
+class ScriptedClient:
+    """`client.chat.completions.create` of the OpenAI SDK, answering from a script."""
+
+    def __init__(self, entries):
+        self.entries = list(entries)
+        self.requests = []
+        self.chat = self
+        self.completions = self
+
+    def create(self, model, messages, **kwargs):
+        import copy
+
+        self.requests.append(copy.deepcopy(messages))
+        entry = self.entries.pop(0) if self.entries else "('stop', 'stop')"
+        if isinstance(entry, dict):
+            raise RuntimeError(entry["error"])
+        message = types.SimpleNamespace(content=entry)
+        return types.SimpleNamespace(choices=[types.SimpleNamespace(message=message)], usage=None)
+
+
+def gen_conversation():
+    import copy
+    import time
+
+    import numpy as np
+
+    added = stub_modules(
+        ["torch", "openai", "transformers", "qwen_vl_utils", "ipywidgets", "IPython", "IPython.display"]
+    )
+    from gymnasium.vlm import vlm as vlm_module
+    from gymnasium.vlm.interactor import Interactor
+
+    for name in added:
+        del sys.modules[name]
+    from gymnasium.envs.maze_2d.maze_2d import Maze2DEnv
+
+    time.sleep = lambda s: None  # the harness's retry back-off
+    frames = {}
+    encode = Interactor._image_to_b64
+
+    def image_to_b64(self, img):
+        b64 = encode(self, img)
+        import base64, io
+        from PIL import Image
+
+        arr = np.ascontiguousarray(img, dtype=np.uint8)
+        size = list(Image.open(io.BytesIO(base64.b64decode(b64))).size)
+        frames[b64] = {"frame_sha256": hashlib.sha256(arr.tobytes()).hexdigest(), "size": size}
+        return b64
+
+    Interactor._image_to_b64 = image_to_b64
+
+    def content(c):
+        if isinstance(c, str):
+            return c
+        items = []
+        for part in c:
+            if part["type"] == "text":
+                items.append({"text": part["text"]})
+            else:
+                b64 = part["image_url"]["url"].split(",", 1)[1]
+                items.append({"image": frames[b64]})
+        return items
+
+    variants = [
+        ("full_feedback", dict(include_env_feedback=True)),
+        ("window_2", dict(include_env_feedback=True, num_interaction_history=2)),
+        ("window_0", dict(include_env_feedback=True, num_interaction_history=0)),
+        ("verbalize", dict(include_env_feedback=True, num_interaction_history=3, elicit_verbalization=True)),
+        ("final_goal", dict(include_env_feedback=False, provide_final_goal=True)),
+        ("text", dict(include_env_feedback=True)),
+    ]
+    runs = []
+    for name, options in variants:
+        env = Maze2DEnv(maze_width=9, maze_height=9, seed=0)
+        env.reset(seed=0)
+        plan = env.solve()
+        script = conversation_script(plan, "verbalize" if "elicit_verbalization" in options else name)
+        vlm = vlm_module.OpenAIVLM(api_key="none", model_name="scripted")
+        vlm.client = ScriptedClient(script)
+        interactor = Interactor(vlm, env, max_steps=20, master_seed=0, max_long_side=336)
+        run = interactor.run_episode_text_mode if name == "text" else interactor.run_episode
+        stats = run(seed=0, **options)
+        runs.append({
+            "name": name,
+            "options": {k: v for k, v in options.items()},
+            "script": script,
+            "requests": [[{"role": m["role"], "content": content(m["content"])} for m in r]
+                         for r in vlm.client.requests],
+            "actions": [h["action"] for h in interactor.hist],
+            "rewards": [float(h["reward"]) for h in interactor.hist],
+            "stats": {k: stats[k] for k in ("step", "reward", "terminated", "truncated")},
+        })
+    write("conversation", {"env": "maze_2d/easy", "seed": 0, "budget": 20, "runs": runs})
+
+
+# ----- environments -------------------------------------------------------------------
+
+# Reference episodes per level: constructor seeds 0..INSTANCES-1; each instance plays a
+# seeded episode with the reference's oracle (invalid actions mixed in), then an
+# unseeded reset (continuation) and another seeded reset with random actions.
+INSTANCES = 16
+STEPS = 20
+
+# Malformed or misnamed actions every environment gets (none of them a valid stop).
+COMMON_BAD = [
+    "hello world", "move", "", "I'll move right", "('move',)", "('move', 0, 1)",
+    "['move', 0]", "{'move': 0}", "(1, 2)", "('jump', 1)", "('stop', 'halt!')",
+    "('stop', '')", "('stop', 'stopp')", "('stop', 1)", "('stop', None)", "('move', x)",
+    "('move', 0", "(move, 0)", "('Stop', 'stop')", "('stop', 'stop', 1)", "stop",
+    "('move', {1, 2})", "('move', {'a': 1})", "('move', None)",
+]
+
+
+def round_floats(v):
+    """12 significant digits: far inside the 1e-9 the replay allows, and compressible."""
+    if isinstance(v, float):
+        return float(f"{v:.12g}")
+    if isinstance(v, list):
+        return [round_floats(x) for x in v]
+    if isinstance(v, dict):
+        return {k: round_floats(x) for k, x in v.items()}
+    return v
+
+
+class Rec:
+    """Records one environment's episodes."""
+
+    def __init__(self, adapter, level):
+        self.a = adapter
+        self.level = level
+
+    def state(self, env, at_reset):
+        s = self.a.state(env, at_reset)
+        return round_floats(s) if getattr(self.a, "continuous", False) else s
+
+    def step(self, env, action):
+        row = {"a": action}
+        try:
+            _, reward, terminated, truncated, info = env.step(action)
+        except Exception as e:  # noqa: BLE001 - the reference raising is data here
+            row["e"] = [type(e).__name__, str(e)]
+            row["s"] = self.state(env, False)
+            return row, False
+        assert truncated is False
+        row["f"] = env.env_feedback
+        row["r"] = float(reward)
+        row["t"] = bool(terminated)
+        row["s"] = self.state(env, False)
+        self.a.observe(env, row)
+        return row, terminated
+
+    def episode(self, env, reset_seed, actions):
+        if reset_seed is None:
+            env.reset()
+        else:
+            env.reset(seed=reset_seed)
+        ep = {"seed": reset_seed, "reset": self.state(env, True)}
+        if reset_seed is None and getattr(self.a, "random_unseeded", ()):
+            # The reference draws these from OS entropy on an unseeded reset.
+            for key in self.a.random_unseeded:
+                ep["reset"].pop(key)
+            ep["partial"] = True
+        self.a.observe(env, ep)
+        ep["size"] = self.a.frame_size(env)
+        ep["solve"] = self.a.solve(env)
+        steps = []
+        for act in actions(env):
+            row, done = self.step(env, act)
+            steps.append(row)
+            if done:
+                break
+        ep["steps"] = steps
+        return ep
+
+
+def scripted(rec, rng, env):
+    """The oracle's actions with bad ones mixed in, ending with the oracle's stop."""
+    plan = rec.a.oracle(env)
+    bad = COMMON_BAD + rec.a.bad
+    out = []
+    for act in plan:
+        if rng.random() < 0.35:
+            out.append(rng.choice(bad))
+        out.append(act)
+    return out
+
+
+def randomly(rec, rng, env, stop_at_end):
+    out = []
+    bad = COMMON_BAD + rec.a.bad
+    for _ in range(STEPS):
+        u = rng.random()
+        out.append(rng.choice(bad) if u < 0.3 else rec.a.random_action(rng, env))
+    if stop_at_end:
+        out.append("('stop', 'stop')")
+    return out
+
+
+def gen_env(adapter):
+    for level in ("easy", "hard"):
+        rec = Rec(adapter, level)
+        instances = []
+        for ctor_seed in range(getattr(adapter, "instances", INSTANCES)):
+            rng = random.Random(1000 * ctor_seed + (level == "hard"))
+            env = adapter.make(level, ctor_seed)
+            eps = [
+                rec.episode(env, 100 + ctor_seed, lambda e: scripted(rec, rng, e)),
+                rec.episode(env, None, lambda e: randomly(rec, rng, e, ctor_seed % 2 == 0)),
+                rec.episode(env, 7 * ctor_seed + 3, lambda e: randomly(rec, rng, e, ctor_seed % 3 == 0)),
+            ]
+            instances.append({"seed": ctor_seed, "episodes": eps})
+        env = adapter.make(level, 0)
+        data = {
+            "env": f"{adapter.name}/{level}",
+            "prompts": adapter.prompts(env),
+            "instances": instances,
+        }
+        write(f"{adapter.name}_{level}", data)
+
+
+class MatchstickEquationAdapter:
+    name = "matchstick_equation"
+    bad = [
+        "('move', [0, 6, 2])", "('move', [0, 6, 2, 0, 1])", "('move', (0, 6, 2, 0))",
+        "('move', [0.5, 6, 2, 0])", "('move', [1+2j, 6, 2, 0])", "('move', [0, 13, 2, 0])",
+        "('move', [30, 0, 0, 0])", "('move', [-1, 0, 0, 0])", "('move', ['0', 6, 2, 0])",
+        "('move', [0, 6, 0, 6])", "('move', [29, 0, 0, 0])", "('move', [True, 6, 2, 0])",
+        "('undo', 'redo')", "('undo', 'undo!')", "('undo', 1)", "('undo', 'undo')",
+        "('move', [[0], 6, 2, 0])", "('move', [0, 6, 2, None])", "('move', 0)",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.matchstick_equation.matchstick_equation import MatchstickEquationEnv
+
+        return MatchstickEquationEnv(
+            seed=seed, break_moves=1 if level == "easy" else 2, enforce_min_distance=True
+        )
+
+    def state(self, env, at_reset):
+        info = env._get_info()
+        return {
+            "symbols": list(env.state.broken),
+            "equation": info["equation"],
+            "history_depth": info["history_depth"],
+            "current_moves": info["current_moves"],
+        }
+
+    def observe(self, env, row):
+        row["x"] = env.render(mode="ansi")
+
+    def oracle(self, env):
+        return env.solve(strategy="sos", sos_seed=12, sos_max_len=80)
+
+    def solve(self, env):
+        import copy
+
+        return {
+            "oracle": self.oracle(env),
+            "bfs": env.solve(strategy="bfs"),
+            "dfs": env.solve(strategy="dfs"),
+            "sos_rng": copy.deepcopy(env).solve(),
+        }
+
+    def random_action(self, rng, env):
+        n = len(env.state.broken)
+        if rng.random() < 0.15:
+            return "('undo', 'undo')"
+        i, j = rng.randrange(n + 1), rng.randrange(n + 1)
+        return f"('move', [{i}, {rng.randrange(13)}, {j}, {rng.randrange(13)}])"
+
+    def prompts(self, env):
+        env.render_mode = "rgb_array"
+        rgb = env.get_prompt()
+        env.render_mode = "ansi"
+        ansi = env.get_prompt()
+        env.render_mode = "rgb_array"
+        return {"rgb_array": rgb, "ansi": ansi}
+
+    def frame_size(self, env):
+        h, w, _ = env.render().shape
+        return [w, h]
+
+
+class Maze2dAdapter:
+    name = "maze_2d"
+    bad = [
+        "('move', 4)", "('move', -1)", "('move', 1.0)", "('move', True)", "('move', False)",
+        "('move', '1')", "('move', [0])", "('move', (0,))", "('move', 99999999999999999999)",
+        "('move', 1+0j)", "('move', 0.5)",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.maze_2d.maze_2d import Maze2DEnv
+
+        n = 9 if level == "easy" else 11
+        return Maze2DEnv(maze_width=n, maze_height=n, seed=seed)
+
+    def state(self, env, at_reset):
+        s = {"agent": env._agent_location.tolist(), "target": env._target_location.tolist()}
+        if at_reset:
+            s["maze_map"] = env.maze_map.tolist()
+        return s
+
+    def observe(self, env, row):
+        import numpy as np
+
+        row["x"] = env.render(mode="ansi")
+        frame = np.ascontiguousarray(env.render(), dtype=np.uint8)
+        row["h"] = hashlib.sha256(frame.tobytes()).hexdigest()
+
+    def oracle(self, env):
+        # The oracle's path, then off the target, back on it and off again (the
+        # persistent canvas keeps a white disk on the target), then the stops.
+        plan = [a for a in env.solve() if a.startswith("('move'")]
+        tr, tc = env._target_location
+        for d, (dr, dc) in enumerate([(0, 1), (-1, 0), (0, -1), (1, 0)]):
+            if env.maze_map[tr + dr, tc + dc] == 0:
+                back = (d + 2) % 4
+                plan += [f"('move', {d})", f"('move', {back})", f"('move', {d})"]
+                break
+        return plan + ["('stop', 'stop')"]
+
+    def solve(self, env):
+        return {"oracle": env.solve()}
+
+    def random_action(self, rng, env):
+        return f"('move', {rng.randrange(4)})"
+
+    def prompts(self, env):
+        env.render_mode = "rgb_array"
+        rgb = env.get_prompt()
+        env.render_mode = "ansi"
+        ansi = env.get_prompt()
+        return {"rgb_array": rgb, "ansi": ansi}
+
+    def frame_size(self, env):
+        h, w, _ = env.render().shape
+        return [w, h]
+
+
+def stub_ursina():
+    """Maze 3D imports Ursina and Panda3D at module level; only its state is recorded,
+    so inert stand-ins replace them."""
+
+    class Anything:
+        def __init__(self, *a, **k):
+            self.entities = []
+
+        def __getattr__(self, name):
+            return Anything()
+
+        def __call__(self, *a, **k):
+            return Anything()
+
+    ursina = types.ModuleType("ursina")
+    for n in ["Ursina", "Entity", "camera", "color", "window", "load_texture", "scene", "destroy"]:
+        setattr(ursina, n, Anything())
+    panda3d = types.ModuleType("panda3d")
+    core = types.ModuleType("panda3d.core")
+    core.PNMImage = Anything
+    core.loadPrcFileData = lambda *a, **k: None
+    panda3d.core = core
+    sys.modules.setdefault("ursina", ursina)
+    sys.modules.setdefault("panda3d", panda3d)
+    sys.modules.setdefault("panda3d.core", core)
+
+
+class Maze3dAdapter(Maze2dAdapter):
+    name = "maze_3d"
+    bad = [
+        "('move', 1)", "('move', -1)", "('move', True)", "('move', False)", "('move', 0.0)",
+        "('turn', 0)", "('turn', 4)", "('turn', True)", "('turn', 2.0)", "('turn', '1')",
+        "('turn', [1])", "('move', 'forward')", "('turn', 99999999999999999999)",
+    ]
+
+    def make(self, level, seed):
+        stub_ursina()
+        from gymnasium.envs.maze_3d import maze_3d
+
+        maze_3d.RandomMaze3DEnv._render_frame = lambda self: None
+        maze_3d.RandomMaze3DEnv._initialize_ursina = lambda self: None
+        n = 7 if level == "easy" else 9
+        return maze_3d.Maze3DEnv(maze_width=n, maze_height=n, seed=seed)
+
+    def state(self, env, at_reset):
+        s = super().state(env, at_reset)
+        s["cam_dir"] = int(env._cam_dir)
+        if at_reset:
+            s["maze_map"] = s.pop("maze_map")
+        return s
+
+    def observe(self, env, row):
+        pass
+
+    def oracle(self, env):
+        return env.solve()
+
+    def random_action(self, rng, env):
+        return "('move', 0)" if rng.random() < 0.5 else f"('turn', {rng.randrange(1, 4)})"
+
+    def prompts(self, env):
+        return {"rgb_array": env.get_prompt(), "ansi": None}
+
+    def frame_size(self, env):
+        return [336, 336]
+
+
+class SlidingBlockAdapter:
+    name = "sliding_block"
+    bad = [
+        "('move', (1.0, 2))", "('move', (1.5, 2))", "('move', (True, 2))", "('move', (0, 0))",
+        "('move', (11, 0))", "('move', (1, 4))", "('move', (1, 2.5))", "('move', (1, -1))",
+        "('move', [3, 2])", "('move', (1,))", "('move', (1, 2, 3))", "('move', ('1', 2))",
+        "('move', (1+0j, 2))", "('move', (1, 1+2j))", "('move', (None, 2))", "('move', 1)",
+        "('move', ((1, 2), (3, 4)))", "('move', (1, (2, 3)))", "('move', (7, 3.5))",
+        "('move', (10, 0.0))", "('move', (9, 1.0))",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.sliding_block.sliding_block import SlidingBlockEnv
+
+        return SlidingBlockEnv(num_shuffle_moves=30 if level == "easy" else 90, seed=seed)
+
+    @staticmethod
+    def layout(blocks):
+        return {str(k): list(v["position"]) for k, v in blocks.items()}
+
+    def state(self, env, at_reset):
+        s = {"blocks": self.layout(env.blocks), "moves": env.moves}
+        if at_reset:
+            s["target_blocks"] = self.layout(env.target_blocks)
+            s["board"] = env.board.tolist()
+            s["target_board"] = env.target_board.tolist()
+        return s
+
+    def observe(self, env, row):
+        row["x"] = env.render(mode="ansi")
+
+    def oracle(self, env):
+        return env.solve()
+
+    def solve(self, env):
+        return {"oracle": env.solve()}
+
+    def random_action(self, rng, env):
+        return f"('move', ({rng.randrange(1, 11)}, {rng.randrange(4)}))"
+
+    def prompts(self, env):
+        env.render_mode = "rgb_array"
+        rgb = env.get_prompt()
+        env.render_mode = "ansi"
+        ansi = env.get_prompt()
+        return {"rgb_array": rgb, "ansi": ansi}
+
+    def frame_size(self, env):
+        h, w, _ = env.render().shape
+        return [w, h]
+
+
+class PatchReassemblyAdapter:
+    name = "patch_reassembly"
+    bad = [
+        "('place', (0, 0, 0, 0))", "('place', (0, 0))", "('place', (9, 0, 0))", "('place', (0, 9, 0))",
+        "('place', (0, -1, 0))", "('place', (1.0, 0, 0))", "('place', (1+0j, 0, 0))",
+        "('place', [0, 1, 1])", "('place', ('0', 1, 1))", "('place', 0)", "('remove', 9)",
+        "('remove', -1)", "('remove', 1.0)", "('remove', True)", "('remove', (0,))",
+        "('place', (0, 2.0, 1))", "('place', (1, 0.5, 0.5))",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.patch_reassembly.patch_reassembly import PatchReassemblyEnv
+
+        if level == "easy":
+            return PatchReassemblyEnv(grid_size=(6, 6), num_patches=5, seed=seed)
+        return PatchReassemblyEnv(grid_size=(8, 8), num_patches=6, seed=seed)
+
+    def state(self, env, at_reset):
+        num = lambda v: v if isinstance(v, (float, bool)) else int(v)  # noqa: E731
+        s = {"current_state": [[num(v) for v in a] for a in env.current_state]}
+        if at_reset:
+            s["patches"] = [sorted([int(r), int(c)] for r, c in p) for p in env.patches]
+            s["patch_anchor"] = [[int(r), int(c)] for r, c in env.patch_anchor]
+            s["parking_slot"] = [[int(v) for v in a] for a in env.parking_slot]
+            s["colors"] = [[int(v) for v in c] for c in env.colors]
+            s["canvas_bounds"] = [int(env._min_r), int(env._max_r), int(env._min_c), int(env._max_c)]
+        return s
+
+    def observe(self, env, row):
+        row["x"] = env.render(mode="ansi")
+
+    def oracle(self, env):
+        return env.solve()
+
+    def solve(self, env):
+        return {"oracle": env.solve()}
+
+    def random_action(self, rng, env):
+        if rng.random() < 0.2:
+            return f"('remove', {rng.randrange(env.num_patches)})"
+        return f"('place', ({rng.randrange(env.num_patches)}, {rng.randrange(env.grid_rows)}, {rng.randrange(env.grid_cols)}))"
+
+    def prompts(self, env):
+        env.render_mode = "rgb_array"
+        rgb = env.get_prompt()
+        env.render_mode = "ansi"
+        ansi = env.get_prompt()
+        env.render_mode = "rgb_array"
+        return {"rgb_array": rgb, "ansi": ansi}
+
+    def frame_size(self, env):
+        h, w, _ = env.render().shape
+        return [w, h]
+
+
+class MatchstickRotationAdapter:
+    name = "matchstick_rotation"
+    continuous = True
+    instances = 12
+    bad = [
+        "('move', [1, 2])", "('move', [1, 2, 3, 4])", "('move', (1, 2, 3))", "('move', ['15', '0', '0'])",
+        "('move', [' 1.5 ', 0, 0])", "('move', ['abc', 0, 0])", "('move', [None, 0, 0])",
+        "('move', [1j, 0, 0])", "('move', [1e39, 0, 0])", "('move', [True, False, 1])",
+        "('move', [[1, 2, 3]])", "('move', 5)", "('move', '1,2,3')", "('move', [1e400, 0, 0])",
+        "('move', [-1e400, 0, 0])", "('move', [0, 0, 1e20])", "('move', [b'1.5', 0, 0])",
+        "('move', [0, 0, -1e-300])", "('move', ['1_0', 0, 0])", "('move', [0.1, 0.2, 0.3])",
+        "('move', {1, 2, 3})",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.matchstick_rotation.matchstick_rotation import MatchstickRotationEnv
+
+        pos, ang = (10, 15) if level == "easy" else (5, 10)
+        return MatchstickRotationEnv(
+            canvas_size=(120, 120), stick_length=20, pos_tolerance=pos, ang_tolerance=ang, seed=seed
+        )
+
+    def state(self, env, at_reset):
+        s = {"mid": [float(v) for v in env.state["mid"]], "ang": float(env.state["ang"])}
+        if at_reset:
+            s["scale"] = float(env._scale)
+            s["target_mid"] = [float(v) for v in env.target["mid"]]
+            s["target_ang"] = float(env.target["ang"])
+        return s
+
+    def observe(self, env, row):
+        pass
+
+    def oracle(self, env):
+        return env.solve(num_steps=3)
+
+    def solve(self, env):
+        return {
+            "oracle": env.solve(num_steps=3),
+            "unit_first_5": env.solve(),
+            "unit_first_2": env.solve(num_steps=2),
+        }
+
+    def random_action(self, rng, env):
+        v = [rng.choice([round(rng.uniform(-5, 5), rng.randrange(4)), rng.randrange(-3, 4)]) for _ in range(2)]
+        a = rng.choice([round(rng.uniform(-200, 200), 1), rng.randrange(-90, 91)])
+        return f"('move', [{v[0]}, {v[1]}, {a}])"
+
+    def prompts(self, env):
+        return {"rgb_array": env.get_prompt(), "ansi": None}
+
+    def frame_size(self, env):
+        h, w, _ = env.render().shape
+        return [w, h]
+
+
+class CubeAdapter:
+    name = "mental_rotation_3d_cube"
+    continuous = True
+    instances = 8  # nine floats per step: fewer episodes keep the file small
+    random_unseeded = ("shape_state",)
+    bad = [
+        "('rotate', [181, 0, 0])", "('rotate', [180.00001, 0, 0])", "('rotate', [-180, 180, 0])",
+        "('rotate', [15, 0])", "('rotate', ['15', 0, 0])", "('rotate', [None, 0, 0])",
+        "('rotate', (15, 0, 0))", "('rotate', 15)", "('rotate', [[15, 0, 0]])",
+        "('rotate', [1e400, 0, 0])", "('rotate', [0.1, 0.2, 0.3])", "('rotate', [True, 0, 0])",
+        "('rotate', [1j, 0, 0])",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.mental_rotation_3d_cube.mental_rotation_3d_cube import (
+            MentalRotation3DCubeEnv,
+        )
+
+        return MentalRotation3DCubeEnv(
+            num_segments=4 if level == "easy" else 6, action_frame="world", seed=seed
+        )
+
+    def state(self, env, at_reset):
+        s = {
+            "current_rot": env.current_rot.tolist(),
+            "rotation_error": float(env._rotation_distance(env.current_rot, __import__("numpy").eye(3))),
+        }
+        if at_reset:
+            s["shape_state"] = {
+                "seg_lens": list(env.shape_state["seg_lens"]),
+                "dir_indices": [int(i) for i in env.shape_state["dir_indices"]],
+            }
+            s["secret_yaw"] = env.secret_yaw
+            s["secret_pitch"] = env.secret_pitch
+            s["secret_roll"] = env.secret_roll
+        return s
+
+    def observe(self, env, row):
+        pass
+
+    def oracle(self, env):
+        return env.solve()
+
+    def solve(self, env):
+        return {"oracle": env.solve(), "by-axis": env.solve(strategy="by-axis")}
+
+    def random_action(self, rng, env):
+        v = [rng.choice([round(rng.uniform(-180, 180), 1), rng.randrange(-180, 181)]) for _ in range(3)]
+        return f"('rotate', [{v[0]}, {v[1]}, {v[2]}])"
+
+    def prompts(self, env):
+        return {"rgb_array": env.get_prompt(), "ansi": None}
+
+    def frame_size(self, env):
+        h, w, _ = env._get_obs().shape
+        return [w, h]
+
+
+GENERATORS = {
+    "literal": gen_literal,
+    "reply": gen_reply,
+    "conversation": gen_conversation,
+    "matchstick_equation": lambda: gen_env(MatchstickEquationAdapter()),
+    "maze_2d": lambda: gen_env(Maze2dAdapter()),
+    "maze_3d": lambda: gen_env(Maze3dAdapter()),
+    "sliding_block": lambda: gen_env(SlidingBlockAdapter()),
+    "patch_reassembly": lambda: gen_env(PatchReassemblyAdapter()),
+    "matchstick_rotation": lambda: gen_env(MatchstickRotationAdapter()),
+    "mental_rotation_3d_cube": lambda: gen_env(CubeAdapter()),
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ref", default=".cache/visgym-ref", help="VisGym checkout")
+    ap.add_argument("--only", default="", help="comma-separated generator names")
+    args = ap.parse_args()
+    sys.path.insert(0, os.path.abspath(args.ref))
+    names = [n for n in args.only.split(",") if n] or list(GENERATORS)
+    for n in names:
+        GENERATORS[n]()
+
+
+if __name__ == "__main__":
+    main()

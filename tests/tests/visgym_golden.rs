@@ -1,0 +1,90 @@
+//! VisGym: the Python-literal machinery and every synthetic environment replay the
+//! reference through `envs::make` and the environment interface, natively and,
+//! compiled to wasm, in headless Chromium.
+
+// Test support code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use playbench_tests::visgym::{check_literal_golden, check_reply_golden};
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn literal_eval_matches_cpython() {
+    let (failures, n) = check_literal_golden().unwrap();
+    assert!(n > 500, "only {n} cases");
+    assert!(
+        failures.is_empty(),
+        "{} of {n} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn reply_parser_matches_the_harness() {
+    let (failures, n) = check_reply_golden().unwrap();
+    assert!(n > 500, "only {n} cases");
+    assert!(
+        failures.is_empty(),
+        "{} of {n} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+fn replay(name: &str, tol: f64) {
+    let gz = playbench_tests::visgym::ENV_GOLDEN
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, gz)| *gz)
+        .unwrap();
+    let mut player = playbench_tests::visgym::EnvPlayer::default();
+    match playbench_tests::visgym::check_env_golden(&mut player, gz, tol) {
+        Ok(cov) => {
+            eprintln!("{name}: {cov:?}");
+            assert!(cov.steps > 400 && cov.resets >= 20, "{name}: {cov:?}");
+            assert!(cov.terminations > 10 && cov.solves >= 30, "{name}: {cov:?}");
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+macro_rules! env_tests {
+    ($($fn_name:ident => $name:literal, $tol:expr),* $(,)?) => {
+        $(
+            #[cfg_attr(not(target_arch = "wasm32"), test)]
+            #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+            fn $fn_name() {
+                replay($name, $tol);
+            }
+        )*
+    };
+}
+
+env_tests! {
+    matchstick_equation_easy => "matchstick_equation_easy", 0.0,
+    matchstick_equation_hard => "matchstick_equation_hard", 0.0,
+    maze_2d_easy => "maze_2d_easy", 0.0,
+    maze_2d_hard => "maze_2d_hard", 0.0,
+    maze_3d_easy => "maze_3d_easy", 0.0,
+    maze_3d_hard => "maze_3d_hard", 0.0,
+    sliding_block_easy => "sliding_block_easy", 0.0,
+    sliding_block_hard => "sliding_block_hard", 0.0,
+    patch_reassembly_easy => "patch_reassembly_easy", 0.0,
+    patch_reassembly_hard => "patch_reassembly_hard", 0.0,
+    matchstick_rotation_easy => "matchstick_rotation_easy", 1e-9,
+    matchstick_rotation_hard => "matchstick_rotation_hard", 1e-9,
+    mental_rotation_3d_cube_easy => "mental_rotation_3d_cube_easy", 1e-9,
+    mental_rotation_3d_cube_hard => "mental_rotation_3d_cube_hard", 1e-9,
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn the_harness_conversation_matches_the_reference() {
+    let n = playbench_tests::visgym::check_conversation_golden().unwrap();
+    assert!(n > 60, "only {n} requests");
+}
