@@ -233,10 +233,13 @@ test('a task is played to a pass by keyboard and scored as for an agent', { time
   await page.waitForTimeout(100);
   await expectText(page.getByTestId('decisions-used'), '6');
 
-  // The episode record, as an agent's would be.
+  // The episode file, its record as an agent's would be.
   const link = page.getByTestId('download-episode');
   assert.equal(await link.getAttribute('download'), `${LAKE_TASK}-episode.json`);
-  const record = await dataLinkJson(link);
+  const file = await dataLinkJson(link);
+  assert.equal(file.format, 'playbench-episode-file/1');
+  assert.equal(file.task.task, LAKE_TASK);
+  const record = file.record;
   assert.equal(record.format, 'playbench-episode/1');
   assert.equal(record.task, LAKE_TASK);
   assert.equal(record.agent, 'human');
@@ -249,6 +252,12 @@ test('a task is played to a pass by keyboard and scored as for an agent', { time
   );
   const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
   assert.equal(download.suggestedFilename(), `${LAKE_TASK}-episode.json`);
+  // The downloaded file opens where a user would open it: the replay viewer.
+  const viewer = await page.context().newPage();
+  await viewer.goto(page.url().replace(/\/task\/play.*$/, '/episode'));
+  await viewer.getByTestId('episode-file').setInputFiles(await download.path());
+  await expectText(viewer.getByTestId('verdict'), 'Verified');
+  await viewer.close();
 
   // Play again: a fresh episode.
   await page.getByTestId('play-again').click();

@@ -509,6 +509,12 @@ mod tests {
         assert_eq!(results.episodes.len(), n);
         assert_eq!(results.config.as_ref().unwrap()["run_id"], "r1");
         assert_eq!(env_bars(&results).len(), results.report.by_env.len());
+        // Export JSON imports on /compare; Export CSV is told apart there.
+        let mut imports = crate::compare::imports::Imports::default();
+        imports.add("run.json", &results.to_json()).unwrap();
+        assert_eq!(imports.results(), vec![results.clone()]);
+        let csv = imports.add("run.csv", &results.to_csv()).unwrap_err();
+        assert_eq!(csv.message, crate::compare::imports::CSV_HINT);
     }
 
     #[test]
