@@ -99,6 +99,10 @@ test('a participant completes a study across a reload; results download and are 
   await waitText(page, 'decision-text', /^Decision 1 of 16$/);
   await playTask(page, LAKE_KEYS);
   assert.equal(await text(page, 'study-task-score'), '100');
+  // A pass is shown as a success, not in the error colours.
+  const done = page.getByTestId('study-task-done');
+  assert.equal(await done.getAttribute('data-passed'), 'true');
+  assert.match(await done.getAttribute('class'), /\bpassed\b/);
 
   // A reload resumes at task 2, as the same participant.
   await page.reload();
