@@ -383,3 +383,20 @@ test('bad kwargs, bad seeds and unknown pages show errors, not a blank page', { 
   await page.goto(`${harness.url()}/no/such/page`);
   await page.getByRole('alert').filter({ hasText: 'Page not found' }).waitFor();
 });
+
+test('a loading screen shows until the app mounts, and says so when the app cannot load', { timeout: TIMEOUT }, async () => {
+  // The page as served, before any script runs: the loading screen.
+  const html = await (await fetch(harness.url() + '/')).text();
+  assert.match(html, /id="boot"[\s\S]*Loading the app/);
+  // Once mounted, it is gone.
+  const page = await open('/');
+  await page.locator('.site-header, header').first().waitFor();
+  assert.equal(await page.locator('#boot').count(), 0);
+  // A wasm file that does not arrive: the screen says the app could not start.
+  const broken = await harness.context().newPage();
+  await broken.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await broken.goto(harness.url() + '/');
+  await broken.locator('#boot-text').getByText(/could not start/).waitFor();
+  assert.match(await broken.locator('#boot-text').textContent(), /Reload the page/);
+  await broken.close();
+});

@@ -228,7 +228,8 @@ test('a task is played to a pass by keyboard and scored as for an agent', { time
   assert.equal(await result.getAttribute('data-passed'), 'true');
   await expectText(page.getByTestId('task-reward'), '1');
 
-  // Keys after the end change nothing.
+  // Keys after the end change nothing; the action buttons are disabled.
+  assert.equal(await page.getByTestId('action-0').isDisabled(), true);
   await page.keyboard.press('ArrowLeft');
   await page.waitForTimeout(100);
   await expectText(page.getByTestId('decisions-used'), '6');
@@ -264,6 +265,7 @@ test('a task is played to a pass by keyboard and scored as for an agent', { time
   await expectText(page.getByTestId('decision'), '1');
   assert.equal(await page.getByTestId('result').count(), 0);
   await expectText(page.getByTestId('task-reward'), 'hidden');
+  assert.equal(await page.getByTestId('action-0').isDisabled(), false);
 
   // Falling into a hole fails, with the failure mode named.
   await page.keyboard.press('ArrowRight');

@@ -386,11 +386,8 @@ fn Totals(
                         u.requests, u.input_tokens, u.output_tokens
                     ),
                     format!("{work:.2}"),
-                    e.last_error().map(|err| {
-                        format!("{} {}", err.message, crate::runner::diagnose::advice(err))
-                            .trim_end()
-                            .to_string()
-                    }),
+                    e.last_error()
+                        .map(|err| crate::runner::diagnose::describe(err, e.key_sent())),
                 )
             })
         })

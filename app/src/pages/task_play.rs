@@ -350,7 +350,7 @@ fn PlayTask(
                     <DecisionPanel session=session task=task />
                     {realtime}
                     <h2 class="panel-title">"Actions"</h2>
-                    <ActionButtons controls=controls on_action=on_action />
+                    <ActionButtons controls=controls on_action=on_action disabled=done />
                     <p class="hint">{key_hint}</p>
                     {move || {
                         read(session, |s| s.last_error().map(str::to_string), None)
