@@ -400,3 +400,21 @@ test('a loading screen shows until the app mounts, and says so when the app cann
   assert.match(await broken.locator('#boot-text').textContent(), /Reload the page/);
   await broken.close();
 });
+
+test('the home page has a heading and a filter over its cards', { timeout: TIMEOUT }, async () => {
+  const page = await open('/');
+  assert.equal((await page.locator('h1').textContent()).trim(), 'Environments');
+  await page.getByTestId('env-card').first().waitFor();
+  const total = await page.getByTestId('env-card').count();
+  assert.match(await page.getByTestId('env-count').textContent(), new RegExp(`^${total} of ${total} shown$`));
+  await page.getByTestId('env-filter').fill('frozen lake');
+  const visible = page.locator('[data-testid="env-card"]:visible');
+  await page.waitForFunction(() => document.querySelector('[data-testid="env-count"]').textContent.startsWith('2 of'));
+  assert.deepEqual(
+    (await visible.evaluateAll((cards) => cards.map((c) => c.dataset.envId))).sort(),
+    ['FrozenLake-v1', 'FrozenLake8x8-v1'],
+  );
+  await page.getByTestId('env-filter').fill('no such environment');
+  await page.getByTestId('env-none').waitFor({ state: 'visible' });
+  assert.equal(await visible.count(), 0);
+});

@@ -78,7 +78,7 @@ test('the suite lists tasks by environment, and the dynamics filter keeps only d
   const lake = page.locator(`[data-task-id="${LAKE_TASK}"]`);
   assert.equal(await lake.locator('xpath=ancestor::section[1]').getAttribute('data-env'), 'FrozenLake-v1');
   await expectText(lake.getByTestId('task-pass'), 'Reach the goal');
-  await expectText(lake.getByTestId('task-score'), /^70 \+ 30 × efficiency vs\. the oracle's \d+ decisions?; partial credit by distance closed/);
+  await expectText(lake.getByTestId('task-score'), /^70 \+ 30 × efficiency vs\. the oracle's \d+ decisions? \(this task's seed\); partial credit by distance closed/);
   await expectText(lake.getByTestId('task-budget'), /^\d+ decisions, no frame skip$/);
 
   // Filter by dynamics: only dynamic tasks remain, and the URL says so.

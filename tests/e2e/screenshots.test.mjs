@@ -36,18 +36,18 @@ const LAKE_WIN = ['ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowDo
 const harness = pageHarness({ before, after, afterEach });
 
 // No transition, animation or caret moves a pixel between runs.
-before(async () => {
-  await harness.context().addInitScript(() => {
+function still(page) {
+  return page.addInitScript(() => {
     const style = document.createElement('style');
     style.textContent =
       '*, *::before, *::after { transition: none !important; animation: none !important; caret-color: transparent !important; }';
     document.addEventListener('DOMContentLoaded', () => document.head.appendChild(style));
   });
-});
+}
 
 /** Opens `pagePath` at `viewport` (the page's console must stay clean). */
 function openAt(pagePath, viewport) {
-  return harness.open(pagePath, { viewport });
+  return harness.open(pagePath, { viewport, setup: still });
 }
 
 async function homePage(viewport) {
@@ -71,8 +71,19 @@ async function keys(page, names) {
   for (const k of names) await page.keyboard.press(k);
 }
 
-/** The page as a PNG, once its fonts are in and two frames have been drawn. */
+/**
+ * The page as a PNG, once its fonts are in and two frames have been drawn. The test
+ * server's origin (a random port) and the build's file hashes are written the same way
+ * every time first.
+ */
 async function capture(page) {
+  await page.evaluate((origin) => {
+    const steady = (t) =>
+      t.split(origin).join('http://localhost:8080').replace(/playbench-app-[0-9a-f]+/g, 'playbench-app');
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) n.nodeValue = steady(n.nodeValue);
+    for (const input of document.querySelectorAll('input, textarea')) input.value = steady(input.value);
+  }, harness.url());
   await page.evaluate(() => document.fonts.ready);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await page.mouse.move(0, 0);
@@ -150,7 +161,10 @@ const SHOTS = [
     async () => {
       const page = await harness.open('/', {
         viewport: DESKTOP,
-        setup: (p) => p.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' })),
+        setup: async (p) => {
+          await still(p);
+          await p.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+        },
       });
       harness.allow(/./); // the missing wasm is the point
       await page.locator('#boot-text').getByText(/could not start/).waitFor();
