@@ -464,3 +464,16 @@ test('a saved suite run is deleted only after asking, its results offered first;
   assert.ok(await page.evaluate(() => localStorage.getItem('playbench.suite-run') === null));
   assert.equal(await page.getByTestId('suite-discard').isDisabled(), true);
 });
+
+test('the run page says what a run will send before it starts', { timeout: TIMEOUT }, async () => {
+  await profile({ base: base(), model: LAKE_ROUTE });
+  const page = await open(`/run?task=${LAKE_TASK}`);
+  const estimate = page.getByTestId('run-estimate');
+  await estimate.getByText(/^Before you start/).waitFor();
+  assert.match(
+    await estimate.textContent(),
+    /played like the oracle, 6 requests, \d+ images, about \d+(\.\d)? (KB|MB) \(largest request \d+(\.\d)? (KB|MB)\); using the whole budget, up to \d+ requests/,
+  );
+  assert.equal((await scripted.log()).length, 0, 'nothing was sent');
+});
+
