@@ -21,10 +21,14 @@ use crate::pages::task::TaskPage;
 use crate::pages::task_play::TaskPlay;
 use crate::routes::{self, Page, Section};
 
-/// Installs the panic hook and mounts the app on `<body>`.
+/// Installs the panic hook, mounts the app on `<body>` and removes `index.html`'s
+/// loading screen (`#boot`).
 pub fn start() {
     console_error_panic_hook::set_once();
     leptos::mount::mount_to_body(App);
+    if let Some(boot) = document().get_element_by_id("boot") {
+        boot.remove();
+    }
 }
 
 /// A route's path from its page (one or two segments).

@@ -40,6 +40,23 @@ impl Entry {
         PlayRequest::new(self.id, Map::new(), 0)
     }
 
+    /// Whether the home page's filter `query` finds this environment: every word
+    /// (case-insensitive) in its id, aliases, family or summary.
+    pub fn matches(&self, query: &str) -> bool {
+        let text = format!(
+            "{} {} {} {}",
+            self.id,
+            self.aliases.join(" "),
+            self.family.label,
+            self.summary
+        )
+        .to_lowercase();
+        query
+            .to_lowercase()
+            .split_whitespace()
+            .all(|w| text.contains(w))
+    }
+
     /// "Time limit: 200 steps", or what stands in for one.
     pub fn limit_text(&self) -> String {
         match self.max_episode_steps.or(self.own_step_limit) {
@@ -106,6 +123,24 @@ pub fn first_frame(request: &PlayRequest) -> Result<Frame, LoadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_filter_finds_environments_by_any_of_their_words() {
+        let all: Vec<Entry> = groups().into_iter().flat_map(|g| g.entries).collect();
+        let found = |q: &str| {
+            all.iter()
+                .filter(|e| e.matches(q))
+                .map(|e| e.id)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(found("").len(), all.len());
+        assert_eq!(found("  "), found(""));
+        assert!(found("frozen").contains(&"FrozenLake-v1"));
+        assert!(found("FROZEN lake 8x8").contains(&"FrozenLake8x8-v1"));
+        assert!(!found("frozen 8x8").contains(&"FrozenLake-v1"));
+        assert!(found("doorkey").iter().all(|id| id.contains("DoorKey")));
+        assert!(found("no-such-thing-at-all").is_empty());
+    }
 
     #[test]
     fn every_env_is_listed_once_under_its_family() {

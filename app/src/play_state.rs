@@ -443,7 +443,7 @@ impl PlaySession {
             Outcome::Terminated => {
                 format!("terminated — {} after {steps} {step_word}", words.failure)
             }
-            Outcome::Truncated => match self.max_episode_steps {
+            Outcome::Truncated => match self.max_episode_steps() {
                 Some(max) => format!("truncated — time limit of {max} steps reached"),
                 None => format!("truncated — after {steps} {step_word}"),
             },
@@ -462,8 +462,10 @@ impl PlaySession {
         self.request.seed
     }
 
+    /// The step limit: the registration's time limit, or the one the environment
+    /// applies itself (MiniGrid's `max_steps`), so every limited game shows it.
     pub fn max_episode_steps(&self) -> Option<u32> {
-        self.max_episode_steps
+        self.max_episode_steps.or_else(|| self.env.own_step_limit())
     }
 
     pub fn steps(&self) -> u32 {
@@ -860,6 +862,8 @@ mod tests {
             ("done", "Enter"),
         ];
         assert_eq!(shown, expected.map(|(n, k)| (n.to_string(), k.to_string())));
+        // DoorKey limits its own steps (10 × size², 250 on 5×5): the page shows it.
+        assert_eq!(s.max_episode_steps(), Some(250));
     }
 
     #[test]

@@ -453,11 +453,14 @@ impl TaskSession {
             .and_then(|c| serde_json::to_string_pretty(&c).ok())
     }
 
-    /// The scored episode as JSON (once over).
-    pub fn record_json(&self) -> Option<String> {
-        self.record
-            .as_ref()
-            .and_then(|r| serde_json::to_string_pretty(r).ok())
+    /// The scored episode as the episode file `/episode` opens (once over): the
+    /// download beside the share link.
+    pub fn episode_json(
+        &self,
+        task: TaskRef,
+        settings: Option<serde_json::Map<String, serde_json::Value>>,
+    ) -> Option<String> {
+        self.episode_file(task, settings).map(|f| f.to_json())
     }
 
     /// The scored episode as a shareable episode file (once over); `task` is how the
@@ -621,19 +624,18 @@ mod tests {
             runner.apply(a, None, Vec::new()).unwrap();
         }
         assert_eq!(s.record(), Some(&runner.finish(HUMAN_AGENT)));
-        let json = s.record_json().unwrap();
-        assert_eq!(
-            serde_json::from_str::<EpisodeRecord>(&json).unwrap(),
-            *s.record().unwrap()
-        );
         assert_eq!(s.episode_filename(), "frozenlake-4x4-det-s0-episode.json");
-        let file = s
-            .episode_file(
-                TaskRef::in_suite(crate::suite_data::suite().unwrap(), &task.id),
-                None,
-            )
-            .unwrap();
+        let task_ref = TaskRef::in_suite(crate::suite_data::suite().unwrap(), &task.id);
+        let file = s.episode_file(task_ref.clone(), None).unwrap();
         assert_eq!(&file.record, s.record().unwrap());
+        // The download opens in the replay viewer: it reads and verifies.
+        let json = s.episode_json(task_ref, None).unwrap();
+        let back = bench::share::EpisodeFile::from_json(&json).unwrap();
+        assert_eq!(back, file);
+        assert!(matches!(
+            bench::share::verify(&back).unwrap(),
+            bench::share::Verification::Verified { .. }
+        ));
         assert_eq!(file.agent, HUMAN_AGENT);
         assert_eq!(s.default_demo_label(), "a person succeeding");
     }

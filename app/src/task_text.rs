@@ -44,13 +44,14 @@ pub fn pass_text(task: &Task) -> String {
 
 fn success_words(reference_steps: u32) -> String {
     format!(
-        "70 + 30 × efficiency vs. the oracle's {}",
+        "70 + 30 × efficiency vs. the oracle's {} (this task's seed)",
         plural(u64::from(reference_steps), "decision", "decisions")
     )
 }
 
-/// The score rule, e.g. "70 + 30 × efficiency vs. the oracle's 12 decisions; partial
-/// credit by distance closed".
+/// The score rule, e.g. "70 + 30 × efficiency vs. the oracle's 12 decisions (this
+/// task's seed); partial credit by distance closed". The seed is said because the
+/// demonstrations beside it play other seeds, with other decision counts.
 pub fn score_text(rule: &ScoreRule) -> String {
     match rule {
         ScoreRule::Navigation { reference_steps } => format!(
@@ -278,7 +279,7 @@ pub(crate) mod tests {
         let t = lake_task();
         assert_eq!(
             judging_text(&t),
-            "Reach the goal; 70 + 30 × efficiency vs. the oracle's 6 decisions; \
+            "Reach the goal; 70 + 30 × efficiency vs. the oracle's 6 decisions (this task's seed); \
              partial credit by distance closed (up to 70)"
         );
         assert_eq!(budget_text(&t), "16 decisions, no frame skip");
@@ -297,7 +298,7 @@ pub(crate) mod tests {
     fn every_rule_has_words() {
         assert_eq!(
             score_text(&ScoreRule::Taxi { reference_steps: 1 }),
-            "70 + 30 × efficiency vs. the oracle's 1 decision on delivery; 30 for picking the passenger up"
+            "70 + 30 × efficiency vs. the oracle's 1 decision (this task's seed) on delivery; 30 for picking the passenger up"
         );
         let m = ScoreRule::Milestones {
             milestones: vec![

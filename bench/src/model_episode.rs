@@ -154,6 +154,8 @@ pub struct ModelEpisode {
     record: Option<EpisodeRecord>,
     /// The last error of any request (people see it even after a successful retry).
     last_error: Option<ApiError>,
+    /// Whether the last request carried an API key (an empty key is not sent).
+    key_sent: bool,
 }
 
 /// The agent name records carry: `endpoint:<provider>:<model>`.
@@ -205,6 +207,7 @@ impl ModelEpisode {
             usage: Usage::default(),
             record: None,
             last_error: None,
+            key_sent: false,
         })
     }
 
@@ -362,6 +365,11 @@ impl ModelEpisode {
         Ok(img)
     }
 
+    /// Whether the last request carried an API key: errors name a missing key.
+    pub fn key_sent(&self) -> bool {
+        self.key_sent
+    }
+
     /// The next request, or `Done`.
     pub fn next(&mut self, enc: &mut dyn FrameEncoder, api_key: Option<&str>) -> Step {
         let Some(runner) = &self.runner else {
@@ -393,6 +401,8 @@ impl ModelEpisode {
             self.fail(FailureMode::ApiError);
             return Step::Done;
         }
+        let api_key = api_key.map(str::trim).filter(|k| !k.is_empty());
+        self.key_sent = api_key.is_some();
         let images = &self.images;
         let request = match self.endpoint.request(api_key, &plan.messages, |r| {
             images

@@ -251,6 +251,13 @@ pub fn csv_field(s: &str) -> String {
     }
 }
 
+/// `rules` with the decision budget `old` restated as `new` ("within 24 decisions" →
+/// "within 22 decisions"): the rules a fork shows and sends name the budget it has.
+fn restate_budget(rules: &str, old: u32, new: u32) -> String {
+    let unit = if new == 1 { "decision" } else { "decisions" };
+    rules.replace(&format!("{old} decisions"), &format!("{new} {unit}"))
+}
+
 /// The task of `file` continued from decision `step`: the first `step` decisions join
 /// the prefix (played before the first decision, outside the budget) and the budget
 /// shrinks by `step`. Progress-based partial credit counts from the fork point.
@@ -287,8 +294,10 @@ pub fn fork_task(file: &EpisodeFile, step: usize) -> Result<super::task::Task, S
     }
     task.prefix
         .extend(decisions[..step].iter().map(|d| d.action.clone()));
+    let budget = task.max_steps;
     task.max_steps -= step as u32;
     if step > 0 {
+        task.rules = restate_budget(&task.rules, budget, task.max_steps);
         task.id = format!("{}~fork{step}", task.id);
         task.title = format!("{} (from decision {step})", task.title);
     }
@@ -418,6 +427,12 @@ mod tests {
             format!("{:016x}", frame.hash()),
             rec.decisions[1].frame_hash
         );
+        // Its rules name the budget it has left.
+        let within = |n: u32| format!("within {n} decisions");
+        assert!(t.rules.contains(&within(t.max_steps)), "{}", t.rules);
+        assert!(f.rules.contains(&within(f.max_steps)), "{}", f.rules);
+        assert!(!f.rules.contains(&within(t.max_steps)), "{}", f.rules);
+        assert_eq!(restate_budget("all 2 decisions.", 2, 1), "all 1 decision.");
         assert_eq!(fork_task(&ep, 0).unwrap(), *t);
         assert!(fork_task(&ep, rec.decisions.len()).is_err());
         assert!(fork_task(&ep, 99).is_err());

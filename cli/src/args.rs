@@ -92,9 +92,13 @@ pub struct BaselineArgs {
     /// Episodes played at once (threads).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub concurrency: u64,
-    /// Print the report as JSON instead of the table.
-    #[arg(long)]
+    /// Print the results file (`playbench-results/1`, what `/compare` reads) instead
+    /// of the table.
+    #[arg(long, conflicts_with = "report")]
     pub json: bool,
+    /// Print only the report as JSON (the committed baseline files).
+    #[arg(long)]
+    pub report: bool,
     #[command(flatten)]
     pub suite_id: SuiteChoice,
     #[command(flatten)]

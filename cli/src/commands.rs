@@ -1,7 +1,7 @@
 //! The `playbench` subcommands, as functions from parsed arguments to output text (so
 //! tests call them without a process).
 
-use bench::report::{format_table, report};
+use bench::report::format_table;
 use bench::results::ResultsFile;
 use bench::share::{EpisodeFile, TaskRef};
 use bench::{EpisodeRecord, FailureMode, Suite, Task};
@@ -149,31 +149,34 @@ fn run_suite(args: &RunArgs) -> Result<Output, CliError> {
     Ok(Output::checked(text, &records))
 }
 
-/// `playbench baseline`: the suite's score table (or report as JSON).
+/// `playbench baseline`: the suite's score table, the results file (`--json`, which
+/// `/compare` reads) or only its report (`--report`, the committed baseline files).
 fn baseline(args: &BaselineArgs) -> Result<Output, CliError> {
     let suite = suite(&args.suite_id.suite_id)?;
     let player = Player::from_args(&args.agent)?;
     let tasks: Vec<&Task> = suite.tasks.iter().collect();
-    let results = play_all(
-        &tasks,
-        &player,
-        args.episodes.max(1),
-        args.concurrency.max(1) as usize,
-        false,
-    )?;
-    let records: Vec<EpisodeRecord> = results.into_iter().map(|e| e.record).collect();
-    let r = report(
-        &player.name(),
-        &format!("{} v{}", suite.id, suite.version),
-        &suite.tasks,
-        &records,
+    let episodes = args.episodes.max(1);
+    let concurrency = args.concurrency.max(1);
+    let results = play_all(&tasks, &player, episodes, concurrency as usize, false)?;
+    let mut settings = run_settings(&args.agent);
+    settings.insert("episodes".into(), episodes.to_string().into());
+    let name = player.name();
+    let file = ResultsFile::new(
+        &name,
+        player.results_kind(),
+        &name,
+        suite,
+        Some(settings),
+        results,
     );
-    let text = if args.json {
-        json(&r)
+    let text = if args.report {
+        json(&file.report)
+    } else if args.json {
+        file.to_json()
     } else {
-        format_table(&r)
+        format_table(&file.report)
     };
-    let records: Vec<&EpisodeRecord> = records.iter().collect();
+    let records: Vec<&EpisodeRecord> = file.episodes.iter().map(|e| &e.record).collect();
     Ok(Output::checked(text, &records))
 }
 

@@ -84,15 +84,25 @@ fn bad_arguments_are_explained() {
 }
 
 #[test]
-fn baseline_json_matches_the_committed_table() {
-    let (code, out, _) = playbench(&["baseline", "--agent", "random", "--json"]);
-    assert_eq!(code, 0);
-    let fresh: Value = serde_json::from_str(&out).unwrap();
+fn baseline_json_is_a_results_file_and_its_report_the_committed_table() {
     let committed: Value = serde_json::from_str(include_str!(
         "../../bench/suites/playbench-core/v1.baseline-random.json"
     ))
     .unwrap();
+    let (code, out, _) = playbench(&["baseline", "--agent", "random", "--report"]);
+    assert_eq!(code, 0);
+    let fresh: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(fresh, committed);
+    // `--json` writes what /compare imports: a results file (its reader is the one the
+    // page uses), with the same report.
+    let (code, out, _) = playbench(&["baseline", "--agent", "random", "--json"]);
+    assert_eq!(code, 0);
+    let file = bench::results::ResultsFile::from_json(&out).unwrap();
+    assert_eq!(file.kind, bench::results::ResultsKind::Baseline);
+    assert_eq!(serde_json::to_value(&file.report).unwrap(), committed);
+    assert_eq!(file.episodes.len(), file.report.overall.episodes);
+    let (code, _, err) = playbench(&["baseline", "--json", "--report"]);
+    assert_eq!(code, 2, "{err}");
     let (_, table, _) = playbench(&["baseline", "--agent", "oracle"]);
     assert!(
         table.contains("overall") && table.contains("100.0"),

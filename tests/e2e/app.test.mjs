@@ -383,3 +383,38 @@ test('bad kwargs, bad seeds and unknown pages show errors, not a blank page', { 
   await page.goto(`${harness.url()}/no/such/page`);
   await page.getByRole('alert').filter({ hasText: 'Page not found' }).waitFor();
 });
+
+test('a loading screen shows until the app mounts, and says so when the app cannot load', { timeout: TIMEOUT }, async () => {
+  // The page as served, before any script runs: the loading screen.
+  const html = await (await fetch(harness.url() + '/')).text();
+  assert.match(html, /id="boot"[\s\S]*Loading the app/);
+  // Once mounted, it is gone.
+  const page = await open('/');
+  await page.locator('.site-header, header').first().waitFor();
+  assert.equal(await page.locator('#boot').count(), 0);
+  // A wasm file that does not arrive: the screen says the app could not start.
+  const broken = await harness.context().newPage();
+  await broken.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await broken.goto(harness.url() + '/');
+  await broken.locator('#boot-text').getByText(/could not start/).waitFor();
+  assert.match(await broken.locator('#boot-text').textContent(), /Reload the page/);
+  await broken.close();
+});
+
+test('the home page has a heading and a filter over its cards', { timeout: TIMEOUT }, async () => {
+  const page = await open('/');
+  assert.equal((await page.locator('h1').textContent()).trim(), 'Environments');
+  await page.getByTestId('env-card').first().waitFor();
+  const total = await page.getByTestId('env-card').count();
+  assert.match(await page.getByTestId('env-count').textContent(), new RegExp(`^${total} of ${total} shown$`));
+  await page.getByTestId('env-filter').fill('frozen lake');
+  const visible = page.locator('[data-testid="env-card"]:visible');
+  await page.waitForFunction(() => document.querySelector('[data-testid="env-count"]').textContent.startsWith('2 of'));
+  assert.deepEqual(
+    (await visible.evaluateAll((cards) => cards.map((c) => c.dataset.envId))).sort(),
+    ['FrozenLake-v1', 'FrozenLake8x8-v1'],
+  );
+  await page.getByTestId('env-filter').fill('no such environment');
+  await page.getByTestId('env-none').waitFor({ state: 'visible' });
+  assert.equal(await visible.count(), 0);
+});

@@ -78,7 +78,7 @@ test('the suite lists tasks by environment, and the dynamics filter keeps only d
   const lake = page.locator(`[data-task-id="${LAKE_TASK}"]`);
   assert.equal(await lake.locator('xpath=ancestor::section[1]').getAttribute('data-env'), 'FrozenLake-v1');
   await expectText(lake.getByTestId('task-pass'), 'Reach the goal');
-  await expectText(lake.getByTestId('task-score'), /^70 \+ 30 × efficiency vs\. the oracle's \d+ decisions?; partial credit by distance closed/);
+  await expectText(lake.getByTestId('task-score'), /^70 \+ 30 × efficiency vs\. the oracle's \d+ decisions? \(this task's seed\); partial credit by distance closed/);
   await expectText(lake.getByTestId('task-budget'), /^\d+ decisions, no frame skip$/);
 
   // Filter by dynamics: only dynamic tasks remain, and the URL says so.
@@ -228,15 +228,19 @@ test('a task is played to a pass by keyboard and scored as for an agent', { time
   assert.equal(await result.getAttribute('data-passed'), 'true');
   await expectText(page.getByTestId('task-reward'), '1');
 
-  // Keys after the end change nothing.
+  // Keys after the end change nothing; the action buttons are disabled.
+  assert.equal(await page.getByTestId('action-0').isDisabled(), true);
   await page.keyboard.press('ArrowLeft');
   await page.waitForTimeout(100);
   await expectText(page.getByTestId('decisions-used'), '6');
 
-  // The episode record, as an agent's would be.
+  // The episode file, its record as an agent's would be.
   const link = page.getByTestId('download-episode');
   assert.equal(await link.getAttribute('download'), `${LAKE_TASK}-episode.json`);
-  const record = await dataLinkJson(link);
+  const file = await dataLinkJson(link);
+  assert.equal(file.format, 'playbench-episode-file/1');
+  assert.equal(file.task.task, LAKE_TASK);
+  const record = file.record;
   assert.equal(record.format, 'playbench-episode/1');
   assert.equal(record.task, LAKE_TASK);
   assert.equal(record.agent, 'human');
@@ -249,12 +253,19 @@ test('a task is played to a pass by keyboard and scored as for an agent', { time
   );
   const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
   assert.equal(download.suggestedFilename(), `${LAKE_TASK}-episode.json`);
+  // The downloaded file opens where a user would open it: the replay viewer.
+  const viewer = await page.context().newPage();
+  await viewer.goto(page.url().replace(/\/task\/play.*$/, '/episode'));
+  await viewer.getByTestId('episode-file').setInputFiles(await download.path());
+  await expectText(viewer.getByTestId('verdict'), 'Verified');
+  await viewer.close();
 
   // Play again: a fresh episode.
   await page.getByTestId('play-again').click();
   await expectText(page.getByTestId('decision'), '1');
   assert.equal(await page.getByTestId('result').count(), 0);
   await expectText(page.getByTestId('task-reward'), 'hidden');
+  assert.equal(await page.getByTestId('action-0').isDisabled(), false);
 
   // Falling into a hole fails, with the failure mode named.
   await page.keyboard.press('ArrowRight');

@@ -152,8 +152,8 @@ test('Tic-Tac-Toe as a task of the gameverse suite: a key, text, the form and cl
   const href = await page.getByTestId('download-episode').getAttribute('href');
   const prefix = 'data:application/json;charset=utf-8,';
   assert.ok(href.startsWith(prefix));
-  const record = JSON.parse(decodeURIComponent(href.slice(prefix.length)));
-  assert.deepEqual(record.decisions.map((d) => d.action), moves);
+  const file = JSON.parse(decodeURIComponent(href.slice(prefix.length)));
+  assert.deepEqual(file.record.decisions.map((d) => d.action), moves);
   // Its share link names the task in the gameverse suite and verifies.
   const link = await page.getByTestId('share-link').inputValue();
   await page.goto(link);

@@ -32,7 +32,13 @@ function profiles(base) {
 }
 
 async function suiteRun(page, { concurrency, episodes }) {
-  await page.getByTestId('suite-discard').click().catch(() => {});
+  // A saved run is discarded first (the page asks: confirm).
+  const discard = page.getByTestId('suite-discard');
+  await discard.waitFor();
+  if (await discard.isEnabled()) {
+    await discard.click();
+    await page.getByTestId('suite-confirm-yes').click();
+  }
   await page.getByTestId('sel-contains').fill(TASKS);
   await page.getByTestId('run-episodes').fill(String(episodes));
   await page.getByTestId('run-concurrency').fill(String(concurrency));

@@ -70,6 +70,16 @@ async function finished(page) {
   };
 }
 
+/** Discards the saved suite run, if any, confirming in the page. */
+async function discardSaved(page) {
+  const discard = page.getByTestId('suite-discard');
+  await discard.waitFor();
+  if (!(await discard.isEnabled())) return;
+  await discard.click();
+  await page.getByTestId('suite-confirm-yes').click();
+  await page.getByTestId('suite-confirm').waitFor({ state: 'detached' });
+}
+
 async function downloaded(page, testid) {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
   return fs.readFile(await dl.path(), 'utf8');
@@ -108,6 +118,54 @@ test('connection problems get specific messages', { timeout: TIMEOUT }, async ()
     assert.ok(!(await page.content()).includes(KEY), 'the key is shown nowhere');
     await page.close();
   }
+});
+
+test('a missing or refused key is named, in the same words on /models, /run and /run/suite; CORS advice only for CORS', { timeout: 120_000 }, async () => {
+  // A proxy that wants a key and answers 500 without CORS headers when none is sent: the
+  // browser hides the reply, and the page says what it can (the key), not CORS.
+  const hidden = `${scripted.url}/hidecors/v1`;
+  const page = await profile({ base: hidden, model: 'key:sk-good' });
+  harness.allow(/./); // the refusals are the point here
+  await page.getByTestId('profile-test').click();
+  const report = page.getByTestId('connection-report');
+  await report.getByText('Connection problems').waitFor({ timeout: 20_000 });
+  assert.equal(await report.locator('[data-check="Reachable"]').getAttribute('class'), 'check-ok');
+  const keyLine = report.locator('[data-check="Key accepted"]');
+  assert.equal(await keyLine.getAttribute('class'), 'check-failed');
+  const said = await keyLine.textContent();
+  assert.match(said, /No API key was sent/);
+  assert.doesNotMatch(said, /Ollama|OLLAMA_ORIGINS|vLLM/);
+  assert.ok((await scripted.log()).every((l) => !l.auth), 'an empty key is not sent');
+  const sentence = 'No API key was sent: the profile has none.';
+
+  const run = await startRun(LAKE_TASK, '', /./);
+  assert.match((await finished(run)).failure, /api/i);
+  const runError = await run.getByTestId('run-error').textContent();
+  assert.ok(runError.includes(sentence), runError);
+  assert.doesNotMatch(runError, /Ollama/);
+
+  const suite = await open('/run/suite');
+  harness.allow(/./);
+  await discardSaved(suite);
+  await suite.getByTestId('sel-contains').fill('frozenlake-4x4-det-s0');
+  await suite.getByTestId('suite-start').click();
+  const suiteError = suite.getByTestId('suite-error');
+  await suiteError.waitFor({ timeout: 30_000 });
+  assert.ok((await suiteError.textContent()).includes(sentence), await suiteError.textContent());
+  await suite.getByTestId('suite-phase').getByText('Complete').waitFor({ timeout: 60_000 });
+  await discardSaved(suite);
+
+  // A wrong key, refused with a 400 by the proxy: named as the key.
+  await scripted.reset();
+  const wrong = await profile({ base: base(), model: 'key:sk-good', key: 'sk-wrong' });
+  harness.allow(/./);
+  await wrong.getByTestId('profile-test').click();
+  const line = wrong.getByTestId('connection-report').locator('[data-check="Key accepted"]');
+  await line.waitFor({ timeout: 20_000 });
+  assert.equal(await line.getAttribute('class'), 'check-failed');
+  assert.match(await line.textContent(), /400.*Check the API key: the endpoint refused it/s);
+  assert.ok((await scripted.log()).every((l) => l.key === 'sk-wrong'));
+  await profile({ base: base(), model: 'key:sk-good', key: '', remember: false });
 });
 
 test('a model plays a task to the goal, every turn shown, and shares it', { timeout: TIMEOUT }, async () => {
@@ -284,7 +342,7 @@ test('the key is never stored, exported or put in a link unless remembered', { t
   assert.ok(!decoded.includes(KEY));
   // A suite run with the key: its stored plan and episodes and its exports hold no key.
   const suite = await open('/run/suite');
-  await suite.getByTestId('suite-discard').click().catch(() => {});
+  await discardSaved(suite);
   await suite.getByTestId('run-key').fill(KEY);
   await suite.getByTestId('sel-contains').fill('frozenlake-4x4-det-s0');
   await suite.getByTestId('suite-start').click();
@@ -295,7 +353,7 @@ test('the key is never stored, exported or put in a link unless remembered', { t
   const stored = await suite.evaluate(() => JSON.stringify({ ...localStorage }));
   assert.ok(!stored.includes(KEY), 'the key is in the stored run');
   assert.ok(stored.includes('playbench.suite-run'), 'the run was stored');
-  await suite.getByTestId('suite-discard').click();
+  await discardSaved(suite);
   // A reload forgets it.
   const models = await open('/models');
   assert.equal(await models.getByTestId('profile-key').inputValue(), '');
@@ -312,7 +370,7 @@ test('the key is never stored, exported or put in a link unless remembered', { t
 test('a suite run with concurrency 4 resumes after a reload without losing or repeating episodes', { timeout: 180_000 }, async () => {
   await profile({ base: base(), model: 'delay:40:Left' });
   const page = await open('/run/suite');
-  await page.getByTestId('suite-discard').click().catch(() => {});
+  await discardSaved(page);
   await page.getByTestId('sel-contains').fill('frozenlake-4x4');
   const selected = Number((await page.getByTestId('sel-count').textContent()).match(/\d+/)[0]);
   assert.ok(selected >= 4, `${selected} tasks`);
@@ -349,7 +407,7 @@ test('a suite run with concurrency 4 resumes after a reload without losing or re
 
 test('the built-in agents run the suite in the tab as baselines', { timeout: TIMEOUT }, async () => {
   const page = await open('/run/suite');
-  await page.getByTestId('suite-discard').click().catch(() => {});
+  await discardSaved(page);
   await page.getByTestId('run-agent').selectOption('random');
   await page.getByTestId('run-agent-seed').fill('0');
   await page.getByTestId('sel-contains').fill('frozenlake');
@@ -362,5 +420,60 @@ test('the built-in agents run the suite in the tab as baselines', { timeout: TIM
   assert.ok(results.episodes.length >= 4);
   assert.ok(results.episodes.every((e) => e.usage === undefined && e.record.agent.startsWith('random (seed ')));
   assert.equal((await scripted.log()).length, 0, 'no request was sent');
-  await page.getByTestId('suite-discard').click();
+  await discardSaved(page);
 });
+
+test('a saved suite run is deleted only after asking, its results offered first; the form shows it after a reload', { timeout: TIMEOUT }, async () => {
+  const page = await open('/run/suite');
+  await discardSaved(page);
+  await page.getByTestId('run-agent').selectOption('random');
+  await page.getByTestId('run-agent-seed').fill('3');
+  await page.getByTestId('sel-contains').fill('frozenlake-4x4');
+  await page.getByTestId('run-episodes').fill('2');
+  const count = await page.getByTestId('sel-count').textContent();
+  await page.getByTestId('suite-start').click();
+  await page.getByTestId('suite-phase').getByText('Complete').waitFor({ timeout: 60_000 });
+  const done = await page.getByTestId('suite-done').textContent();
+
+  // After a reload the form shows the saved run's choices, not the defaults.
+  await page.reload();
+  await page.getByTestId('suite-phase').getByText('Complete').waitFor();
+  assert.equal(await page.getByTestId('sel-contains').inputValue(), 'frozenlake-4x4');
+  assert.equal(await page.getByTestId('sel-count').textContent(), count);
+  assert.equal(await page.getByTestId('run-agent').inputValue(), 'random');
+  assert.equal(await page.getByTestId('run-agent-seed').inputValue(), '3');
+  assert.equal(await page.getByTestId('run-episodes').inputValue(), '2');
+
+  // Start a new run: the page asks, says what would be lost and offers the results.
+  await page.getByTestId('suite-start').click();
+  const confirm = page.getByTestId('suite-confirm');
+  await confirm.waitFor();
+  assert.match(await confirm.textContent(), new RegExp(`all ${done} of its episodes are finished.*Download its results`, 's'));
+  const results = JSON.parse(await downloaded(page, 'suite-confirm-download'));
+  assert.equal(results.format, 'playbench-results/1');
+  assert.equal(results.episodes.length, Number(done));
+  // Keeping it changes nothing.
+  await page.getByTestId('suite-confirm-no').click();
+  await confirm.waitFor({ state: 'detached' });
+  assert.equal(await page.getByTestId('suite-done').textContent(), done);
+  assert.ok(await page.evaluate(() => localStorage.getItem('playbench.suite-run') !== null));
+  // Discarding asks too, and then deletes it.
+  await page.getByTestId('suite-discard').click();
+  await page.getByTestId('suite-confirm-yes').click();
+  await page.getByTestId('suite-progress').waitFor({ state: 'detached' });
+  assert.ok(await page.evaluate(() => localStorage.getItem('playbench.suite-run') === null));
+  assert.equal(await page.getByTestId('suite-discard').isDisabled(), true);
+});
+
+test('the run page says what a run will send before it starts', { timeout: TIMEOUT }, async () => {
+  await profile({ base: base(), model: LAKE_ROUTE });
+  const page = await open(`/run?task=${LAKE_TASK}`);
+  const estimate = page.getByTestId('run-estimate');
+  await estimate.getByText(/^Before you start/).waitFor();
+  assert.match(
+    await estimate.textContent(),
+    /played like the oracle, 6 requests, \d+ images, about \d+(\.\d)? (KB|MB) \(largest request \d+(\.\d)? (KB|MB)\); using the whole budget, up to \d+ requests/,
+  );
+  assert.equal((await scripted.log()).length, 0, 'nothing was sent');
+});
+

@@ -76,7 +76,7 @@ test('a participant completes a study across a reload; results download and are 
   assert.match(link, /\/study\/take#s=ps1\.[A-Za-z0-9_-]+$/);
   assert.deepEqual(
     (await text(page, 'study-chosen')).split('\n').map((l) => l.trim()),
-    [`1. ${LAKE}`, `2. ${LAKE_MID}`],
+    [LAKE, LAKE_MID], // numbered once, by the list
   );
 
   // The builder keeps its draft across a reload.
@@ -99,6 +99,10 @@ test('a participant completes a study across a reload; results download and are 
   await waitText(page, 'decision-text', /^Decision 1 of 16$/);
   await playTask(page, LAKE_KEYS);
   assert.equal(await text(page, 'study-task-score'), '100');
+  // A pass is shown as a success, not in the error colours.
+  const done = page.getByTestId('study-task-done');
+  assert.equal(await done.getAttribute('data-passed'), 'true');
+  assert.match(await done.getAttribute('class'), /\bpassed\b/);
 
   // A reload resumes at task 2, as the same participant.
   await page.reload();

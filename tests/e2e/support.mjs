@@ -176,8 +176,14 @@ export function pageHarness({ before, after, afterEach }) {
     allow(re) {
       current?.allowed.push(re);
     },
-    async open(pagePath) {
+    /**
+     * A fresh page at `pagePath`; `viewport` sizes it and `setup(page)` runs before it
+     * loads (e.g. to route requests).
+     */
+    async open(pagePath, { viewport, setup } = {}) {
       current = { ...(await openPage(browser.context)), allowed: [] };
+      if (viewport) await current.page.setViewportSize(viewport);
+      await setup?.(current.page);
       await current.page.goto(server.url + pagePath);
       return current.page;
     },

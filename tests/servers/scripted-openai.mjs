@@ -9,10 +9,11 @@
 // browser can have more than six requests in flight (its per-host limit for HTTP/1.1).
 // Prints `PORT <n>` on its first stdout line. Routes (CORS headers and OPTIONS
 // preflight on all, except under /nocors/, which sends none, like a local server that
-// does not allow the app's origin):
-//   POST [/nocors]/v1/chat/completions                    OpenAI
-//   POST [/nocors]/v1/messages                            Anthropic
-//   POST [/nocors]/v1beta/models/<model>:generateContent  Gemini
+// does not allow the app's origin, and under /hidecors/, whose 5xx answers carry none,
+// like a proxy whose error handler runs outside its CORS layer):
+//   POST [/nocors|/hidecors]/v1/chat/completions                    OpenAI
+//   POST [/nocors|/hidecors]/v1/messages                            Anthropic
+//   POST [/nocors|/hidecors]/v1beta/models/<model>:generateContent  Gemini
 //   POST /log                                    the requests seen so far (JSON)
 //   POST /reset                                  forget the counts and the log
 // The behaviour is the model name, or the `x-playbench-script` header:
@@ -26,6 +27,9 @@
 //   hang                           never answers
 //   overflow                       the provider's context-overflow error
 //   401                            an auth error that echoes the key (redaction test)
+//   key:<k>                        valid (Down) with key <k>; without a key a 500
+//                                  ("No api key passed in."), with another key a 400
+//                                  auth error, as a LiteLLM proxy answers
 //   garbage                        always a reply without the marker
 //   notjson                        200 with an HTML body
 //   noimages                       the provider's "model does not support images" error
@@ -112,6 +116,7 @@ function lastRole(provider, body) {
 
 function handle(req, res) {
   const nocors = req.url.startsWith('/nocors/');
+  const hidecors = req.url.startsWith('/hidecors/');
   if (!nocors) {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
@@ -129,10 +134,13 @@ function handle(req, res) {
   req.on('end', () => {
     const send = (status, obj, headers = {}) => {
       const text = typeof obj === 'string' ? obj : JSON.stringify(obj);
+      if (hidecors && status >= 500) {
+        for (const h of res.getHeaderNames()) if (h.startsWith('access-control-')) res.removeHeader(h);
+      }
       res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
       res.end(text);
     };
-    const url = new URL(req.url.replace(/^\/nocors\//, '/'), 'http://x');
+    const url = new URL(req.url.replace(/^\/(nocors|hidecors)\//, '/'), 'http://x');
     if (req.method === 'POST' && url.pathname === '/log') return send(200, log);
     if (req.method === 'POST' && url.pathname === '/reset') {
       counts.clear();
@@ -164,6 +172,11 @@ function handle(req, res) {
       messages: (provider === 'gemini' ? body.contents : body.messages)?.length ?? 0,
       headers: req.headers, arrived, at: Date.now(), bytes: chunks.reduce((n, c) => n + c.length, 0) });
     const p = texts[provider];
+    // The key is checked first, as a proxy does.
+    if (script.startsWith('key:')) {
+      if (key === null) return send(500, p.error('No api key passed in.', 'auth_error'));
+      if (key !== script.slice(4)) return send(400, p.error('Authentication Error, No connected db.', 'auth_error'));
+    }
     if (script.startsWith('file:')) {
       log[log.length - 1].body = body;
       let entries;
@@ -206,6 +219,7 @@ function handle(req, res) {
       case 'garbage': return send(200, ok('no marker here'));
       case 'notjson': return send(200, '<html><body>Welcome to nginx!</body></html>');
       case 'noimages': return send(...p.noimages);
+      case 'key': return send(200, ok(`[Action: Down]\nscripted reply ${n}`));
       default: return send(404, p.error(`The model ${script} does not exist`, 'not_found_error'));
     }
   });

@@ -1,6 +1,8 @@
 //! POSTing JSON with `fetch` (through `gloo-net`), a timeout (AbortController) and
 //! failures classified: when no HTTP answer comes, an opaque `no-cors` probe of the same
-//! URL tells a CORS refusal from an unreachable server.
+//! URL tells a CORS refusal from an unreachable server, and a plain CORS `GET` (no
+//! credentials, so no preflight) tells a server that allows this page but hid an error
+//! reply from one that refuses the page.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -9,7 +11,7 @@ use gloo_net::http::{Headers, Method, RequestBuilder};
 use gloo_timers::callback::Timeout;
 use web_sys::{AbortController, RequestMode};
 
-use crate::runner::diagnose::{classify, explain};
+use crate::runner::diagnose::{classify, explain, is_key_header};
 
 /// An HTTP answer.
 pub struct HttpAnswer {
@@ -73,8 +75,17 @@ pub async fn post_json(
                 .and_then(|w| w.location().origin().ok())
                 .unwrap_or_default();
             let probe = !timed_out.get() && probe_no_cors(url).await;
-            let failure = classify(timed_out.get(), timeout_s, probe, &origin, base_url);
-            Err(explain(&failure, &origin, base_url))
+            let readable = probe && probe_cors_readable(url).await;
+            let failure = classify(
+                timed_out.get(),
+                timeout_s,
+                probe,
+                readable,
+                &origin,
+                base_url,
+            );
+            let key_sent = headers.iter().any(|(name, _)| is_key_header(name));
+            Err(explain(&failure, &origin, base_url, key_sent))
         }
     }
 }
@@ -84,6 +95,18 @@ async fn probe_no_cors(url: &str) -> bool {
     RequestBuilder::new(url)
         .method(Method::POST)
         .mode(RequestMode::NoCors)
+        .send()
+        .await
+        .is_ok()
+}
+
+/// Whether a plain CORS `GET` of `url` gets a reply this page may read (any status):
+/// then the server allows the page, and a blocked reply was an error without CORS
+/// headers.
+async fn probe_cors_readable(url: &str) -> bool {
+    RequestBuilder::new(url)
+        .method(Method::GET)
+        .mode(RequestMode::Cors)
         .send()
         .await
         .is_ok()

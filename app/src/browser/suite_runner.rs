@@ -16,6 +16,7 @@ use super::drive::{drive, Ended};
 use super::storage::local;
 use super::time::{now_ms, sleep};
 use crate::runner::control::Control;
+use crate::runner::diagnose::describe;
 use crate::runner::suite_run::{
     eta_ms, format_duration, save_episode, AgentChoice, RunState, StoredRun, SuiteRun,
 };
@@ -37,6 +38,8 @@ pub struct Live {
     work_ms: f64,
     requests: usize,
     pub save_error: Option<String>,
+    /// The last API or network error of an episode that has ended, in words.
+    last_error: Option<String>,
 }
 
 /// The run, shared by the page and its workers (`None`: no run).
@@ -52,6 +55,8 @@ pub struct Progress {
     pub active: Vec<String>,
     pub work: String,
     pub save_error: Option<String>,
+    /// The newest endpoint error, worded as on `/run` and `/models`.
+    pub last_error: Option<String>,
     pub summary: String,
 }
 
@@ -70,6 +75,7 @@ impl Live {
             work_ms: 0.0,
             requests: 0,
             save_error: None,
+            last_error: None,
         })
     }
 
@@ -108,8 +114,20 @@ impl Live {
                 format!("{task} (decision {})", e.step())
             })
             .collect();
-        let work = if self.requests > 0 {
-            self.work_ms / self.requests as f64
+        // Requests of the episodes in flight count too: the figure is there from the
+        // first answer, not only once an episode has finished.
+        let (mut work_ms, mut requests) = (self.work_ms, self.requests);
+        let mut last_error = None;
+        for e in self.active.values() {
+            let e = e.borrow();
+            work_ms += e.turns().iter().map(|t| t.work_ms).sum::<f64>();
+            requests += e.turns().len();
+            if let Some(err) = e.last_error() {
+                last_error = Some(describe(err, e.key_sent()));
+            }
+        }
+        let work = if requests > 0 {
+            work_ms / requests as f64
         } else {
             0.0
         };
@@ -122,6 +140,7 @@ impl Live {
             active,
             work: format!("{work:.2}"),
             save_error: self.save_error.clone(),
+            last_error: last_error.or_else(|| self.last_error.clone()),
             summary: format!(
                 "Run {} · {} · {} task(s) × {} · {} in parallel",
                 p.id,
@@ -245,6 +264,9 @@ pub async fn worker(
         let e = ep.borrow();
         l.work_ms += e.turns().iter().map(|t| t.work_ms).sum::<f64>();
         l.requests += e.turns().len();
+        if let Some(err) = e.last_error() {
+            l.last_error = Some(describe(err, e.key_sent()));
+        }
         match (ended, e.record()) {
             (Ended::Finished, Some(record)) => {
                 l.finish(job, record.clone(), Some(e.usage().clone()))

@@ -52,9 +52,15 @@ impl Imports {
         if let Some(same) = self.files.iter().find(|f| f.json == json) {
             return Err(err(format!("already imported as {:?}", same.name)));
         }
+        if is_results_csv(json) {
+            return Err(err(CSV_HINT.to_string()));
+        }
         let file = ResultsFile::from_json(json).map_err(|e| {
             let hint = if json.contains("playbench-episode-file/") {
                 " (this is an episode file: open it in the replay viewer)"
+            } else if is_bare_report(json) {
+                " (this is a report without its episodes: compare the results file, \
+                 `playbench baseline --json` or Export JSON on /run/suite)"
             } else {
                 ""
             };
@@ -126,6 +132,29 @@ impl Imports {
     }
 }
 
+/// What a CSV export gets: the CSV holds the table only, not the episodes a comparison
+/// pairs, so the JSON exported beside it is the file to import.
+pub const CSV_HINT: &str = "this is the CSV table (for spreadsheets): it holds no episodes \
+     to compare. Import the results JSON instead (Export JSON on /run/suite, \
+     `playbench run --suite --json` or `playbench baseline --json`).";
+
+/// `ResultsFile::to_csv`'s output: `#` lines then the table's header.
+fn is_results_csv(text: &str) -> bool {
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'));
+    text.trim_start().starts_with("# label:")
+        || first.is_some_and(|l| l.starts_with("section,name,"))
+}
+
+/// A bare `Report` (what `playbench baseline --report` prints, the committed baselines).
+fn is_bare_report(json: &str) -> bool {
+    serde_json::from_str::<Value>(json).is_ok_and(|v| {
+        v.get("format").is_none() && v.get("overall").is_some() && v.get("by_env").is_some()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,5 +198,27 @@ mod tests {
         im.remove(0);
         assert_eq!(im.files[0].name, "b.json");
         assert_eq!(Imports::from_storage_json("junk"), Imports::default());
+    }
+
+    #[test]
+    fn the_csv_export_and_a_bare_report_say_which_file_to_import() {
+        let file = run_file("a", ResultsKind::Model, &["frozenlake-4x4-det"], true, 0);
+        let mut im = Imports::default();
+        let e = im.add("run.csv", &file.to_csv()).unwrap_err();
+        assert_eq!(e.message, CSV_HINT);
+        // A CSV without its `#` lines (edited in a spreadsheet) is still recognised.
+        let table: String = file
+            .to_csv()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(im.add("t.csv", &table).unwrap_err().message, CSV_HINT);
+        let report = serde_json::to_string(&file.report).unwrap();
+        let e = im.add("report.json", &report).unwrap_err();
+        assert!(e.message.contains("baseline --json"), "{e:?}");
+        // The JSON exported beside the CSV imports.
+        im.add("run.json", &file.to_json()).unwrap();
+        assert_eq!(im.files.len(), 1);
     }
 }

@@ -2,9 +2,14 @@ use leptos::prelude::*;
 
 use crate::play_state::{key_label, Control};
 
-/// One real button per action, with the keys that play it.
+/// One real button per action, with the keys that play it; `disabled` once the
+/// episode is over (nothing to play until it starts again).
 #[component]
-pub fn ActionButtons(controls: Vec<Control>, on_action: Callback<usize>) -> impl IntoView {
+pub fn ActionButtons(
+    controls: Vec<Control>,
+    on_action: Callback<usize>,
+    #[prop(optional, into)] disabled: Signal<bool>,
+) -> impl IntoView {
     // Short names and few keys fit two to a row; anything longer gets a row each.
     let compact = controls
         .iter()
@@ -39,6 +44,7 @@ pub fn ActionButtons(controls: Vec<Control>, on_action: Callback<usize>) -> impl
                         data-testid=format!("action-{index}")
                         data-key=first_key
                         title=title
+                        disabled=move || disabled.get()
                         on:click=move |_| on_action.run(index)
                     >
                         <span class="action-name">{c.name}</span>

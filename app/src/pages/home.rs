@@ -8,20 +8,27 @@ use crate::components::frame_view::{FrameSource, FrameView};
 #[component]
 pub fn Home() -> impl IntoView {
     set_title("Playbench");
-    let groups = catalog::groups()
+    let query = RwSignal::new(String::new());
+    let groups = catalog::groups();
+    let total: usize = groups.iter().map(|g| g.entries.len()).sum();
+    let all: Vec<Entry> = groups.iter().flat_map(|g| g.entries.clone()).collect();
+    let shown = Memo::new(move |_| query.with(|q| all.iter().filter(|e| e.matches(q)).count()));
+    let groups = groups
         .into_iter()
         .map(|g| {
             let slug = g.label.to_lowercase().replace(' ', "-");
             let heading_id = format!("family-{slug}");
             let labelled_by = heading_id.clone();
             let testid = format!("family-{slug}");
+            let entries = g.entries.clone();
+            let empty = move || query.with(|q| !entries.iter().any(|e| e.matches(q)));
             let cards = g
                 .entries
                 .into_iter()
-                .map(|e| view! { <EnvCard entry=e /> })
+                .map(|e| view! { <EnvCard entry=e query=query /> })
                 .collect_view();
             view! {
-                <section class="family" aria-labelledby=labelled_by data-testid=testid>
+                <section class="family" aria-labelledby=labelled_by data-testid=testid hidden=empty>
                     <h2 id=heading_id>{g.label}</h2>
                     <ul class="cards">{cards}</ul>
                 </section>
@@ -30,13 +37,31 @@ pub fn Home() -> impl IntoView {
         .collect_view();
     view! {
         <div class="home">
+            <h1>"Environments"</h1>
             <p class="intro">
                 "Each environment reproduces its Gymnasium reference seed for seed. "
                 "Pick one to play it with the keyboard or the action buttons; "
                 "the link keeps the environment, its arguments and the seed."
             </p>
             <BenchBanner />
+            <div class="env-filter">
+                <label for="env-filter">"Find an environment"</label>
+                <input
+                    id="env-filter"
+                    type="search"
+                    data-testid="env-filter"
+                    placeholder="e.g. frozen lake, minigrid door, atari"
+                    prop:value=move || query.get()
+                    on:input=move |ev| query.set(event_target_value(&ev))
+                />
+                <span class="hint" role="status" data-testid="env-count">
+                    {move || format!("{} of {total} shown", shown.get())}
+                </span>
+            </div>
             {groups}
+            <p class="hint" hidden=move || shown.get() != 0 data-testid="env-none">
+                "No environment matches: try fewer or other words."
+            </p>
         </div>
     }
 }
@@ -64,7 +89,9 @@ fn BenchBanner() -> impl IntoView {
 }
 
 #[component]
-fn EnvCard(entry: Entry) -> impl IntoView {
+fn EnvCard(entry: Entry, query: RwSignal<String>) -> impl IntoView {
+    let this = entry.clone();
+    let hidden = move || query.with(|q| !this.matches(q));
     let play_href = entry.links.first().map(|l| l.href()).unwrap_or_default();
     let aliases = (!entry.aliases.is_empty()).then(|| {
         view! { <p class="aliases">"Also: " {entry.aliases.join(", ")}</p> }
@@ -84,7 +111,7 @@ fn EnvCard(entry: Entry) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <li class="card" data-testid="env-card" data-env-id=entry.id>
+        <li class="card" data-testid="env-card" data-env-id=entry.id hidden=hidden>
             <a class="thumb-link" href=play_href tabindex="-1" aria-hidden="true">
                 {crate::catalog::first_frame(&entry.default_request()).ok().map(|frame| view! {
                     <FrameView

@@ -305,7 +305,7 @@ async fn ask(
     image: &EncodedImage,
     images: usize,
 ) -> Result<Answer, ApiError> {
-    let key = Some(api_key).filter(|k| !k.is_empty());
+    let key = Some(api_key.trim()).filter(|k| !k.is_empty());
     let req = endpoint.request(key, &test_messages(images), |_| Ok(image.clone()))?;
     match post_json(
         &req.url,
@@ -344,7 +344,7 @@ async fn test_connection(endpoint: Endpoint, timeout_s: u32, api_key: &str) -> C
                 ErrorKind::BadResponse,
                 format!("could not make a test image: {e}"),
             ));
-            return interpret(&err, None);
+            return interpret(&err, None, !api_key.trim().is_empty());
         }
     };
     let one = ask(&endpoint, timeout_s, api_key, &image, 1).await;
@@ -353,5 +353,5 @@ async fn test_connection(endpoint: Endpoint, timeout_s: u32, api_key: &str) -> C
     } else {
         None
     };
-    interpret(&one, two.as_ref())
+    interpret(&one, two.as_ref(), !api_key.trim().is_empty())
 }

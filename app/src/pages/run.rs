@@ -128,6 +128,16 @@ fn RunTask(target: Target) -> impl IntoView {
     let run_config = StoredValue::new(serde_json::Map::new());
     let task = Arc::new(task);
 
+    // What the run will send, from the settings as they are now.
+    let estimate_text = {
+        let task = task.clone();
+        move || {
+            setup.settings.with(|settings| {
+                crate::runner::estimate::run_estimate_text(&task, settings)
+                    .unwrap_or_else(|e| format!("No estimate of what the run sends: {e}"))
+            })
+        }
+    };
     let fork_origin = origin.clone();
     let start = {
         let task = task.clone();
@@ -253,6 +263,7 @@ fn RunTask(target: Target) -> impl IntoView {
                         </button>
                         <button type="button" data-testid="run-stop" on:click=stop disabled=move || !running()>"Stop"</button>
                     </div>
+                    <p class="hint" data-testid="run-estimate">{estimate_text}</p>
                     {move || {
                         let p = problems.get();
                         (!p.is_empty()).then(|| view! {
@@ -386,11 +397,8 @@ fn Totals(
                         u.requests, u.input_tokens, u.output_tokens
                     ),
                     format!("{work:.2}"),
-                    e.last_error().map(|err| {
-                        format!("{} {}", err.message, crate::runner::diagnose::advice(err))
-                            .trim_end()
-                            .to_string()
-                    }),
+                    e.last_error()
+                        .map(|err| crate::runner::diagnose::describe(err, e.key_sent())),
                 )
             })
         })

@@ -109,10 +109,10 @@ fn StudyBuilder(suite: &'static Suite) -> impl IntoView {
     };
     let chosen_list = move || {
         draft.with(|d| {
+            // The <ol> numbers them.
             d.tasks
                 .iter()
-                .enumerate()
-                .map(|(i, id)| view! { <li>{format!("{}. ", i + 1)}<code>{id.clone()}</code></li> })
+                .map(|id| view! { <li><code>{id.clone()}</code></li> })
                 .collect_view()
         })
     };

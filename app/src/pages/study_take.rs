@@ -172,10 +172,11 @@ fn TakeStudy(study: Study, suite: &'static Suite) -> impl IntoView {
                     .map(|p| (p.episodes().get(index).cloned(), index + 1 == p.task_count()))
                     .unwrap_or((None, true))
             });
+            let passed = record.as_ref().is_some_and(|r| r.passed);
             let verdict = record.as_ref().map_or("", |r| if r.passed { "passed" } else { "not passed" });
             let score = record.as_ref().map(|r| score_text(r.score)).unwrap_or_default();
             view! {
-                <section class="study-step result" role="status" data-testid="study-task-done">
+                <section class="study-step result" class:passed=passed data-passed=passed.to_string() role="status" data-testid="study-task-done">
                     <h2>{format!("Task {} done: {verdict}", index + 1)}</h2>
                     <p>"Score: " <span data-testid="study-task-score">{score}</span>" / 100. Your episode is saved."</p>
                     <button type="button" data-testid="study-next" autofocus on:click=move |_| progress.update(|p| if let Some(p) = p { p.next() })>

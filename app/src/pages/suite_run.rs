@@ -25,7 +25,9 @@ use crate::pages::task::TaskLoadErrorBox;
 use crate::replay::episode_links::episode_link;
 use crate::routes;
 use crate::runner::control::RunPhase;
-use crate::runner::suite_run::{run_id, PlanForm, RunState, Selection, StoredRun, SuiteRun};
+use crate::runner::suite_run::{
+    run_id, PlanForm, Replace, RunState, Selection, StoredRun, SuiteRun,
+};
 use crate::suite_data;
 use crate::task_session::failure_key;
 
@@ -57,9 +59,25 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
     let shared: StoredValue<SharedRun, LocalStorage> =
         StoredValue::new_local(Rc::new(RefCell::new(None)));
     let resume_note = RwSignal::new(None::<String>);
+    // The destructive action waiting for its confirmation, if any.
+    let confirm = RwSignal::new(None::<Replace>);
 
     let bump = move || tick.update(|t| *t += 1);
     let bump_finished = move || finished_tick.update(|t| *t += 1);
+
+    // The buttons sit below a long form: bring the progress they start into view.
+    // (After the next render: a new run's panel does not exist yet.)
+    let show_progress = || {
+        set_timeout(
+            || {
+                let panel = document().query_selector(".suite-progress").ok().flatten();
+                if let Some(panel) = panel {
+                    panel.scroll_into_view();
+                }
+            },
+            std::time::Duration::from_millis(50),
+        );
+    };
 
     // Runs the workers until the run is complete or stopped.
     let launch = move || {
@@ -93,6 +111,13 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
     // A stored run: resume at once if it was running and its key is at hand.
     match StoredRun::load(&local()) {
         Some(Ok((stored, restored))) => {
+            // The form shows the saved run's choices, not the defaults.
+            let form = PlanForm::of(&stored.plan);
+            selection.set(stored.plan.selection.clone());
+            episodes_text.set(form.episodes);
+            concurrency_text.set(form.concurrency);
+            agent_kind.set(form.agent);
+            random_seed.set(form.random_seed);
             let key = keys::key(&stored.plan.profile.name);
             let can_run = !stored.key_needed || key.is_some();
             let complete = restored.is_complete();
@@ -121,7 +146,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
         None => {}
     }
 
-    let start = move |_| {
+    let start_now = move || {
         let profile = setup.profiles.with_untracked(|p| p.current().clone());
         let settings = setup
             .settings
@@ -162,6 +187,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
         resume_note.set(None);
         bump_finished();
         launch();
+        show_progress();
     };
     let resume = move |_| {
         let live = shared.get_value();
@@ -172,6 +198,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
         }
         resume_note.set(None);
         launch();
+        show_progress();
     };
     let pause = move |_| run.toggle_pause();
     let stop = move |_| {
@@ -180,7 +207,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
             l.store_state(RunState::Paused);
         }
     };
-    let discard = move |_| {
+    let discard_now = move || {
         StoredRun::forget(&local());
         shared.get_value().replace(None);
         run.set_phase(RunPhase::Idle);
@@ -214,6 +241,54 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
         })
     };
     let running = move || run.is_active();
+    // Starting over or discarding deletes the saved run: ask first (in the page).
+    let saved = move || shared.get_value().borrow().is_some();
+    let start = move |_| {
+        if saved() {
+            confirm.set(Some(Replace::Start));
+        } else {
+            start_now();
+        }
+    };
+    let discard = move |_| confirm.set(Some(Replace::Discard));
+    let confirmed = move |_| {
+        let Some(action) = confirm.get_untracked() else {
+            return;
+        };
+        confirm.set(None);
+        match action {
+            Replace::Start => start_now(),
+            Replace::Discard => discard_now(),
+        }
+    };
+    let question = move || {
+        confirm.get().map(|action| {
+            let (finished, total) = progress.with(|p| p.as_ref().map_or((0, 0), |p| (p.done, p.total)));
+            let keep = (finished > 0).then(|| {
+                view! {
+                    <button type="button" data-testid="suite-confirm-download" on:click=move |_| {
+                        let live = shared.get_value();
+                        let b = live.borrow();
+                        if let Some(l) = b.as_ref() {
+                            let file = l.run.results(l.suite);
+                            let id = l.run.plan.id.clone();
+                            let _ = download(&format!("playbench-results-{id}.json"), "application/json", &file.to_json());
+                        }
+                    }>"Download its results (JSON)"</button>
+                }
+            });
+            view! {
+                <div class="notice confirm" role="alertdialog" aria-labelledby="suite-confirm-text" data-testid="suite-confirm">
+                    <p id="suite-confirm-text">{action.question(finished, total)}</p>
+                    <p class="form-actions">
+                        {keep}
+                        <button type="button" class="danger" data-testid="suite-confirm-yes" on:click=confirmed>{action.confirm_label()}</button>
+                        <button type="button" class="secondary" data-testid="suite-confirm-no" autofocus on:click=move |_| confirm.set(None)>"Keep the saved run"</button>
+                    </p>
+                </div>
+            }
+        })
+    };
 
     let count = move || {
         let n = selection.with(|s| s.tasks(suite).len());
@@ -232,9 +307,9 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                             <label for="run-agent">"Who plays"</label>
                             <select id="run-agent" data-testid="run-agent"
                                 on:change=move |ev| agent_kind.set(event_target_value(&ev))>
-                                <option value="model">"the model of an endpoint profile"</option>
-                                <option value="random">"random (a baseline)"</option>
-                                <option value="oracle">"oracle (a baseline)"</option>
+                                <option value="model" prop:selected=move || agent_kind.get() == "model">"the model of an endpoint profile"</option>
+                                <option value="random" prop:selected=move || agent_kind.get() == "random">"random (a baseline)"</option>
+                                <option value="oracle" prop:selected=move || agent_kind.get() == "oracle">"oracle (a baseline)"</option>
                             </select>
                             <span class="pair">
                             <label for="run-agent-seed">"seed"</label>
@@ -250,8 +325,10 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                     <fieldset class="run-setup">
                         <legend>"Tasks"</legend>
                         <AnyOrOne id="sel-env" label="Environment" options=env_options
+                            current=Signal::derive(move || selection.with(|s| s.env.clone()))
                             pick=Callback::new(move |v| selection.update(|s| s.env = v)) />
                         <AnyOrOne id="sel-tag" label="Tag" options=tag_options
+                            current=Signal::derive(move || selection.with(|s| s.tag.clone()))
                             pick=Callback::new(move |v| selection.update(|s| s.tag = v)) />
                         <div class="form-row">
                             <label for="sel-contains">"Task id contains"</label>
@@ -279,8 +356,9 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                             {move || if run.phase() == RunPhase::Paused { "Continue" } else { "Pause" }}
                         </button>
                         <button type="button" data-testid="suite-stop" on:click=stop disabled=move || !running()>"Stop"</button>
-                        <button type="button" data-testid="suite-discard" on:click=discard disabled=running>"Discard the saved run"</button>
+                        <button type="button" data-testid="suite-discard" on:click=discard disabled=move || running() || !has_run.get()>"Discard the saved run"</button>
                     </div>
+                    {question}
                     {move || {
                         let p = problems.get();
                         (!p.is_empty()).then(|| view! {
@@ -308,6 +386,8 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                             <p class="hint">"App work per request: " <span data-testid="suite-work">{field(|p| p.work.clone())}</span> " ms"</p>
                             {move || progress.with(|p| p.as_ref().and_then(|p| p.save_error.clone()))
                                 .map(|e| view! { <p class="field-error" role="alert">{e}</p> })}
+                            {move || progress.with(|p| p.as_ref().and_then(|p| p.last_error.clone()))
+                                .map(|e| view! { <p class="field-error" role="alert" data-testid="suite-error">{e}</p> })}
                             <ul class="active-episodes" data-testid="suite-active">
                                 <For
                                     each=move || progress.with(|p| {
@@ -357,6 +437,8 @@ fn AnyOrOne(
     id: &'static str,
     label: &'static str,
     options: Vec<String>,
+    /// The option shown (`None`: all).
+    current: Signal<Option<String>>,
     pick: Callback<Option<String>>,
 ) -> impl IntoView {
     view! {
@@ -366,8 +448,11 @@ fn AnyOrOne(
                 let v = event_target_value(&ev);
                 pick.run((!v.is_empty()).then_some(v));
             }>
-                <option value="">"all"</option>
-                {options.into_iter().map(|o| view! { <option value=o.clone()>{o.clone()}</option> }).collect_view()}
+                <option value="" prop:selected=move || current.with(Option::is_none)>"all"</option>
+                {options.into_iter().map(|o| {
+                    let this = o.clone();
+                    view! { <option value=o.clone() prop:selected=move || current.with(|c| c.as_ref() == Some(&this))>{o.clone()}</option> }
+                }).collect_view()}
             </select>
         </div>
     }

@@ -343,14 +343,14 @@ fn PlayTask(
                     {move || pointer_mode.get().map(|m| view! { <p class="hint" data-testid="pointer-hint">{pointer::hint(m)}</p> })}
                 </figure>
                 <div class="panel">
-                    {move || done.get().then(|| view! { <ResultCard session=session /> })}
+                    {move || done.get().then(|| share.with_value(|(r, s)| view! { <ResultCard session=session task_ref=r.clone() settings=s.clone() /> }))}
                     {move || {
                         done.get().then(|| share.with_value(|(r, s)| view! { <ShareEpisode session=session task_ref=r.clone() settings=s.clone() /> }))
                     }}
                     <DecisionPanel session=session task=task />
                     {realtime}
                     <h2 class="panel-title">"Actions"</h2>
-                    <ActionButtons controls=controls on_action=on_action />
+                    <ActionButtons controls=controls on_action=on_action disabled=done />
                     <p class="hint">{key_hint}</p>
                     {move || {
                         read(session, |s| s.last_error().map(str::to_string), None)
@@ -429,15 +429,18 @@ fn DecisionPanel(session: Session, task: &'static Task) -> impl IntoView {
 }
 
 /// Pass or fail, the score, the failure mode and the decisions used, with Play again
-/// and the episode download.
+/// and the episode download (an episode file, as `/episode` opens it).
 #[component]
-fn ResultCard(session: Session) -> impl IntoView {
+fn ResultCard(
+    session: Session,
+    task_ref: TaskRef,
+    settings: Option<serde_json::Map<String, serde_json::Value>>,
+) -> impl IntoView {
     let Some((record, json, filename)) = read(
         session,
         |s| {
-            s.record()
-                .cloned()
-                .map(|r| (r, s.record_json().unwrap_or_default(), s.episode_filename()))
+            let json = s.episode_json(task_ref, settings)?;
+            s.record().cloned().map(|r| (r, json, s.episode_filename()))
         },
         None,
     ) else {

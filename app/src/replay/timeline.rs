@@ -273,11 +273,29 @@ impl Replay {
                     Value::String(s) => s.clone(),
                     other => other.to_string(),
                 };
-                rows.push((k.clone(), value));
+                rows.push((setting_label(k), value));
             }
         }
         rows
     }
+}
+
+/// A recorded setting's key as a label: `base_url` → "Base URL", `video_fps` →
+/// "Video FPS" (the file keeps the keys; the page shows words).
+pub fn setting_label(key: &str) -> String {
+    let words: Vec<String> = key
+        .split(['_', '-'])
+        .filter(|w| !w.is_empty())
+        .map(|w| match w {
+            "url" | "api" | "fps" | "id" | "jpeg" | "png" | "usd" => w.to_uppercase(),
+            other => other.to_string(),
+        })
+        .collect();
+    let mut label = words.join(" ");
+    if let Some(first) = label.get(..1) {
+        label = first.to_uppercase() + &label[1..];
+    }
+    label
 }
 
 /// A position on the timeline, `0..len` (0 is the start state, `t` follows decision `t`).
@@ -386,7 +404,11 @@ mod tests {
         assert!(replay.stopped().is_none());
         let rows = replay.settings_rows();
         assert_eq!(rows[0], ("Agent".to_string(), "human".to_string()));
-        assert!(rows.iter().any(|(k, v)| k == "note" && v == "test"));
+        assert!(rows.iter().any(|(k, v)| k == "Note" && v == "test"));
+        assert_eq!(setting_label("base_url"), "Base URL");
+        assert_eq!(setting_label("video_fps"), "Video FPS");
+        assert_eq!(setting_label("max_output_tokens"), "Max output tokens");
+        assert_eq!(setting_label(""), "");
     }
 
     #[test]

@@ -134,6 +134,22 @@ pub struct PlanForm {
 }
 
 impl PlanForm {
+    /// The fields as they were when `plan` was made: after a reload the form shows the
+    /// saved run, not the defaults.
+    pub fn of(plan: &RunPlan) -> Self {
+        let (agent, seed) = match plan.agent {
+            AgentChoice::Model => ("model", 0),
+            AgentChoice::Random { seed } => ("random", seed),
+            AgentChoice::Oracle => ("oracle", 0),
+        };
+        Self {
+            episodes: plan.episodes_per_task.to_string(),
+            concurrency: plan.concurrency.to_string(),
+            agent: agent.to_string(),
+            random_seed: seed.to_string(),
+        }
+    }
+
     /// The run the form describes on `suite`, or everything wrong with it.
     pub fn plan(
         &self,
@@ -183,6 +199,44 @@ impl PlanForm {
             Ok(plan)
         } else {
             Err(found)
+        }
+    }
+}
+
+/// An action that deletes the saved run: the page asks first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Replace {
+    /// "Start a new run" while a run is saved.
+    Start,
+    /// "Discard the saved run".
+    Discard,
+}
+
+impl Replace {
+    /// What the confirmation says, given the saved run's finished and total episodes.
+    pub fn question(self, finished: usize, total: usize) -> String {
+        let what = match self {
+            Self::Start => "Starting a new run deletes the saved run",
+            Self::Discard => "Discarding deletes the saved run",
+        };
+        let lost = match finished {
+            0 => "none of its episodes has finished yet".to_string(),
+            n if n == total => format!("all {n} of its episodes are finished"),
+            n => format!("{n} of its {total} episodes are finished"),
+        };
+        let advice = if finished > 0 {
+            " Download its results first to keep them."
+        } else {
+            ""
+        };
+        format!("{what} from this browser: {lost}.{advice}")
+    }
+
+    /// The button that goes ahead.
+    pub fn confirm_label(self) -> &'static str {
+        match self {
+            Self::Start => "Delete it and start the new run",
+            Self::Discard => "Delete the saved run",
         }
     }
 }
@@ -509,6 +563,12 @@ mod tests {
         assert_eq!(results.episodes.len(), n);
         assert_eq!(results.config.as_ref().unwrap()["run_id"], "r1");
         assert_eq!(env_bars(&results).len(), results.report.by_env.len());
+        // Export JSON imports on /compare; Export CSV is told apart there.
+        let mut imports = crate::compare::imports::Imports::default();
+        imports.add("run.json", &results.to_json()).unwrap();
+        assert_eq!(imports.results(), vec![results.clone()]);
+        let csv = imports.add("run.csv", &results.to_csv()).unwrap_err();
+        assert_eq!(csv.message, crate::compare::imports::CSV_HINT);
     }
 
     #[test]
@@ -692,5 +752,47 @@ mod tests {
         assert_eq!(results.report.overall, committed.overall);
         assert_eq!(results.report.by_env, committed.by_env);
         assert_eq!(results.report.failures, committed.failures);
+    }
+
+    #[test]
+    fn the_form_shows_the_saved_plan_and_replacing_it_asks() {
+        let suite = crate::suite_data::suite().unwrap();
+        let form = PlanForm {
+            episodes: "2".into(),
+            concurrency: "3".into(),
+            agent: "random".into(),
+            random_seed: "7".into(),
+        };
+        let selection = Selection {
+            env: None,
+            tag: None,
+            contains: "frozenlake-4x4".into(),
+        };
+        let made = form
+            .plan(
+                "r".into(),
+                suite,
+                Profile::default(),
+                RunSettings::default(),
+                selection.clone(),
+            )
+            .unwrap();
+        assert_eq!(PlanForm::of(&made), form);
+        assert_eq!(made.selection, selection);
+        let oracle = RunPlan {
+            agent: AgentChoice::Oracle,
+            ..made.clone()
+        };
+        assert_eq!(PlanForm::of(&oracle).agent, "oracle");
+
+        let q = Replace::Start.question(2, 6);
+        assert!(q.contains("2 of its 6 episodes are finished"), "{q}");
+        assert!(q.contains("Download its results"), "{q}");
+        let q = Replace::Discard.question(0, 6);
+        assert!(
+            q.contains("none of its episodes") && !q.contains("Download"),
+            "{q}"
+        );
+        assert!(Replace::Discard.question(6, 6).contains("all 6"));
     }
 }

@@ -56,6 +56,8 @@ impl Provider {
 
     /// The headers carrying `api_key` and the API version (besides the content type).
     pub fn auth_headers(self, api_key: Option<&str>) -> Vec<(String, String)> {
+        // An empty key is no key: sending `Bearer ` only earns a confusing refusal.
+        let api_key = api_key.map(str::trim).filter(|k| !k.is_empty());
         let mut h = Vec::new();
         match (self, api_key) {
             (Self::OpenAi, Some(k)) => h.push(("Authorization".into(), format!("Bearer {k}"))),
@@ -332,6 +334,24 @@ fn error_message(body: &str) -> String {
     msg.unwrap_or_else(|| body.chars().take(300).collect())
 }
 
+/// Whether an error body (lowercase) says the API key is missing or refused.
+fn refuses_key(low: &str) -> bool {
+    [
+        "api key",
+        "api_key",
+        "apikey",
+        "invalid key",
+        "x-api-key",
+        "auth_error",
+        "authentication",
+        "unauthorized",
+        "unauthenticated",
+        "bearer",
+    ]
+    .iter()
+    .any(|w| low.contains(w))
+}
+
 /// Classifies an unsuccessful HTTP answer; `retry_after_s` is the parsed `Retry-After`.
 pub fn classify_error(
     provider: Provider,
@@ -351,10 +371,11 @@ pub fn classify_error(
         ErrorKind::ContextOverflow
     } else if status == 429 {
         ErrorKind::RateLimited { retry_after_s }
+    } else if status == 401 || status == 403 || refuses_key(&low) {
+        // A refused key is named whatever the status (proxies answer 400 or 500).
+        ErrorKind::Auth
     } else if status == 408 || status >= 500 {
         ErrorKind::Transport
-    } else if status == 401 || status == 403 {
-        ErrorKind::Auth
     } else if has(&[
         "does not support image",
         "image input",
@@ -575,6 +596,12 @@ mod tests {
         );
         assert_eq!(Provider::Anthropic.auth_headers(Some("k")).len(), 2);
         assert_eq!(Provider::Gemini.auth_headers(None), vec![]);
+        // An empty key is not sent.
+        for p in [Provider::OpenAi, Provider::Gemini] {
+            assert_eq!(p.auth_headers(Some("")), vec![]);
+            assert_eq!(p.auth_headers(Some("  ")), vec![]);
+        }
+        assert_eq!(Provider::Anthropic.auth_headers(Some("")).len(), 1);
     }
 
     #[test]
@@ -650,6 +677,25 @@ mod tests {
                 Provider::Gemini,
                 403,
                 r#"{"error":{"code":403,"message":"API key not valid","status":"PERMISSION_DENIED"}}"#,
+                Auth,
+            ),
+            // A refused key whatever the status: a LiteLLM proxy answers 400 or 500.
+            (
+                Provider::OpenAi,
+                400,
+                r#"{"error":{"message":"Authentication Error, No connected db.","type":"auth_error","param":"None","code":"400"}}"#,
+                Auth,
+            ),
+            (
+                Provider::OpenAi,
+                500,
+                r#"{"error":{"message":"Authentication Error, Invalid proxy server token passed.","type":"auth_error"}}"#,
+                Auth,
+            ),
+            (
+                Provider::Gemini,
+                400,
+                r#"{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}"#,
                 Auth,
             ),
             (
