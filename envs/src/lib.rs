@@ -5,6 +5,7 @@
 //! a seed gives bit-identical episodes on both. All randomness goes through
 //! [`rng::NpRandom`] (numpy's generator) and all transcendental math through `libm`.
 
+pub mod atari;
 pub mod classic_control;
 pub mod core;
 pub mod minigrid;

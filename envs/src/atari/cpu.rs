@@ -1,0 +1,851 @@
+//! The 6507 CPU as ALE runs it (Stella's "low compatibility" core, ALE's default).
+//!
+//! The timing model matters for exactness: after the opcode fetch the whole
+//! instruction's base cycle count is added to the system clock at once, before any
+//! operand access, so every TIA/RIOT access of an instruction sees the clock of the
+//! instruction's end. Indexed reads that cross a page and taken branches add their extra
+//! cycles just before the access that follows. Only the bus accesses listed per
+//! addressing mode happen (no dummy reads of indexed or read-modify-write modes), and a
+//! read-modify-write writes once. The undocumented opcodes behave as that core does;
+//! the twelve jam opcodes halt the CPU for good.
+
+/// What the CPU needs from the rest of the machine.
+pub trait Bus {
+    fn peek(&mut self, addr: u16) -> u8;
+    fn poke(&mut self, addr: u16, value: u8);
+    fn add_cycles(&mut self, cycles: u32);
+    /// Set by the TIA when a frame ends (VSYNC): the CPU stops after the instruction.
+    fn stop_requested(&self) -> bool;
+}
+
+/// Base cycles per opcode (extra cycles for page crossings and branches come on top).
+const CYCLES: [u8; 256] = [
+    7, 6, 2, 8, 3, 3, 5, 5, 3, 2, 2, 2, 4, 4, 6, 6, // 0x
+    2, 5, 2, 8, 4, 4, 6, 6, 2, 4, 2, 7, 4, 4, 7, 7, // 1x
+    6, 6, 2, 8, 3, 3, 5, 5, 4, 2, 2, 2, 4, 4, 6, 6, // 2x
+    2, 5, 2, 8, 4, 4, 6, 6, 2, 4, 2, 7, 4, 4, 7, 7, // 3x
+    6, 6, 2, 8, 3, 3, 5, 5, 3, 2, 2, 2, 3, 4, 6, 6, // 4x
+    2, 5, 2, 8, 4, 4, 6, 6, 2, 4, 2, 7, 4, 4, 7, 7, // 5x
+    6, 6, 2, 8, 3, 3, 5, 5, 4, 2, 2, 2, 5, 4, 6, 6, // 6x
+    2, 5, 2, 8, 4, 4, 6, 6, 2, 4, 2, 7, 4, 4, 7, 7, // 7x
+    2, 6, 2, 6, 3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4, // 8x
+    2, 6, 2, 6, 4, 4, 4, 4, 2, 5, 2, 5, 5, 5, 5, 5, // 9x
+    2, 6, 2, 6, 3, 3, 3, 4, 2, 2, 2, 2, 4, 4, 4, 4, // Ax
+    2, 5, 2, 5, 4, 4, 4, 4, 2, 4, 2, 4, 4, 4, 4, 4, // Bx
+    2, 6, 2, 8, 3, 3, 5, 5, 2, 2, 2, 2, 4, 4, 6, 6, // Cx
+    2, 5, 2, 8, 4, 4, 6, 6, 2, 4, 2, 7, 4, 4, 7, 7, // Dx
+    2, 6, 2, 8, 3, 3, 5, 5, 2, 2, 2, 2, 4, 4, 6, 6, // Ex
+    2, 5, 2, 8, 4, 4, 6, 6, 2, 4, 2, 7, 4, 4, 7, 7, // Fx
+];
+
+/// Packed BCD byte (each nibble 0..15) to its two-digit value, as the decimal mode uses it.
+#[inline]
+fn bcd_to_bin(v: u8) -> i32 {
+    ((v >> 4) as i32) * 10 + (v & 0x0f) as i32
+}
+
+/// Value to packed BCD. Negative values (possible only for invalid BCD operands) read the
+/// conversion table of the other direction just before this one, as the reference's
+/// contiguous tables do.
+#[inline]
+fn bin_to_bcd(v: i32) -> u8 {
+    if v < 0 {
+        bcd_to_bin((256 + v).clamp(0, 255) as u8) as u8
+    } else {
+        let t = v & 0xff;
+        ((((t % 100) / 10) << 4) | (t % 10)) as u8
+    }
+}
+
+#[inline]
+fn crosses_page(a: u16, b: u16) -> bool {
+    (a ^ b) & 0xff00 != 0
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Cpu {
+    pub a: u8,
+    pub x: u8,
+    pub y: u8,
+    pub sp: u8,
+    pub pc: u16,
+    n: bool,
+    v: bool,
+    d: bool,
+    i: bool,
+    z: bool,
+    c: bool,
+    /// A jam opcode was executed: the CPU runs no further instruction.
+    jammed: bool,
+}
+
+impl Cpu {
+    pub fn reset<B: Bus>(&mut self, bus: &mut B) {
+        self.jammed = false;
+        self.a = 0;
+        self.x = 0;
+        self.y = 0;
+        self.sp = 0xff;
+        self.set_status(0x20);
+        let lo = bus.peek(0xfffc) as u16;
+        let hi = bus.peek(0xfffd) as u16;
+        self.pc = lo | (hi << 8);
+    }
+
+    pub fn jammed(&self) -> bool {
+        self.jammed
+    }
+
+    /// The status byte. The 6507's B flag always reads as set in this core.
+    fn status(&self) -> u8 {
+        let mut ps = 0x30;
+        if self.n {
+            ps |= 0x80;
+        }
+        if self.v {
+            ps |= 0x40;
+        }
+        if self.d {
+            ps |= 0x08;
+        }
+        if self.i {
+            ps |= 0x04;
+        }
+        if self.z {
+            ps |= 0x02;
+        }
+        if self.c {
+            ps |= 0x01;
+        }
+        ps
+    }
+
+    fn set_status(&mut self, ps: u8) {
+        self.n = ps & 0x80 != 0;
+        self.v = ps & 0x40 != 0;
+        self.d = ps & 0x08 != 0;
+        self.i = ps & 0x04 != 0;
+        self.z = ps & 0x02 != 0;
+        self.c = ps & 0x01 != 0;
+    }
+
+    #[inline]
+    fn set_nz(&mut self, v: u8) {
+        self.z = v == 0;
+        self.n = v & 0x80 != 0;
+    }
+
+    #[inline]
+    fn fetch<B: Bus>(&mut self, bus: &mut B) -> u8 {
+        let v = bus.peek(self.pc);
+        self.pc = self.pc.wrapping_add(1);
+        v
+    }
+
+    #[inline]
+    fn fetch_word<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let lo = bus.peek(self.pc) as u16;
+        let hi = bus.peek(self.pc.wrapping_add(1)) as u16;
+        self.pc = self.pc.wrapping_add(2);
+        lo | (hi << 8)
+    }
+
+    // Effective addresses. `page_penalty` adds the page-crossing cycle (read modes only).
+    #[inline]
+    fn addr_zero<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        self.fetch(bus) as u16
+    }
+
+    #[inline]
+    fn addr_zero_x<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        self.fetch(bus).wrapping_add(self.x) as u16
+    }
+
+    #[inline]
+    fn addr_zero_y<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        self.fetch(bus).wrapping_add(self.y) as u16
+    }
+
+    #[inline]
+    fn addr_abs<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        self.fetch_word(bus)
+    }
+
+    #[inline]
+    fn addr_abs_indexed<B: Bus>(&mut self, bus: &mut B, index: u8, page_penalty: bool) -> u16 {
+        let base = self.fetch_word(bus);
+        let addr = base.wrapping_add(index as u16);
+        if page_penalty && crosses_page(base, addr) {
+            bus.add_cycles(1);
+        }
+        addr
+    }
+
+    /// (zp,X): the pointer's high byte is read from pointer+1 without zero-page wrap
+    /// (0xFF reads its high byte from 0x100), as the reference core does.
+    #[inline]
+    fn addr_indirect_x<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let pointer = self.fetch(bus).wrapping_add(self.x) as u16;
+        let lo = bus.peek(pointer) as u16;
+        let hi = bus.peek(pointer + 1) as u16;
+        lo | (hi << 8)
+    }
+
+    #[inline]
+    fn addr_indirect_y<B: Bus>(&mut self, bus: &mut B, page_penalty: bool) -> u16 {
+        let pointer = self.fetch(bus) as u16;
+        let lo = bus.peek(pointer) as u16;
+        let hi = bus.peek(pointer + 1) as u16;
+        let base = lo | (hi << 8);
+        let addr = base.wrapping_add(self.y as u16);
+        if page_penalty && crosses_page(base, addr) {
+            bus.add_cycles(1);
+        }
+        addr
+    }
+
+    /// Effective address for the read and read-modify-write groups (opcode column bits).
+    #[inline]
+    fn read_addr<B: Bus>(&mut self, bus: &mut B, mode: Mode) -> u16 {
+        match mode {
+            Mode::Zero => self.addr_zero(bus),
+            Mode::ZeroX => self.addr_zero_x(bus),
+            Mode::ZeroY => self.addr_zero_y(bus),
+            Mode::Abs => self.addr_abs(bus),
+            Mode::AbsX => self.addr_abs_indexed(bus, self.x, true),
+            Mode::AbsY => self.addr_abs_indexed(bus, self.y, true),
+            Mode::IndX => self.addr_indirect_x(bus),
+            Mode::IndY => self.addr_indirect_y(bus, true),
+            Mode::Imm => {
+                let a = self.pc;
+                self.pc = self.pc.wrapping_add(1);
+                a
+            }
+        }
+    }
+
+    /// Effective address for writes and read-modify-writes: no page-crossing cycle.
+    #[inline]
+    fn write_addr<B: Bus>(&mut self, bus: &mut B, mode: Mode) -> u16 {
+        match mode {
+            Mode::AbsX => self.addr_abs_indexed(bus, self.x, false),
+            Mode::AbsY => self.addr_abs_indexed(bus, self.y, false),
+            Mode::IndY => self.addr_indirect_y(bus, false),
+            other => self.read_addr(bus, other),
+        }
+    }
+
+    #[inline]
+    fn read<B: Bus>(&mut self, bus: &mut B, mode: Mode) -> u8 {
+        let addr = self.read_addr(bus, mode);
+        bus.peek(addr)
+    }
+
+    fn adc(&mut self, operand: u8) {
+        let carry = self.c as i32;
+        if !self.d {
+            let signed = (self.a as i8) as i32 + (operand as i8) as i32 + carry;
+            self.v = !(-128..=127).contains(&signed);
+            let sum = self.a as i32 + operand as i32 + carry;
+            self.a = sum as u8;
+            self.c = sum > 0xff;
+            self.set_nz(self.a);
+        } else {
+            let old_a = self.a;
+            let sum = bcd_to_bin(self.a) + bcd_to_bin(operand) + carry;
+            self.c = sum > 99;
+            self.a = bin_to_bcd(sum & 0xff);
+            self.set_nz(self.a);
+            self.v = ((old_a ^ self.a) & 0x80 != 0) && ((self.a ^ operand) & 0x80 != 0);
+        }
+    }
+
+    fn sbc(&mut self, operand: u8) {
+        let carry = self.c as i32;
+        if !self.d {
+            let inverted = !operand;
+            let signed = (self.a as i8) as i32 + (inverted as i8) as i32 + carry;
+            self.v = !(-128..=127).contains(&signed);
+            let diff = self.a as i32 + inverted as i32 + carry;
+            self.a = diff as u8;
+            self.c = diff > 0xff;
+            self.set_nz(self.a);
+        } else {
+            let old_a = self.a;
+            let borrow = 1 - carry;
+            let mut diff = bcd_to_bin(self.a) - bcd_to_bin(operand) - borrow;
+            if diff < 0 {
+                diff += 100;
+            }
+            self.a = bin_to_bcd(diff);
+            self.set_nz(self.a);
+            self.c = old_a as i32 >= operand as i32 + borrow;
+            self.v = ((old_a ^ self.a) & 0x80 != 0) && ((self.a ^ operand) & 0x80 != 0);
+        }
+    }
+
+    #[inline]
+    fn compare(&mut self, reg: u8, operand: u8) {
+        let value = (reg as u16).wrapping_sub(operand as u16);
+        self.z = value == 0;
+        self.n = value & 0x80 != 0;
+        self.c = value & 0x100 == 0;
+    }
+
+    #[inline]
+    fn branch<B: Bus>(&mut self, bus: &mut B, taken: bool) {
+        let offset = self.fetch(bus) as i8;
+        if taken {
+            let target = self.pc.wrapping_add(offset as i16 as u16);
+            bus.add_cycles(if crosses_page(self.pc, target) { 2 } else { 1 });
+            self.pc = target;
+        }
+    }
+
+    #[inline]
+    fn push<B: Bus>(&mut self, bus: &mut B, value: u8) {
+        bus.poke(0x100 + self.sp as u16, value);
+        self.sp = self.sp.wrapping_sub(1);
+    }
+
+    /// Reads the stack at SP, then increments SP (the reference's `peek(0x100 + SP++)`).
+    #[inline]
+    fn stack_read_post_inc<B: Bus>(&mut self, bus: &mut B) -> u8 {
+        let v = bus.peek(0x100 + self.sp as u16);
+        self.sp = self.sp.wrapping_add(1);
+        v
+    }
+
+    /// Runs up to `count` instructions; stops early when the bus asks (end of frame) or
+    /// the CPU is jammed. Returns false when jammed.
+    pub fn execute<B: Bus>(&mut self, bus: &mut B, count: u32) -> bool {
+        let mut remaining = count;
+        while remaining != 0 && !self.jammed && !bus.stop_requested() {
+            self.step(bus);
+            remaining -= 1;
+        }
+        !self.jammed
+    }
+
+    /// One instruction.
+    pub fn step<B: Bus>(&mut self, bus: &mut B) {
+        let op = self.fetch(bus);
+        bus.add_cycles(CYCLES[op as usize] as u32);
+        match op {
+            // Loads.
+            0xa9 | 0xa5 | 0xb5 | 0xad | 0xbd | 0xb9 | 0xa1 | 0xb1 => {
+                let v = self.read(bus, group_one_mode(op));
+                self.a = v;
+                self.set_nz(v);
+            }
+            0xa2 => {
+                let v = self.read(bus, Mode::Imm);
+                self.x = v;
+                self.set_nz(v);
+            }
+            0xa6 | 0xb6 | 0xae | 0xbe => {
+                let mode = match op {
+                    0xa6 => Mode::Zero,
+                    0xb6 => Mode::ZeroY,
+                    0xae => Mode::Abs,
+                    _ => Mode::AbsY,
+                };
+                let v = self.read(bus, mode);
+                self.x = v;
+                self.set_nz(v);
+            }
+            0xa0 | 0xa4 | 0xb4 | 0xac | 0xbc => {
+                let mode = match op {
+                    0xa0 => Mode::Imm,
+                    0xa4 => Mode::Zero,
+                    0xb4 => Mode::ZeroX,
+                    0xac => Mode::Abs,
+                    _ => Mode::AbsX,
+                };
+                let v = self.read(bus, mode);
+                self.y = v;
+                self.set_nz(v);
+            }
+            // LAX (undocumented): A and X loaded together.
+            0xa7 | 0xb7 | 0xaf | 0xbf | 0xa3 | 0xb3 => {
+                let mode = match op {
+                    0xa7 => Mode::Zero,
+                    0xb7 => Mode::ZeroY,
+                    0xaf => Mode::Abs,
+                    0xbf => Mode::AbsY,
+                    0xa3 => Mode::IndX,
+                    _ => Mode::IndY,
+                };
+                let v = self.read(bus, mode);
+                self.a = v;
+                self.x = v;
+                self.set_nz(v);
+            }
+            // Stores.
+            0x85 | 0x95 | 0x8d | 0x9d | 0x99 | 0x81 | 0x91 => {
+                let addr = self.write_addr(bus, group_one_mode(op));
+                bus.poke(addr, self.a);
+            }
+            0x86 | 0x96 | 0x8e => {
+                let mode = match op {
+                    0x86 => Mode::Zero,
+                    0x96 => Mode::ZeroY,
+                    _ => Mode::Abs,
+                };
+                let addr = self.write_addr(bus, mode);
+                bus.poke(addr, self.x);
+            }
+            0x84 | 0x94 | 0x8c => {
+                let mode = match op {
+                    0x84 => Mode::Zero,
+                    0x94 => Mode::ZeroX,
+                    _ => Mode::Abs,
+                };
+                let addr = self.write_addr(bus, mode);
+                bus.poke(addr, self.y);
+            }
+            // SAX (undocumented): stores A & X.
+            0x87 | 0x97 | 0x8f | 0x83 => {
+                let mode = match op {
+                    0x87 => Mode::Zero,
+                    0x97 => Mode::ZeroY,
+                    0x8f => Mode::Abs,
+                    _ => Mode::IndX,
+                };
+                let addr = self.write_addr(bus, mode);
+                bus.poke(addr, self.a & self.x);
+            }
+            // Accumulator arithmetic and logic (group one).
+            0x09 | 0x05 | 0x15 | 0x0d | 0x1d | 0x19 | 0x01 | 0x11 => {
+                let v = self.read(bus, group_one_mode(op));
+                self.a |= v;
+                self.set_nz(self.a);
+            }
+            0x29 | 0x25 | 0x35 | 0x2d | 0x3d | 0x39 | 0x21 | 0x31 => {
+                let v = self.read(bus, group_one_mode(op));
+                self.a &= v;
+                self.set_nz(self.a);
+            }
+            0x49 | 0x45 | 0x55 | 0x4d | 0x5d | 0x59 | 0x41 | 0x51 => {
+                let v = self.read(bus, group_one_mode(op));
+                self.a ^= v;
+                self.set_nz(self.a);
+            }
+            0x69 | 0x65 | 0x75 | 0x6d | 0x7d | 0x79 | 0x61 | 0x71 => {
+                let v = self.read(bus, group_one_mode(op));
+                self.adc(v);
+            }
+            0xe9 | 0xeb | 0xe5 | 0xf5 | 0xed | 0xfd | 0xf9 | 0xe1 | 0xf1 => {
+                let mode = if op == 0xeb { Mode::Imm } else { group_one_mode(op) };
+                let v = self.read(bus, mode);
+                self.sbc(v);
+            }
+            0xc9 | 0xc5 | 0xd5 | 0xcd | 0xdd | 0xd9 | 0xc1 | 0xd1 => {
+                let v = self.read(bus, group_one_mode(op));
+                self.compare(self.a, v);
+            }
+            0xe0 | 0xe4 | 0xec => {
+                let mode = match op {
+                    0xe0 => Mode::Imm,
+                    0xe4 => Mode::Zero,
+                    _ => Mode::Abs,
+                };
+                let v = self.read(bus, mode);
+                self.compare(self.x, v);
+            }
+            0xc0 | 0xc4 | 0xcc => {
+                let mode = match op {
+                    0xc0 => Mode::Imm,
+                    0xc4 => Mode::Zero,
+                    _ => Mode::Abs,
+                };
+                let v = self.read(bus, mode);
+                self.compare(self.y, v);
+            }
+            0x24 | 0x2c => {
+                let mode = if op == 0x24 { Mode::Zero } else { Mode::Abs };
+                let v = self.read(bus, mode);
+                self.z = self.a & v == 0;
+                self.n = v & 0x80 != 0;
+                self.v = v & 0x40 != 0;
+            }
+            // Shifts and rotates on the accumulator.
+            0x0a => {
+                self.c = self.a & 0x80 != 0;
+                self.a <<= 1;
+                self.set_nz(self.a);
+            }
+            0x4a => {
+                self.c = self.a & 0x01 != 0;
+                self.a >>= 1;
+                self.set_nz(self.a);
+            }
+            0x2a => {
+                let old_c = self.c as u8;
+                self.c = self.a & 0x80 != 0;
+                self.a = (self.a << 1) | old_c;
+                self.set_nz(self.a);
+            }
+            0x6a => {
+                let old_c = self.c as u8;
+                self.c = self.a & 0x01 != 0;
+                self.a = (self.a >> 1) | (old_c << 7);
+                self.set_nz(self.a);
+            }
+            // Read-modify-write on memory, documented and undocumented.
+            0x06 | 0x16 | 0x0e | 0x1e | 0x26 | 0x36 | 0x2e | 0x3e | 0x46 | 0x56 | 0x4e | 0x5e
+            | 0x66 | 0x76 | 0x6e | 0x7e | 0xc6 | 0xd6 | 0xce | 0xde | 0xe6 | 0xf6 | 0xee
+            | 0xfe => {
+                let mode = match op & 0x1f {
+                    0x06 => Mode::Zero,
+                    0x16 => Mode::ZeroX,
+                    0x0e => Mode::Abs,
+                    _ => Mode::AbsX,
+                };
+                let addr = self.write_addr(bus, mode);
+                let operand = bus.peek(addr);
+                let result = match op >> 5 {
+                    0 => {
+                        self.c = operand & 0x80 != 0;
+                        operand << 1
+                    }
+                    1 => {
+                        let old_c = self.c as u8;
+                        self.c = operand & 0x80 != 0;
+                        (operand << 1) | old_c
+                    }
+                    2 => {
+                        self.c = operand & 0x01 != 0;
+                        operand >> 1
+                    }
+                    3 => {
+                        let old_c = self.c as u8;
+                        self.c = operand & 0x01 != 0;
+                        (operand >> 1) | (old_c << 7)
+                    }
+                    6 => operand.wrapping_sub(1),
+                    _ => operand.wrapping_add(1),
+                };
+                bus.poke(addr, result);
+                self.set_nz(result);
+            }
+            // SLO, RLA, SRE, RRA, DCP, ISB (undocumented read-modify-write combos).
+            0x03 | 0x07 | 0x0f | 0x13 | 0x17 | 0x1b | 0x1f | 0x23 | 0x27 | 0x2f | 0x33 | 0x37
+            | 0x3b | 0x3f | 0x43 | 0x47 | 0x4f | 0x53 | 0x57 | 0x5b | 0x5f | 0x63 | 0x67
+            | 0x6f | 0x73 | 0x77 | 0x7b | 0x7f | 0xc3 | 0xc7 | 0xcf | 0xd3 | 0xd7 | 0xdb
+            | 0xdf | 0xe3 | 0xe7 | 0xef | 0xf3 | 0xf7 | 0xfb | 0xff => {
+                let mode = match op & 0x1f {
+                    0x03 => Mode::IndX,
+                    0x07 => Mode::Zero,
+                    0x0f => Mode::Abs,
+                    0x13 => Mode::IndY,
+                    0x17 => Mode::ZeroX,
+                    0x1b => Mode::AbsY,
+                    _ => Mode::AbsX,
+                };
+                let addr = self.write_addr(bus, mode);
+                let operand = bus.peek(addr);
+                match op >> 5 {
+                    0 => {
+                        self.c = operand & 0x80 != 0;
+                        let v = operand << 1;
+                        bus.poke(addr, v);
+                        self.a |= v;
+                        self.set_nz(self.a);
+                    }
+                    1 => {
+                        let v = (operand << 1) | self.c as u8;
+                        bus.poke(addr, v);
+                        self.a &= v;
+                        self.c = operand & 0x80 != 0;
+                        self.set_nz(self.a);
+                    }
+                    2 => {
+                        self.c = operand & 0x01 != 0;
+                        let v = operand >> 1;
+                        bus.poke(addr, v);
+                        self.a ^= v;
+                        self.set_nz(self.a);
+                    }
+                    3 => {
+                        let old_c = self.c as u8;
+                        self.c = operand & 0x01 != 0;
+                        let v = (operand >> 1) | (old_c << 7);
+                        bus.poke(addr, v);
+                        self.adc(v);
+                    }
+                    6 => {
+                        let v = operand.wrapping_sub(1);
+                        bus.poke(addr, v);
+                        self.compare(self.a, v);
+                    }
+                    _ => {
+                        let v = operand.wrapping_add(1);
+                        bus.poke(addr, v);
+                        self.sbc(v);
+                    }
+                }
+            }
+            // Register transfers, increments and flags.
+            0xaa => {
+                self.x = self.a;
+                self.set_nz(self.x);
+            }
+            0xa8 => {
+                self.y = self.a;
+                self.set_nz(self.y);
+            }
+            0x8a => {
+                self.a = self.x;
+                self.set_nz(self.a);
+            }
+            0x98 => {
+                self.a = self.y;
+                self.set_nz(self.a);
+            }
+            0xba => {
+                self.x = self.sp;
+                self.set_nz(self.x);
+            }
+            0x9a => self.sp = self.x,
+            0xe8 => {
+                self.x = self.x.wrapping_add(1);
+                self.set_nz(self.x);
+            }
+            0xc8 => {
+                self.y = self.y.wrapping_add(1);
+                self.set_nz(self.y);
+            }
+            0xca => {
+                self.x = self.x.wrapping_sub(1);
+                self.set_nz(self.x);
+            }
+            0x88 => {
+                self.y = self.y.wrapping_sub(1);
+                self.set_nz(self.y);
+            }
+            0x18 => self.c = false,
+            0x38 => self.c = true,
+            0x58 => self.i = false,
+            0x78 => self.i = true,
+            0xb8 => self.v = false,
+            0xd8 => self.d = false,
+            0xf8 => self.d = true,
+            // Branches.
+            0x10 => self.branch(bus, !self.n),
+            0x30 => self.branch(bus, self.n),
+            0x50 => self.branch(bus, !self.v),
+            0x70 => self.branch(bus, self.v),
+            0x90 => self.branch(bus, !self.c),
+            0xb0 => self.branch(bus, self.c),
+            0xd0 => self.branch(bus, !self.z),
+            0xf0 => self.branch(bus, self.z),
+            // Jumps, calls, returns, stack.
+            0x4c => self.pc = self.fetch_word(bus),
+            0x6c => {
+                let pointer = self.fetch_word(bus);
+                // The 6502's indirect jump does not carry into the pointer's high byte.
+                let high = if crosses_page(pointer, pointer.wrapping_add(1)) {
+                    pointer & 0xff00
+                } else {
+                    pointer.wrapping_add(1)
+                };
+                let lo = bus.peek(pointer) as u16;
+                let hi = bus.peek(high) as u16;
+                self.pc = lo | (hi << 8);
+            }
+            0x20 => {
+                let lo = self.fetch(bus) as u16;
+                bus.peek(0x100 + self.sp as u16);
+                let pc = self.pc;
+                self.push(bus, (pc >> 8) as u8);
+                self.push(bus, pc as u8);
+                let hi = self.fetch(bus) as u16;
+                self.pc = lo | (hi << 8);
+            }
+            0x60 => {
+                self.stack_read_post_inc(bus);
+                let lo = self.stack_read_post_inc(bus) as u16;
+                let hi = bus.peek(0x100 + self.sp as u16) as u16;
+                self.pc = lo | (hi << 8);
+                self.fetch(bus);
+            }
+            0x40 => {
+                self.stack_read_post_inc(bus);
+                let ps = self.stack_read_post_inc(bus);
+                self.set_status(ps);
+                let lo = self.stack_read_post_inc(bus) as u16;
+                let hi = bus.peek(0x100 + self.sp as u16) as u16;
+                self.pc = lo | (hi << 8);
+            }
+            0x00 => {
+                self.fetch(bus);
+                let pc = self.pc;
+                self.push(bus, (pc >> 8) as u8);
+                self.push(bus, pc as u8);
+                let ps = self.status();
+                self.push(bus, ps);
+                self.i = true;
+                let lo = bus.peek(0xfffe) as u16;
+                let hi = bus.peek(0xffff) as u16;
+                self.pc = lo | (hi << 8);
+            }
+            0x48 => self.push(bus, self.a),
+            0x08 => {
+                let ps = self.status();
+                self.push(bus, ps);
+            }
+            0x68 => {
+                self.stack_read_post_inc(bus);
+                self.a = bus.peek(0x100 + self.sp as u16);
+                self.set_nz(self.a);
+            }
+            0x28 => {
+                self.stack_read_post_inc(bus);
+                let ps = bus.peek(0x100 + self.sp as u16);
+                self.set_status(ps);
+            }
+            // NOPs, including the undocumented ones that read an operand.
+            0xea | 0x1a | 0x3a | 0x5a | 0x7a | 0xda | 0xfa => {}
+            0x80 | 0x82 | 0x89 | 0xc2 | 0xe2 => {
+                self.read(bus, Mode::Imm);
+            }
+            0x04 | 0x44 | 0x64 => {
+                self.read(bus, Mode::Zero);
+            }
+            0x14 | 0x34 | 0x54 | 0x74 | 0xd4 | 0xf4 => {
+                self.read(bus, Mode::ZeroX);
+            }
+            0x0c => {
+                self.read(bus, Mode::Abs);
+            }
+            0x1c | 0x3c | 0x5c | 0x7c | 0xdc | 0xfc => {
+                self.read(bus, Mode::AbsX);
+            }
+            // Undocumented immediate-operand instructions.
+            0x0b | 0x2b => {
+                let v = self.read(bus, Mode::Imm);
+                self.a &= v;
+                self.set_nz(self.a);
+                self.c = self.n;
+            }
+            0x4b => {
+                let v = self.read(bus, Mode::Imm);
+                self.a &= v;
+                self.c = self.a & 0x01 != 0;
+                self.a >>= 1;
+                self.set_nz(self.a);
+            }
+            0x6b => {
+                let v = self.read(bus, Mode::Imm);
+                self.arr(v);
+            }
+            0x8b => {
+                let v = self.read(bus, Mode::Imm);
+                self.a = (self.a | 0xee) & self.x & v;
+                self.set_nz(self.a);
+            }
+            0xab => {
+                let v = self.read(bus, Mode::Imm);
+                self.a = (self.a | 0xee) & v;
+                self.x = self.a;
+                self.set_nz(self.a);
+            }
+            0xcb => {
+                let v = self.read(bus, Mode::Imm);
+                let value = ((self.x & self.a) as u16).wrapping_sub(v as u16);
+                self.x = value as u8;
+                self.set_nz(self.x);
+                self.c = value & 0x100 == 0;
+            }
+            0xbb => {
+                let v = self.read(bus, Mode::AbsY);
+                let r = self.sp & v;
+                self.a = r;
+                self.x = r;
+                self.sp = r;
+                self.set_nz(r);
+            }
+            // Undocumented stores masked by the target's high byte plus one.
+            0x93 | 0x9f => {
+                let mode = if op == 0x93 { Mode::IndY } else { Mode::AbsY };
+                let addr = self.write_addr(bus, mode);
+                bus.poke(addr, self.a & self.x & high_plus_one(addr));
+            }
+            0x9b => {
+                let addr = self.write_addr(bus, Mode::AbsY);
+                self.sp = self.a & self.x;
+                bus.poke(addr, self.a & self.x & high_plus_one(addr));
+            }
+            0x9e => {
+                let addr = self.write_addr(bus, Mode::AbsY);
+                bus.poke(addr, self.x & high_plus_one(addr));
+            }
+            0x9c => {
+                let addr = self.write_addr(bus, Mode::AbsX);
+                bus.poke(addr, self.y & high_plus_one(addr));
+            }
+            // The jam opcodes (0x02, 0x12, ... 0xF2).
+            _ => self.jammed = true,
+        }
+    }
+
+    fn arr(&mut self, operand: u8) {
+        let old_c = self.c as u8;
+        if !self.d {
+            let value = self.a & operand;
+            self.a = (value >> 1) | (old_c << 7);
+            self.c = self.a & 0x40 != 0;
+            self.v = ((self.a & 0x40) ^ ((self.a & 0x20) << 1)) != 0;
+            self.set_nz(self.a);
+        } else {
+            let value = self.a & operand;
+            self.a = (value >> 1) | (old_c << 7);
+            self.n = old_c != 0;
+            self.z = self.a == 0;
+            self.v = (value ^ self.a) & 0x40 != 0;
+            if (value & 0x0f) + (value & 0x01) > 0x05 {
+                self.a = (self.a & 0xf0) | (self.a.wrapping_add(0x06) & 0x0f);
+            }
+            if (value as u16 & 0xf0) + (value as u16 & 0x10) > 0x50 {
+                self.a = self.a.wrapping_add(0x60);
+                self.c = true;
+            } else {
+                self.c = false;
+            }
+        }
+    }
+}
+
+#[inline]
+fn high_plus_one(addr: u16) -> u8 {
+    (((addr >> 8) & 0xff) + 1) as u8
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    Imm,
+    Zero,
+    ZeroX,
+    ZeroY,
+    Abs,
+    AbsX,
+    AbsY,
+    IndX,
+    IndY,
+}
+
+/// Addressing mode of the ORA/AND/EOR/ADC/STA/LDA/CMP/SBC column pattern.
+#[inline]
+fn group_one_mode(op: u8) -> Mode {
+    match op & 0x1f {
+        0x01 => Mode::IndX,
+        0x05 => Mode::Zero,
+        0x09 => Mode::Imm,
+        0x0d => Mode::Abs,
+        0x11 => Mode::IndY,
+        0x15 => Mode::ZeroX,
+        0x19 => Mode::AbsY,
+        _ => Mode::AbsX,
+    }
+}
