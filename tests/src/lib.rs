@@ -302,5 +302,6 @@ pub fn golden(name: &str) -> &'static str {
         .map(|(_, json)| *json)
         .unwrap_or("")
 }
+pub mod atari;
 pub mod bench;
 pub mod minigrid;

@@ -27,8 +27,24 @@ pub const RESET: Action = 40;
 
 /// All 18 player-A actions in ALE's order (the full action space).
 pub const ALL: [Action; 18] = [
-    NOOP, FIRE, UP, RIGHT, LEFT, DOWN, UPRIGHT, UPLEFT, DOWNRIGHT, DOWNLEFT, UPFIRE, RIGHTFIRE,
-    LEFTFIRE, DOWNFIRE, UPRIGHTFIRE, UPLEFTFIRE, DOWNRIGHTFIRE, DOWNLEFTFIRE,
+    NOOP,
+    FIRE,
+    UP,
+    RIGHT,
+    LEFT,
+    DOWN,
+    UPRIGHT,
+    UPLEFT,
+    DOWNRIGHT,
+    DOWNLEFT,
+    UPFIRE,
+    RIGHTFIRE,
+    LEFTFIRE,
+    DOWNFIRE,
+    UPRIGHTFIRE,
+    UPLEFTFIRE,
+    DOWNRIGHTFIRE,
+    DOWNLEFTFIRE,
 ];
 
 const NAMES: [&str; 18] = [

@@ -21,29 +21,19 @@ pub enum CartKind {
 }
 
 impl CartKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            CartKind::K2 => "2K",
-            CartKind::K4 => "4K",
-            CartKind::F8 => "F8",
-            CartKind::F6 => "F6",
-            CartKind::F4 => "F4",
-            CartKind::F8SC => "F8SC",
-            CartKind::F6SC => "F6SC",
-            CartKind::F4SC => "F4SC",
-            CartKind::E0 => "E0",
-        }
-    }
-
     /// Detects the scheme from the image (the reference's heuristics, in its order).
     pub fn detect(image: &[u8]) -> Result<CartKind, AtariError> {
         let size = image.len();
         let unsupported = |name: &str| Err(AtariError::UnsupportedCartridge(name.to_string()));
-        if size != 0 && size % 8448 == 0 {
+        if size != 0 && size.is_multiple_of(8448) {
             return unsupported("AR");
         }
         if size == 2048 || (size == 4096 && image[..2048] == image[2048..]) {
-            return if is_probably_cv(image) { unsupported("CV") } else { Ok(CartKind::K2) };
+            return if is_probably_cv(image) {
+                unsupported("CV")
+            } else {
+                Ok(CartKind::K2)
+            };
         }
         match size {
             4096 => {
@@ -125,7 +115,9 @@ fn search(image: &[u8], signature: &[u8], min_hits: usize) -> bool {
 }
 
 fn is_probably_sc(image: &[u8]) -> bool {
-    image.chunks(4096).all(|bank| bank[..256].iter().all(|&b| b == bank[0]))
+    image
+        .chunks(4096)
+        .all(|bank| bank[..256].iter().all(|&b| b == bank[0]))
 }
 
 fn is_probably_3f(image: &[u8]) -> bool {
@@ -204,10 +196,6 @@ impl Cartridge {
             _ => {}
         }
         Ok(cart)
-    }
-
-    pub fn kind(&self) -> CartKind {
-        self.kind
     }
 
     pub fn reset(&mut self, rng: &mut Mt19937) {

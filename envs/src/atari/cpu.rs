@@ -92,6 +92,7 @@ impl Cpu {
         self.pc = lo | (hi << 8);
     }
 
+    #[cfg(test)]
     pub fn jammed(&self) -> bool {
         self.jammed
     }
@@ -436,7 +437,11 @@ impl Cpu {
                 self.adc(v);
             }
             0xe9 | 0xeb | 0xe5 | 0xf5 | 0xed | 0xfd | 0xf9 | 0xe1 | 0xf1 => {
-                let mode = if op == 0xeb { Mode::Imm } else { group_one_mode(op) };
+                let mode = if op == 0xeb {
+                    Mode::Imm
+                } else {
+                    group_one_mode(op)
+                };
                 let v = self.read(bus, mode);
                 self.sbc(v);
             }
@@ -494,8 +499,7 @@ impl Cpu {
             }
             // Read-modify-write on memory, documented and undocumented.
             0x06 | 0x16 | 0x0e | 0x1e | 0x26 | 0x36 | 0x2e | 0x3e | 0x46 | 0x56 | 0x4e | 0x5e
-            | 0x66 | 0x76 | 0x6e | 0x7e | 0xc6 | 0xd6 | 0xce | 0xde | 0xe6 | 0xf6 | 0xee
-            | 0xfe => {
+            | 0x66 | 0x76 | 0x6e | 0x7e | 0xc6 | 0xd6 | 0xce | 0xde | 0xe6 | 0xf6 | 0xee | 0xfe => {
                 let mode = match op & 0x1f {
                     0x06 => Mode::Zero,
                     0x16 => Mode::ZeroX,
@@ -531,9 +535,9 @@ impl Cpu {
             }
             // SLO, RLA, SRE, RRA, DCP, ISB (undocumented read-modify-write combos).
             0x03 | 0x07 | 0x0f | 0x13 | 0x17 | 0x1b | 0x1f | 0x23 | 0x27 | 0x2f | 0x33 | 0x37
-            | 0x3b | 0x3f | 0x43 | 0x47 | 0x4f | 0x53 | 0x57 | 0x5b | 0x5f | 0x63 | 0x67
-            | 0x6f | 0x73 | 0x77 | 0x7b | 0x7f | 0xc3 | 0xc7 | 0xcf | 0xd3 | 0xd7 | 0xdb
-            | 0xdf | 0xe3 | 0xe7 | 0xef | 0xf3 | 0xf7 | 0xfb | 0xff => {
+            | 0x3b | 0x3f | 0x43 | 0x47 | 0x4f | 0x53 | 0x57 | 0x5b | 0x5f | 0x63 | 0x67 | 0x6f
+            | 0x73 | 0x77 | 0x7b | 0x7f | 0xc3 | 0xc7 | 0xcf | 0xd3 | 0xd7 | 0xdb | 0xdf | 0xe3
+            | 0xe7 | 0xef | 0xf3 | 0xf7 | 0xfb | 0xff => {
                 let mode = match op & 0x1f {
                     0x03 => Mode::IndX,
                     0x07 => Mode::Zero,
@@ -847,5 +851,203 @@ fn group_one_mode(op: u8) -> Mode {
         0x15 => Mode::ZeroX,
         0x19 => Mode::AbsY,
         _ => Mode::AbsX,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 64K of flat memory that counts cycles.
+    struct Flat {
+        mem: Vec<u8>,
+        cycles: u32,
+        writes: Vec<(u16, u8)>,
+    }
+
+    impl Bus for Flat {
+        fn peek(&mut self, addr: u16) -> u8 {
+            self.mem[addr as usize]
+        }
+        fn poke(&mut self, addr: u16, value: u8) {
+            self.mem[addr as usize] = value;
+            self.writes.push((addr, value));
+        }
+        fn add_cycles(&mut self, cycles: u32) {
+            self.cycles += cycles;
+        }
+        fn stop_requested(&self) -> bool {
+            false
+        }
+    }
+
+    /// Runs `program` at 0x0200 for `steps` instructions; returns the CPU and memory.
+    fn run(program: &[u8], steps: usize, setup: impl FnOnce(&mut Cpu, &mut Flat)) -> (Cpu, Flat) {
+        let mut bus = Flat {
+            mem: vec![0; 0x10000],
+            cycles: 0,
+            writes: Vec::new(),
+        };
+        bus.mem[0x200..0x200 + program.len()].copy_from_slice(program);
+        bus.mem[0xfffc] = 0x00;
+        bus.mem[0xfffd] = 0x02;
+        let mut cpu = Cpu::default();
+        cpu.reset(&mut bus);
+        setup(&mut cpu, &mut bus);
+        bus.cycles = 0;
+        bus.writes.clear();
+        for _ in 0..steps {
+            cpu.step(&mut bus);
+        }
+        (cpu, bus)
+    }
+
+    #[test]
+    fn reset_loads_the_vector_and_status() {
+        let (cpu, _) = run(&[], 0, |_, _| {});
+        assert_eq!(cpu.pc, 0x0200);
+        assert_eq!(cpu.sp, 0xff);
+        assert_eq!(cpu.status(), 0x30);
+    }
+
+    #[test]
+    fn binary_add_and_subtract_set_carry_and_overflow() {
+        // CLC; LDA #$50; ADC #$50 -> A=$A0, V=1, C=0, N=1
+        let (cpu, _) = run(&[0x18, 0xa9, 0x50, 0x69, 0x50], 3, |_, _| {});
+        assert_eq!(cpu.a, 0xa0);
+        assert!(cpu.v && !cpu.c && cpu.n && !cpu.z);
+        // SEC; LDA #$50; SBC #$F0 -> A=$60, C=0, V=0
+        let (cpu, _) = run(&[0x38, 0xa9, 0x50, 0xe9, 0xf0], 3, |_, _| {});
+        assert_eq!(cpu.a, 0x60);
+        assert!(!cpu.c && !cpu.v);
+        // SEC; LDA #$D0; SBC #$70 -> A=$60, C=1, V=1
+        let (cpu, _) = run(&[0x38, 0xa9, 0xd0, 0xe9, 0x70], 3, |_, _| {});
+        assert_eq!(cpu.a, 0x60);
+        assert!(cpu.c && cpu.v);
+    }
+
+    #[test]
+    fn decimal_mode_adds_and_subtracts_bcd() {
+        // SED; CLC; LDA #$58; ADC #$46 -> $04 carry set
+        let (cpu, _) = run(&[0xf8, 0x18, 0xa9, 0x58, 0x69, 0x46], 4, |_, _| {});
+        assert_eq!(cpu.a, 0x04);
+        assert!(cpu.c);
+        // SED; SEC; LDA #$12; SBC #$21 -> $91 borrow
+        let (cpu, _) = run(&[0xf8, 0x38, 0xa9, 0x12, 0xe9, 0x21], 4, |_, _| {});
+        assert_eq!(cpu.a, 0x91);
+        assert!(!cpu.c);
+        // SED; SEC; LDA #$46; SBC #$12 -> $34 no borrow
+        let (cpu, _) = run(&[0xf8, 0x38, 0xa9, 0x46, 0xe9, 0x12], 4, |_, _| {});
+        assert_eq!(cpu.a, 0x34);
+        assert!(cpu.c);
+    }
+
+    #[test]
+    fn cycles_count_page_crossings_and_taken_branches() {
+        // LDA $02F0,X with X=$20 crosses a page: 4 + 1.
+        let (_, bus) = run(&[0xbd, 0xf0, 0x02], 1, |cpu, _| cpu.x = 0x20);
+        assert_eq!(bus.cycles, 5);
+        // STA $02F0,X never adds the cycle: 5.
+        let (_, bus) = run(&[0x9d, 0xf0, 0x02], 1, |cpu, _| cpu.x = 0x20);
+        assert_eq!(bus.cycles, 5);
+        // BNE taken on the same page: 2 + 1; not taken: 2.
+        let (cpu, bus) = run(&[0xd0, 0x10], 1, |cpu, _| cpu.z = false);
+        assert_eq!((bus.cycles, cpu.pc), (3, 0x0212));
+        let (cpu, bus) = run(&[0xd0, 0x10], 1, |cpu, _| cpu.z = true);
+        assert_eq!((bus.cycles, cpu.pc), (2, 0x0202));
+        // BNE back across a page: 2 + 2.
+        let (cpu, bus) = run(&[0xd0, 0x80], 1, |cpu, _| cpu.z = false);
+        assert_eq!((bus.cycles, cpu.pc), (4, 0x0182));
+    }
+
+    #[test]
+    fn subroutines_and_the_stack() {
+        // JSR $0210 ... at $0210: LDA #$07; RTS
+        let mut program = vec![0x20, 0x10, 0x02];
+        program.resize(0x10, 0xea);
+        program.extend_from_slice(&[0xa9, 0x07, 0x60]);
+        let (cpu, bus) = run(&program, 3, |_, _| {});
+        assert_eq!(cpu.a, 0x07);
+        assert_eq!(cpu.pc, 0x0203);
+        assert_eq!(cpu.sp, 0xff);
+        assert_eq!(bus.cycles, 6 + 2 + 6);
+        // PHP pushes B and bit 5 set; PLA reads it back.
+        let (cpu, _) = run(&[0x38, 0x08, 0x68], 3, |_, _| {});
+        assert_eq!(cpu.a, 0x31);
+    }
+
+    #[test]
+    fn indirect_jump_and_pointer_quirks() {
+        // JMP ($02FF) takes its high byte from $0200, not $0300.
+        let (cpu, _) = run(&[0x6c, 0xff, 0x02], 1, |_, bus| {
+            bus.mem[0x02ff] = 0x34;
+            bus.mem[0x0300] = 0x99;
+        });
+        assert_eq!(cpu.pc, 0x6c34);
+        // LDA ($FF,X) with X=0 reads the pointer's high byte from $0100.
+        let (cpu, _) = run(&[0xa1, 0xff], 1, |_, bus| {
+            bus.mem[0x00ff] = 0x00;
+            bus.mem[0x0100] = 0x04;
+            bus.mem[0x0400] = 0x5a;
+        });
+        assert_eq!(cpu.a, 0x5a);
+        // LDA $F0,X wraps in the zero page.
+        let (cpu, _) = run(&[0xb5, 0xf0], 1, |cpu, bus| {
+            cpu.x = 0x20;
+            bus.mem[0x0010] = 0x77;
+        });
+        assert_eq!(cpu.a, 0x77);
+    }
+
+    #[test]
+    fn undocumented_opcodes() {
+        // LAX $80
+        let (cpu, _) = run(&[0xa7, 0x80], 1, |_, bus| bus.mem[0x80] = 0x81);
+        assert_eq!((cpu.a, cpu.x, cpu.n), (0x81, 0x81, true));
+        // SAX $80 stores A & X.
+        let (_, bus) = run(&[0x87, 0x80], 1, |cpu, _| {
+            cpu.a = 0xf0;
+            cpu.x = 0x3c;
+        });
+        assert_eq!(bus.writes, vec![(0x80, 0x30)]);
+        // DCP $80: decrement then compare (one write).
+        let (cpu, bus) = run(&[0xc7, 0x80], 1, |cpu, bus| {
+            cpu.a = 0x41;
+            bus.mem[0x80] = 0x42;
+        });
+        assert_eq!(bus.writes, vec![(0x80, 0x41)]);
+        assert!(cpu.z && cpu.c);
+        // ISB $80: increment then subtract.
+        let (cpu, _) = run(&[0x38, 0xe7, 0x80], 2, |cpu, bus| {
+            cpu.a = 0x10;
+            bus.mem[0x80] = 0x04;
+        });
+        assert_eq!(cpu.a, 0x0b);
+        // SLO $80: shift left then OR.
+        let (cpu, _) = run(&[0x07, 0x80], 1, |cpu, bus| {
+            cpu.a = 0x01;
+            bus.mem[0x80] = 0x81;
+        });
+        assert_eq!((cpu.a, cpu.c), (0x03, true));
+        // SBX #$02: X = (A & X) - 2.
+        let (cpu, _) = run(&[0xcb, 0x02], 1, |cpu, _| {
+            cpu.a = 0x0f;
+            cpu.x = 0x07;
+        });
+        assert_eq!((cpu.x, cpu.c), (0x05, true));
+    }
+
+    #[test]
+    fn only_the_twelve_jam_opcodes_jam() {
+        let jams: Vec<u8> = (0..=255u8)
+            .filter(|&op| {
+                let (cpu, _) = run(&[op, 0x00, 0x02], 1, |_, _| {});
+                cpu.jammed()
+            })
+            .collect();
+        assert_eq!(
+            jams,
+            vec![0x02, 0x12, 0x22, 0x32, 0x42, 0x52, 0x62, 0x72, 0x92, 0xb2, 0xd2, 0xf2]
+        );
     }
 }

@@ -136,7 +136,10 @@ impl AtariEnv {
 
     /// The game by its Gymnasium name ("Breakout") or ALE id ("breakout").
     pub fn game_by_name(name: &str) -> Option<&'static Game> {
-        GAMES.iter().copied().find(|g| g.name == name || g.id == name)
+        GAMES
+            .iter()
+            .copied()
+            .find(|g| g.name == name || g.id == name)
     }
 
     pub fn supported_games() -> impl Iterator<Item = &'static Game> {
@@ -204,6 +207,11 @@ impl AtariEnv {
 
     pub fn ram(&self) -> &[u8; 128] {
         self.core.machine.ram()
+    }
+
+    /// Writes a RAM byte (ALE's `setRAM`; `index` 0..127).
+    pub fn set_ram(&mut self, index: usize, value: u8) {
+        self.core.machine.set_ram(index, value);
     }
 
     pub fn lives(&self) -> i32 {

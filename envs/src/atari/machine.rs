@@ -121,7 +121,10 @@ impl Board {
         let mut port_a = 0u8;
         let mut resistance = [MAX_RESISTANCE; 4];
         let mut fire_high = [true; 2];
-        for (jack, paddles) in [props.left_paddles, props.right_paddles].into_iter().enumerate() {
+        for (jack, paddles) in [props.left_paddles, props.right_paddles]
+            .into_iter()
+            .enumerate()
+        {
             // Port A: left jack on the high nibble, right jack on the low nibble.
             let shift = if jack == 0 { 4 } else { 0 };
             if paddles {

@@ -42,7 +42,9 @@ pub enum AtariError {
 impl fmt::Display for AtariError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AtariError::UnknownRom(md5) => write!(f, "no supported Atari game has a ROM with MD5 {md5}"),
+            AtariError::UnknownRom(md5) => {
+                write!(f, "no supported Atari game has a ROM with MD5 {md5}")
+            }
             AtariError::UnsupportedCartridge(kind) => {
                 write!(f, "unsupported cartridge type: {kind}")
             }

@@ -201,11 +201,6 @@ impl Tia {
         }
     }
 
-    /// Selects the TV standard's scanline limit and colour loss (PAL) for later resets.
-    pub fn set_pal(&mut self, pal: bool) {
-        self.pal = pal;
-    }
-
     /// The frame most recently drawn: `height` rows of 160 palette indices.
     pub fn frame(&self) -> &[u8] {
         let len = (self.height as usize * 160).min(BUFFER_PIXELS);
@@ -374,10 +369,6 @@ impl Tia {
         }
     }
 
-    fn color(&self, index: usize) -> u8 {
-        self.colors[index]
-    }
-
     /// Draws `count` pixels of the current line starting at pixel `hpos`.
     fn draw_segment(&mut self, count: usize, hpos: usize) {
         let start = self.frame_pointer;
@@ -395,8 +386,13 @@ impl Tia {
         let pf_row = &tables.playfield[self.pf_table];
         let grp0 = self.current_grp0;
         let grp1 = self.current_grp1;
-        let (p0m, p1m, m0m, m1m, blm) =
-            (self.p0_mask, self.p1_mask, self.m0_mask, self.m1_mask, self.bl_mask);
+        let (p0m, p1m, m0m, m1m, blm) = (
+            self.p0_mask,
+            self.p1_mask,
+            self.m0_mask,
+            self.m1_mask,
+            self.bl_mask,
+        );
         let mut collision = self.collision;
         let col = &tables.collision;
         let word_zero = |base: usize, h: usize| masks[base + h..base + h + 4] == [0, 0, 0, 0];
@@ -490,7 +486,11 @@ impl Tia {
                 })
             }
             o if o == t::BL_BIT | t::M0_BIT || o == t::BL_BIT | t::M1_BIT => {
-                let (mm, mc) = if o & t::M0_BIT != 0 { (m0m, p0c) } else { (m1m, p1c) };
+                let (mm, mc) = if o & t::M0_BIT != 0 {
+                    (m0m, p0c)
+                } else {
+                    (m1m, p1c)
+                };
                 let pair = col[o as usize];
                 run!(|h| skip (word_zero(blm, h) && word_zero(mm, h)).then_some(bk), pixel {
                     let b = masks[blm + h] != 0;
@@ -645,7 +645,10 @@ impl Tia {
             }
             let old_pointer = self.frame_pointer;
             if clocks_to_update != 0 {
-                self.draw_segment(clocks_to_update as usize, (from_line_start - HBLANK) as usize);
+                self.draw_segment(
+                    clocks_to_update as usize,
+                    (from_line_start - HBLANK) as usize,
+                );
             }
             if self.hmove_blank_enabled && from_line_start < HBLANK + 8 {
                 // The HMOVE blank is cleared from the segment start to pixel 8, even when
@@ -708,7 +711,10 @@ impl Tia {
     }
 
     fn ball_mask_at(&self) -> usize {
-        t::ball_mask((self.posbl & 3) as usize, ((self.ctrlpf & 0x30) >> 4) as usize) + 160
+        t::ball_mask(
+            (self.posbl & 3) as usize,
+            ((self.ctrlpf & 0x30) >> 4) as usize,
+        ) + 160
             - (self.posbl & 0xfc) as usize
     }
 
@@ -722,9 +728,17 @@ impl Tia {
 
     fn refresh_current_graphics(&mut self) {
         let g0 = if self.vdelp0 { self.dgrp0 } else { self.grp0 };
-        self.current_grp0 = if self.refp0 { self.tables.reflect[g0 as usize] } else { g0 };
+        self.current_grp0 = if self.refp0 {
+            self.tables.reflect[g0 as usize]
+        } else {
+            g0
+        };
         let g1 = if self.vdelp1 { self.dgrp1 } else { self.grp1 };
-        self.current_grp1 = if self.refp1 { self.tables.reflect[g1 as usize] } else { g1 };
+        self.current_grp1 = if self.refp1 {
+            self.tables.reflect[g1 as usize]
+        } else {
+            g1
+        };
     }
 
     pub fn peek(&mut self, addr: u16, bus: &mut TiaBus) -> u8 {
@@ -810,13 +824,13 @@ impl Tia {
                 }
                 self.vblank = value;
             }
-            0x02 => {
-                if bus.last_access_was_read {
-                    let line_start = (self.clock_when_frame_started / 3) as u32;
-                    let to_end = 76 - (bus.cycles.wrapping_sub(line_start) % 76);
-                    if to_end < 76 {
-                        *bus.cycles = bus.cycles.wrapping_add(to_end);
-                    }
+            // WSYNC halts the CPU to the end of the line (only after a read, which a
+            // store's operand fetch always is).
+            0x02 if bus.last_access_was_read => {
+                let line_start = (self.clock_when_frame_started / 3) as u32;
+                let to_end = 76 - (bus.cycles.wrapping_sub(line_start) % 76);
+                if to_end < 76 {
+                    *bus.cycles = bus.cycles.wrapping_add(to_end);
                 }
             }
             0x04 => {
@@ -873,7 +887,11 @@ impl Tia {
                 self.set_enabled(t::PF_BIT, self.pf != 0);
             }
             0x10 | 0x11 => {
-                let newx = if hpos < HBLANK { 3 } else { ((hpos - HBLANK) + 5) % 160 };
+                let newx = if hpos < HBLANK {
+                    3
+                } else {
+                    ((hpos - HBLANK) + 5) % 160
+                };
                 let (pos, nusiz) = if addr == 0x10 {
                     (self.posp0, self.nusiz0)
                 } else {
@@ -897,21 +915,33 @@ impl Tia {
                 }
             }
             0x12 => {
-                self.posm0 = if hpos < HBLANK { 2 } else { ((hpos - HBLANK) + 4) % 160 };
+                self.posm0 = if hpos < HBLANK {
+                    2
+                } else {
+                    ((hpos - HBLANK) + 4) % 160
+                };
                 if clock - self.last_hmove_clock == 20 * 3 && hpos == 69 {
                     self.posm0 = 8;
                 }
                 self.m0_mask = self.missile_mask_at(self.posm0, self.nusiz0);
             }
             0x13 => {
-                self.posm1 = if hpos < HBLANK { 2 } else { ((hpos - HBLANK) + 4) % 160 };
+                self.posm1 = if hpos < HBLANK {
+                    2
+                } else {
+                    ((hpos - HBLANK) + 4) % 160
+                };
                 if clock - self.last_hmove_clock == 3 * 3 && hpos == 18 {
                     self.posm1 = 3;
                 }
                 self.m1_mask = self.missile_mask_at(self.posm1, self.nusiz1);
             }
             0x14 => {
-                self.posbl = if hpos < HBLANK { 2 } else { ((hpos - HBLANK) + 4) % 160 };
+                self.posbl = if hpos < HBLANK {
+                    2
+                } else {
+                    ((hpos - HBLANK) + 4) % 160
+                };
                 let since = clock - self.last_hmove_clock;
                 if since == 18 * 3 && (hpos == 60 || hpos == 69) {
                     self.posbl = 10;

@@ -121,12 +121,17 @@ impl TiaTables {
                         }
                     }
                 }
-                write_rotations(&mut masks, |align| player_mask(align, suppress_first, mode), &row);
+                write_rotations(
+                    &mut masks,
+                    |align| player_mask(align, suppress_first, mode),
+                    &row,
+                );
             }
         }
 
         let mut playfield = [[0u32; 160]; 2];
-        for x in 0..160usize {
+        let [normal, reflected] = &mut playfield;
+        for (x, (n, r)) in normal.iter_mut().zip(reflected.iter_mut()).enumerate() {
             // PF0 (4 bits, low first), PF1 (8 bits, high first), PF2 (8 bits, low first);
             // the right half repeats or, reflected, mirrors the left.
             let left = |x: usize| -> u32 {
@@ -138,8 +143,8 @@ impl TiaTables {
                     0x01000 << ((x - 48) / 4)
                 }
             };
-            playfield[0][x] = if x < 80 { left(x) } else { left(x - 80) };
-            playfield[1][x] = if x < 80 { left(x) } else { left(159 - x) };
+            *n = if x < 80 { left(x) } else { left(x - 80) };
+            *r = if x < 80 { left(x) } else { left(159 - x) };
         }
 
         let mut collision = [0u16; 64];
@@ -189,7 +194,11 @@ impl TiaTables {
                         color = 1;
                     }
                     if e & PF_BIT != 0 {
-                        color = if e & SCORE_BIT != 0 { 2 + half as u8 } else { 1 };
+                        color = if e & SCORE_BIT != 0 {
+                            2 + half as u8
+                        } else {
+                            1
+                        };
                     }
                     if e & (P1_BIT | M1_BIT) != 0 && color != 2 {
                         color = 3;
@@ -264,8 +273,12 @@ fn motion_table() -> [[i8; 16]; 76] {
             16 - h as i8
         }
     };
-    const EARLY_FLOOR: [i8; 21] = [-8, -8, -8, -8, -6, -5, -5, -4, -3, -2, -2, -1, 0, 1, 1, 2, 3, 4, 4, 5, 6];
-    const LATE_SHIFT: [i8; 20] = [6, 5, 4, 4, 3, 2, 1, 1, 0, -1, -2, -2, -3, -4, -5, -5, -6, -7, -8, -8];
+    const EARLY_FLOOR: [i8; 21] = [
+        -8, -8, -8, -8, -6, -5, -5, -4, -3, -2, -2, -1, 0, 1, 1, 2, 3, 4, 4, 5, 6,
+    ];
+    const LATE_SHIFT: [i8; 20] = [
+        6, 5, 4, 4, 3, 2, 1, 1, 0, -1, -2, -2, -3, -4, -5, -5, -6, -7, -8, -8,
+    ];
     let mut table = [[0i8; 16]; 76];
     for (cycle, row) in table.iter_mut().enumerate() {
         for (h, cell) in row.iter_mut().enumerate() {
@@ -278,4 +291,45 @@ fn motion_table() -> [[i8; 16]; 76] {
         }
     }
     table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hmove_motion_by_cycle() {
+        let m = &tables().motion;
+        // Early HMOVE: full motion, leftward motion cut progressively.
+        assert_eq!((m[0][1], m[0][7], m[0][8], m[0][15]), (-1, -7, 8, 1));
+        assert_eq!((m[4][7], m[7][6], m[12][7]), (-6, -4, 0));
+        assert_eq!((m[16][0], m[16][14], m[16][8]), (3, 3, 8));
+        assert_eq!(m[20], [6, 6, 6, 6, 6, 6, 6, 6, 8, 7, 6, 6, 6, 6, 6, 6]);
+        // Mid-line: nothing moves; late: part of the leftward motion.
+        assert!(m[21..55].iter().all(|row| row.iter().all(|&v| v == 0)));
+        assert_eq!((m[55][7], m[55][6], m[63][7], m[64][0]), (-1, 0, -7, -1));
+        assert_eq!((m[73][15], m[73][8], m[74][7]), (-7, 0, -15));
+        assert_eq!(m[75], m[0]);
+    }
+
+    #[test]
+    fn object_masks() {
+        let t = tables();
+        // Double-width player starts a pixel late, two pixels per graphics bit.
+        let p = player_mask(0, 0, 5);
+        assert_eq!(&t.masks[p..p + 4], &[0, 0x80, 0x80, 0x40]);
+        assert_eq!(t.masks[p + 16], 0x01);
+        // Three close copies of a player; with the first copy suppressed.
+        let p = player_mask(0, 1, 3);
+        assert_eq!(
+            (t.masks[p], t.masks[p + 16], t.masks[p + 39]),
+            (0, 0x80, 0x01)
+        );
+        // An alignment of 2 shifts the row right by two pixels.
+        let b = ball_mask(2, 1);
+        assert_eq!(&t.masks[b..b + 4], &[0, 0, 1, 1]);
+        // Playfield: PF0 bit 4 at pixel 0, PF2 bit 7 at pixel 79; mirrored on the right.
+        assert_eq!((t.playfield[0][0], t.playfield[0][79]), (1, 0x80000));
+        assert_eq!((t.playfield[1][80], t.playfield[1][159]), (0x80000, 1));
+    }
 }

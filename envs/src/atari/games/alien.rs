@@ -27,7 +27,12 @@ struct Alien {
 
 impl Alien {
     fn new() -> Self {
-        Alien { reward: 0, score: 0, terminal: false, lives: 3 }
+        Alien {
+            reward: 0,
+            score: 0,
+            terminal: false,
+            lives: 3,
+        }
     }
 }
 

@@ -7,7 +7,9 @@ pub static GAME: Game = Game {
     id: "amidar",
     name: "Amidar",
     md5: "acb7750b4d0c4bd34969802a7deb2990",
-    minimal_actions: &[NOOP, FIRE, UP, RIGHT, LEFT, DOWN, UPFIRE, RIGHTFIRE, LEFTFIRE, DOWNFIRE],
+    minimal_actions: &[
+        NOOP, FIRE, UP, RIGHT, LEFT, DOWN, UPFIRE, RIGHTFIRE, LEFTFIRE, DOWNFIRE,
+    ],
     mode_select: None,
     starting_actions: &[],
     new_rules: || Box::new(Amidar::new()),
@@ -22,7 +24,12 @@ struct Amidar {
 
 impl Amidar {
     fn new() -> Self {
-        Amidar { reward: 0, score: 0, terminal: false, lives: 3 }
+        Amidar {
+            reward: 0,
+            score: 0,
+            terminal: false,
+            lives: 3,
+        }
     }
 }
 
@@ -49,6 +56,10 @@ impl Rules for Amidar {
     }
 
     fn lives(&self) -> i32 {
-        if self.terminal { 0 } else { self.lives }
+        if self.terminal {
+            0
+        } else {
+            self.lives
+        }
     }
 }

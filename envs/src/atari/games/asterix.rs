@@ -8,7 +8,9 @@ pub static GAME: Game = Game {
     id: "asterix",
     name: "Asterix",
     md5: "89a68746eff7f266bbf08de2483abe55",
-    minimal_actions: &[NOOP, UP, RIGHT, LEFT, DOWN, UPRIGHT, UPLEFT, DOWNRIGHT, DOWNLEFT],
+    minimal_actions: &[
+        NOOP, UP, RIGHT, LEFT, DOWN, UPRIGHT, UPLEFT, DOWNRIGHT, DOWNLEFT,
+    ],
     mode_select: None,
     starting_actions: &[FIRE],
     new_rules: || Box::new(Asterix::new()),
@@ -23,7 +25,12 @@ struct Asterix {
 
 impl Asterix {
     fn new() -> Self {
-        Asterix { reward: 0, score: 0, terminal: false, lives: 3 }
+        Asterix {
+            reward: 0,
+            score: 0,
+            terminal: false,
+            lives: 3,
+        }
     }
 }
 
@@ -50,6 +57,10 @@ impl Rules for Asterix {
     }
 
     fn lives(&self) -> i32 {
-        if self.terminal { 0 } else { self.lives }
+        if self.terminal {
+            0
+        } else {
+            self.lives
+        }
     }
 }

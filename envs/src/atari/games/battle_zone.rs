@@ -27,7 +27,12 @@ struct BattleZone {
 
 impl BattleZone {
     fn new() -> Self {
-        BattleZone { reward: 0, score: 0, terminal: false, lives: 5 }
+        BattleZone {
+            reward: 0,
+            score: 0,
+            terminal: false,
+            lives: 5,
+        }
     }
 }
 
@@ -68,6 +73,10 @@ impl Rules for BattleZone {
     }
 
     fn lives(&self) -> i32 {
-        if self.terminal { 0 } else { self.lives }
+        if self.terminal {
+            0
+        } else {
+            self.lives
+        }
     }
 }

@@ -26,7 +26,12 @@ struct Berzerk {
 
 impl Berzerk {
     fn new() -> Self {
-        Berzerk { reward: 0, score: 0, terminal: false, lives: 3 }
+        Berzerk {
+            reward: 0,
+            score: 0,
+            terminal: false,
+            lives: 3,
+        }
     }
 }
 
@@ -53,6 +58,10 @@ impl Rules for Berzerk {
     }
 
     fn lives(&self) -> i32 {
-        if self.terminal { 0 } else { self.lives }
+        if self.terminal {
+            0
+        } else {
+            self.lives
+        }
     }
 }

@@ -22,7 +22,11 @@ struct Boxing {
 
 impl Boxing {
     fn new() -> Self {
-        Boxing { reward: 0, score: 0, terminal: false }
+        Boxing {
+            reward: 0,
+            score: 0,
+            terminal: false,
+        }
     }
 }
 

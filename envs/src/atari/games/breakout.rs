@@ -29,7 +29,13 @@ struct Breakout {
 
 impl Breakout {
     fn new() -> Self {
-        Breakout { reward: 0, score: 0, terminal: false, started: false, lives: 5 }
+        Breakout {
+            reward: 0,
+            score: 0,
+            terminal: false,
+            started: false,
+            lives: 5,
+        }
     }
 }
 
@@ -61,6 +67,10 @@ impl Rules for Breakout {
     }
 
     fn lives(&self) -> i32 {
-        if self.terminal { 0 } else { self.lives }
+        if self.terminal {
+            0
+        } else {
+            self.lives
+        }
     }
 }

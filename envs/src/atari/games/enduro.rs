@@ -9,7 +9,9 @@ pub static GAME: Game = Game {
     id: "enduro",
     name: "Enduro",
     md5: "94b92a882f6dbaa6993a46e2dcc58402",
-    minimal_actions: &[NOOP, FIRE, RIGHT, LEFT, DOWN, DOWNRIGHT, DOWNLEFT, RIGHTFIRE, LEFTFIRE],
+    minimal_actions: &[
+        NOOP, FIRE, RIGHT, LEFT, DOWN, DOWNRIGHT, DOWNLEFT, RIGHTFIRE, LEFTFIRE,
+    ],
     mode_select: None,
     starting_actions: &[FIRE],
     new_rules: || Box::new(Enduro::new()),
@@ -23,7 +25,11 @@ struct Enduro {
 
 impl Enduro {
     fn new() -> Self {
-        Enduro { reward: 0, score: 0, terminal: false }
+        Enduro {
+            reward: 0,
+            score: 0,
+            terminal: false,
+        }
     }
 }
 

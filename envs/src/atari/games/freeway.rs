@@ -26,7 +26,11 @@ struct Freeway {
 
 impl Freeway {
     fn new() -> Self {
-        Freeway { reward: 0, score: 0, terminal: false }
+        Freeway {
+            reward: 0,
+            score: 0,
+            terminal: false,
+        }
     }
 }
 

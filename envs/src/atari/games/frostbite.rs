@@ -26,7 +26,12 @@ struct Frostbite {
 
 impl Frostbite {
     fn new() -> Self {
-        Frostbite { reward: 0, score: 0, terminal: false, lives: 4 }
+        Frostbite {
+            reward: 0,
+            score: 0,
+            terminal: false,
+            lives: 4,
+        }
     }
 }
 
@@ -54,6 +59,10 @@ impl Rules for Frostbite {
     }
 
     fn lives(&self) -> i32 {
-        if self.terminal { 0 } else { self.lives }
+        if self.terminal {
+            0
+        } else {
+            self.lives
+        }
     }
 }

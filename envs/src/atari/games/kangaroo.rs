@@ -26,7 +26,12 @@ struct Kangaroo {
 
 impl Kangaroo {
     fn new() -> Self {
-        Kangaroo { reward: 0, score: 0, terminal: false, lives: 3 }
+        Kangaroo {
+            reward: 0,
+            score: 0,
+            terminal: false,
+            lives: 3,
+        }
     }
 }
 
@@ -53,6 +58,10 @@ impl Rules for Kangaroo {
     }
 
     fn lives(&self) -> i32 {
-        if self.terminal { 0 } else { self.lives }
+        if self.terminal {
+            0
+        } else {
+            self.lives
+        }
     }
 }

@@ -22,7 +22,12 @@ struct MontezumaRevenge {
 
 impl MontezumaRevenge {
     fn new() -> Self {
-        MontezumaRevenge { reward: 0, score: 0, terminal: false, lives: 6 }
+        MontezumaRevenge {
+            reward: 0,
+            score: 0,
+            terminal: false,
+            lives: 6,
+        }
     }
 }
 
@@ -50,6 +55,10 @@ impl Rules for MontezumaRevenge {
     }
 
     fn lives(&self) -> i32 {
-        if self.terminal { 0 } else { self.lives }
+        if self.terminal {
+            0
+        } else {
+            self.lives
+        }
     }
 }

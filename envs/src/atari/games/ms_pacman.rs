@@ -9,7 +9,9 @@ pub static GAME: Game = Game {
     id: "ms_pacman",
     name: "MsPacman",
     md5: "87e79cd41ce136fd4f72cc6e2c161bee",
-    minimal_actions: &[NOOP, UP, RIGHT, LEFT, DOWN, UPRIGHT, UPLEFT, DOWNRIGHT, DOWNLEFT],
+    minimal_actions: &[
+        NOOP, UP, RIGHT, LEFT, DOWN, UPRIGHT, UPLEFT, DOWNRIGHT, DOWNLEFT,
+    ],
     mode_select: Some(ModeSelect {
         noop_steps_first: 0,
         frames_per_press: 10,
@@ -28,7 +30,12 @@ struct MsPacman {
 
 impl MsPacman {
     fn new() -> Self {
-        MsPacman { reward: 0, score: 0, terminal: false, lives: 3 }
+        MsPacman {
+            reward: 0,
+            score: 0,
+            terminal: false,
+            lives: 3,
+        }
     }
 }
 
@@ -56,6 +63,10 @@ impl Rules for MsPacman {
     }
 
     fn lives(&self) -> i32 {
-        if self.terminal { 0 } else { self.lives }
+        if self.terminal {
+            0
+        } else {
+            self.lives
+        }
     }
 }

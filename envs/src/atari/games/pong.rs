@@ -26,7 +26,11 @@ struct Pong {
 
 impl Pong {
     fn new() -> Self {
-        Pong { reward: 0, score: 0, terminal: false }
+        Pong {
+            reward: 0,
+            score: 0,
+            terminal: false,
+        }
     }
 }
 

@@ -24,7 +24,13 @@ struct Qbert {
 
 impl Qbert {
     fn new() -> Self {
-        Qbert { reward: 0, score: 0, terminal: false, last_lives: 2, lives: 4 }
+        Qbert {
+            reward: 0,
+            score: 0,
+            terminal: false,
+            last_lives: 2,
+            lives: 4,
+        }
     }
 }
 
@@ -59,6 +65,10 @@ impl Rules for Qbert {
     }
 
     fn lives(&self) -> i32 {
-        if self.terminal { 0 } else { self.lives }
+        if self.terminal {
+            0
+        } else {
+            self.lives
+        }
     }
 }

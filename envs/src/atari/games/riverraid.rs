@@ -23,7 +23,12 @@ struct Riverraid {
 
 impl Riverraid {
     fn new() -> Self {
-        Riverraid { reward: 0, score: 0, terminal: false, lives_byte: 0x58 }
+        Riverraid {
+            reward: 0,
+            score: 0,
+            terminal: false,
+            lives_byte: 0x58,
+        }
     }
 }
 

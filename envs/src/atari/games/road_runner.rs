@@ -23,7 +23,12 @@ struct RoadRunner {
 
 impl RoadRunner {
     fn new() -> Self {
-        RoadRunner { reward: 0, score: 0, terminal: false, lives: 3 }
+        RoadRunner {
+            reward: 0,
+            score: 0,
+            terminal: false,
+            lives: 3,
+        }
     }
 }
 
@@ -62,6 +67,10 @@ impl Rules for RoadRunner {
     }
 
     fn lives(&self) -> i32 {
-        if self.terminal { 0 } else { self.lives }
+        if self.terminal {
+            0
+        } else {
+            self.lives
+        }
     }
 }

@@ -21,7 +21,12 @@ struct Seaquest {
 
 impl Seaquest {
     fn new() -> Self {
-        Seaquest { reward: 0, score: 0, terminal: false, lives: 4 }
+        Seaquest {
+            reward: 0,
+            score: 0,
+            terminal: false,
+            lives: 4,
+        }
     }
 }
 
@@ -47,6 +52,10 @@ impl Rules for Seaquest {
     }
 
     fn lives(&self) -> i32 {
-        if self.terminal { 0 } else { self.lives }
+        if self.terminal {
+            0
+        } else {
+            self.lives
+        }
     }
 }

@@ -27,7 +27,12 @@ struct SpaceInvaders {
 
 impl SpaceInvaders {
     fn new() -> Self {
-        SpaceInvaders { reward: 0, score: 0, terminal: false, lives: 3 }
+        SpaceInvaders {
+            reward: 0,
+            score: 0,
+            terminal: false,
+            lives: 3,
+        }
     }
 }
 
@@ -57,6 +62,10 @@ impl Rules for SpaceInvaders {
     }
 
     fn lives(&self) -> i32 {
-        if self.terminal { 0 } else { self.lives }
+        if self.terminal {
+            0
+        } else {
+            self.lives
+        }
     }
 }

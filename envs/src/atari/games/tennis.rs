@@ -27,7 +27,12 @@ struct Tennis {
 
 impl Tennis {
     fn new() -> Self {
-        Tennis { reward: 0, prev_delta_points: 0, prev_delta_score: 0, terminal: false }
+        Tennis {
+            reward: 0,
+            prev_delta_points: 0,
+            prev_delta_score: 0,
+            terminal: false,
+        }
     }
 }
 
