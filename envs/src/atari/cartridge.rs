@@ -167,11 +167,13 @@ fn is_probably_fe(image: &[u8]) -> bool {
 pub struct Cartridge {
     kind: CartKind,
     image: Vec<u8>,
-    /// Byte offset of the selected 4K bank (F8/F6/F4 families and FE).
-    bank_offset: usize,
-    /// E0: the 1K slice shown in each of the four 1K windows.
-    slices: [usize; 4],
-    /// Super Chip RAM.
+    /// Image offset shown in each 1K window of the 4K cartridge space; every scheme
+    /// here switches whole 1K windows (4K banks as four of them).
+    windows: [usize; 4],
+    /// Accesses at or above this cartridge offset may switch banks.
+    hotspot_start: usize,
+    /// Super Chip RAM: writes below 0x080, reads at 0x080..0x0FF (0 when absent).
+    ram_end: usize,
     ram: [u8; 128],
 }
 
@@ -183,102 +185,93 @@ impl Cartridge {
         } else {
             image.to_vec()
         };
+        let (hotspot_start, ram_end) = match kind {
+            CartKind::K2 | CartKind::K4 => (0x1000, 0),
+            CartKind::F8 => (0xff8, 0),
+            CartKind::F6 => (0xff6, 0),
+            CartKind::F4 => (0xff4, 0),
+            CartKind::F8SC => (0xff8, 0x100),
+            CartKind::F6SC => (0xff6, 0x100),
+            CartKind::F4SC => (0xff4, 0x100),
+            CartKind::E0 => (0xfe0, 0),
+        };
         let mut cart = Cartridge {
             kind,
             image,
-            bank_offset: 0,
-            slices: [4, 5, 6, 7],
+            windows: [0, 0x400, 0x800, 0xc00],
+            hotspot_start,
+            ram_end,
             ram: [0; 128],
         };
         // Installing selects these banks before the first reset.
         match kind {
-            CartKind::F8 | CartKind::F8SC => cart.bank_offset = 4096,
+            CartKind::K2 => cart.windows = [0, 0x400, 0, 0x400],
+            CartKind::F8 | CartKind::F8SC => cart.select_bank(1),
+            CartKind::E0 => cart.windows = [4 << 10, 5 << 10, 6 << 10, 7 << 10],
             _ => {}
         }
         Ok(cart)
     }
 
+    fn select_bank(&mut self, bank: usize) {
+        let base = bank * 4096;
+        self.windows = [base, base + 0x400, base + 0x800, base + 0xc00];
+    }
+
     pub fn reset(&mut self, rng: &mut Mt19937) {
         match self.kind {
-            CartKind::F8 => self.bank_offset = 4096,
-            CartKind::F6 | CartKind::F4 => self.bank_offset = 0,
+            CartKind::F8 => self.select_bank(1),
+            CartKind::F6 | CartKind::F4 => self.select_bank(0),
             CartKind::F8SC | CartKind::F6SC | CartKind::F4SC => {
                 for byte in self.ram.iter_mut() {
                     *byte = rng.next_u32() as u8;
                 }
-                self.bank_offset = if self.kind == CartKind::F8SC { 4096 } else { 0 };
+                self.select_bank(if self.kind == CartKind::F8SC { 1 } else { 0 });
             }
             CartKind::E0 => {
-                self.slices[0] = 4;
-                self.slices[1] = 5;
-                self.slices[2] = 6;
+                self.windows[0] = 4 << 10;
+                self.windows[1] = 5 << 10;
+                self.windows[2] = 6 << 10;
             }
             CartKind::K2 | CartKind::K4 => {}
         }
     }
 
     /// Bank switching by touching a hotspot (reads and writes alike).
-    #[inline]
+    #[inline(never)]
     fn hotspot(&mut self, a: usize) {
         match self.kind {
-            CartKind::F8 | CartKind::F8SC => {
-                if a == 0xff8 || a == 0xff9 {
-                    self.bank_offset = (a - 0xff8) * 4096;
-                }
-            }
-            CartKind::F6 | CartKind::F6SC => {
-                if (0xff6..=0xff9).contains(&a) {
-                    self.bank_offset = (a - 0xff6) * 4096;
-                }
-            }
-            CartKind::F4 | CartKind::F4SC => {
-                if (0xff4..=0xffb).contains(&a) {
-                    self.bank_offset = (a - 0xff4) * 4096;
-                }
-            }
-            CartKind::E0 => {
-                if (0xfe0..=0xff7).contains(&a) {
-                    self.slices[(a - 0xfe0) >> 3] = a & 7;
-                }
-            }
-            CartKind::K2 | CartKind::K4 => {}
+            CartKind::F8 | CartKind::F8SC if a <= 0xff9 => self.select_bank(a - 0xff8),
+            CartKind::F6 | CartKind::F6SC if a <= 0xff9 => self.select_bank(a - 0xff6),
+            CartKind::F4 | CartKind::F4SC if a <= 0xffb => self.select_bank(a - 0xff4),
+            // E0: 0xFE0-0xFE7, 0xFE8-0xFEF and 0xFF0-0xFF7 pick the slice of the first
+            // three windows; the last window always shows slice 7.
+            CartKind::E0 if a <= 0xff7 => self.windows[(a - 0xfe0) >> 3] = (a & 7) << 10,
+            _ => {}
         }
     }
 
     /// A read in the cartridge space (address bit 12 set).
-    #[inline]
+    #[inline(always)]
     pub fn peek(&mut self, addr: u16) -> u8 {
         let a = (addr & 0x0fff) as usize;
-        match self.kind {
-            CartKind::K2 => self.image[a & 0x07ff],
-            CartKind::K4 => self.image[a],
-            CartKind::E0 => {
-                self.hotspot(a);
-                self.image[(self.slices[a >> 10] << 10) + (a & 0x3ff)]
-            }
-            CartKind::F8SC | CartKind::F6SC | CartKind::F4SC if a < 0x100 => {
-                if a < 0x80 {
-                    // Reading the write port reads the ROM underneath.
-                    self.image[self.bank_offset + a]
-                } else {
-                    self.ram[a & 0x7f]
-                }
-            }
-            _ => {
-                self.hotspot(a);
-                self.image[self.bank_offset + a]
-            }
+        if a >= self.hotspot_start {
+            self.hotspot(a);
         }
+        if a < self.ram_end && a >= 0x80 {
+            return self.ram[a & 0x7f];
+        }
+        // Reading the Super Chip's write port reads the ROM underneath.
+        self.image[self.windows[a >> 10] + (a & 0x3ff)]
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn poke(&mut self, addr: u16, value: u8) {
         let a = (addr & 0x0fff) as usize;
-        match self.kind {
-            CartKind::F8SC | CartKind::F6SC | CartKind::F4SC if a < 0x80 => {
-                self.ram[a] = value;
-            }
-            _ => self.hotspot(a),
+        if a < 0x80 && self.ram_end != 0 {
+            self.ram[a] = value;
+        } else if a >= self.hotspot_start {
+            self.hotspot(a);
         }
     }
 }

@@ -130,20 +130,20 @@ impl Cpu {
         self.c = ps & 0x01 != 0;
     }
 
-    #[inline]
+    #[inline(always)]
     fn set_nz(&mut self, v: u8) {
         self.z = v == 0;
         self.n = v & 0x80 != 0;
     }
 
-    #[inline]
+    #[inline(always)]
     fn fetch<B: Bus>(&mut self, bus: &mut B) -> u8 {
         let v = bus.peek(self.pc);
         self.pc = self.pc.wrapping_add(1);
         v
     }
 
-    #[inline]
+    #[inline(always)]
     fn fetch_word<B: Bus>(&mut self, bus: &mut B) -> u16 {
         let lo = bus.peek(self.pc) as u16;
         let hi = bus.peek(self.pc.wrapping_add(1)) as u16;
@@ -152,27 +152,27 @@ impl Cpu {
     }
 
     // Effective addresses. `page_penalty` adds the page-crossing cycle (read modes only).
-    #[inline]
+    #[inline(always)]
     fn addr_zero<B: Bus>(&mut self, bus: &mut B) -> u16 {
         self.fetch(bus) as u16
     }
 
-    #[inline]
+    #[inline(always)]
     fn addr_zero_x<B: Bus>(&mut self, bus: &mut B) -> u16 {
         self.fetch(bus).wrapping_add(self.x) as u16
     }
 
-    #[inline]
+    #[inline(always)]
     fn addr_zero_y<B: Bus>(&mut self, bus: &mut B) -> u16 {
         self.fetch(bus).wrapping_add(self.y) as u16
     }
 
-    #[inline]
+    #[inline(always)]
     fn addr_abs<B: Bus>(&mut self, bus: &mut B) -> u16 {
         self.fetch_word(bus)
     }
 
-    #[inline]
+    #[inline(always)]
     fn addr_abs_indexed<B: Bus>(&mut self, bus: &mut B, index: u8, page_penalty: bool) -> u16 {
         let base = self.fetch_word(bus);
         let addr = base.wrapping_add(index as u16);
@@ -184,7 +184,7 @@ impl Cpu {
 
     /// (zp,X): the pointer's high byte is read from pointer+1 without zero-page wrap
     /// (0xFF reads its high byte from 0x100), as the reference core does.
-    #[inline]
+    #[inline(always)]
     fn addr_indirect_x<B: Bus>(&mut self, bus: &mut B) -> u16 {
         let pointer = self.fetch(bus).wrapping_add(self.x) as u16;
         let lo = bus.peek(pointer) as u16;
@@ -192,7 +192,7 @@ impl Cpu {
         lo | (hi << 8)
     }
 
-    #[inline]
+    #[inline(always)]
     fn addr_indirect_y<B: Bus>(&mut self, bus: &mut B, page_penalty: bool) -> u16 {
         let pointer = self.fetch(bus) as u16;
         let lo = bus.peek(pointer) as u16;
@@ -206,7 +206,7 @@ impl Cpu {
     }
 
     /// Effective address for the read and read-modify-write groups (opcode column bits).
-    #[inline]
+    #[inline(always)]
     fn read_addr<B: Bus>(&mut self, bus: &mut B, mode: Mode) -> u16 {
         match mode {
             Mode::Zero => self.addr_zero(bus),
@@ -226,7 +226,7 @@ impl Cpu {
     }
 
     /// Effective address for writes and read-modify-writes: no page-crossing cycle.
-    #[inline]
+    #[inline(always)]
     fn write_addr<B: Bus>(&mut self, bus: &mut B, mode: Mode) -> u16 {
         match mode {
             Mode::AbsX => self.addr_abs_indexed(bus, self.x, false),
@@ -236,7 +236,7 @@ impl Cpu {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn read<B: Bus>(&mut self, bus: &mut B, mode: Mode) -> u8 {
         let addr = self.read_addr(bus, mode);
         bus.peek(addr)
@@ -285,7 +285,7 @@ impl Cpu {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn compare(&mut self, reg: u8, operand: u8) {
         let value = (reg as u16).wrapping_sub(operand as u16);
         self.z = value == 0;
@@ -293,7 +293,7 @@ impl Cpu {
         self.c = value & 0x100 == 0;
     }
 
-    #[inline]
+    #[inline(always)]
     fn branch<B: Bus>(&mut self, bus: &mut B, taken: bool) {
         let offset = self.fetch(bus) as i8;
         if taken {
@@ -303,14 +303,14 @@ impl Cpu {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn push<B: Bus>(&mut self, bus: &mut B, value: u8) {
         bus.poke(0x100 + self.sp as u16, value);
         self.sp = self.sp.wrapping_sub(1);
     }
 
     /// Reads the stack at SP, then increments SP (the reference's `peek(0x100 + SP++)`).
-    #[inline]
+    #[inline(always)]
     fn stack_read_post_inc<B: Bus>(&mut self, bus: &mut B) -> u8 {
         let v = bus.peek(0x100 + self.sp as u16);
         self.sp = self.sp.wrapping_add(1);
@@ -329,6 +329,7 @@ impl Cpu {
     }
 
     /// One instruction.
+    #[inline(always)]
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
         let op = self.fetch(bus);
         bus.add_cycles(CYCLES[op as usize] as u32);

@@ -51,12 +51,51 @@ pub struct Board {
 }
 
 impl Bus for Board {
-    #[inline]
+    #[inline(always)]
     fn peek(&mut self, addr: u16) -> u8 {
         let a = addr & 0x1fff;
         let value = if a & 0x1000 != 0 {
             self.cart.peek(a)
-        } else if a & 0x80 == 0 {
+        } else if a & 0x280 == 0x80 {
+            self.riot.ram[(a & 0x7f) as usize]
+        } else {
+            self.peek_io(a)
+        };
+        self.data_bus = value;
+        self.last_access_was_read = true;
+        value
+    }
+
+    #[inline(always)]
+    fn poke(&mut self, addr: u16, value: u8) {
+        let a = addr & 0x1fff;
+        if a & 0x1000 != 0 {
+            self.cart.poke(a, value);
+        } else if a & 0x280 == 0x80 {
+            self.riot.ram[(a & 0x7f) as usize] = value;
+        } else {
+            self.poke_io(a, value);
+        }
+        self.data_bus = value;
+        self.last_access_was_read = false;
+    }
+
+    #[inline(always)]
+    fn add_cycles(&mut self, cycles: u32) {
+        self.cycles = self.cycles.wrapping_add(cycles);
+    }
+
+    #[inline(always)]
+    fn stop_requested(&self) -> bool {
+        self.tia.stop_requested()
+    }
+}
+
+impl Board {
+    /// TIA or RIOT register reads (address bit 12 clear, not RAM).
+    #[inline(never)]
+    fn peek_io(&mut self, a: u16) -> u8 {
+        if a & 0x80 == 0 {
             let mut bus = TiaBus {
                 cycles: &mut self.cycles,
                 data_bus: self.data_bus,
@@ -64,22 +103,14 @@ impl Bus for Board {
                 inputs: &self.tia_inputs,
             };
             self.tia.peek(a, &mut bus)
-        } else if a & 0x200 == 0 {
-            self.riot.ram[(a & 0x7f) as usize]
         } else {
             self.riot.peek(a, self.cycles, self.port_a, self.switches)
-        };
-        self.data_bus = value;
-        self.last_access_was_read = true;
-        value
+        }
     }
 
-    #[inline]
-    fn poke(&mut self, addr: u16, value: u8) {
-        let a = addr & 0x1fff;
-        if a & 0x1000 != 0 {
-            self.cart.poke(a, value);
-        } else if a & 0x80 == 0 {
+    #[inline(never)]
+    fn poke_io(&mut self, a: u16, value: u8) {
+        if a & 0x80 == 0 {
             let mut bus = TiaBus {
                 cycles: &mut self.cycles,
                 data_bus: self.data_bus,
@@ -87,27 +118,11 @@ impl Bus for Board {
                 inputs: &self.tia_inputs,
             };
             self.tia.poke(a, value, &mut bus);
-        } else if a & 0x200 == 0 {
-            self.riot.ram[(a & 0x7f) as usize] = value;
         } else {
             self.riot.poke(a, value, self.cycles);
         }
-        self.data_bus = value;
-        self.last_access_was_read = false;
     }
 
-    #[inline]
-    fn add_cycles(&mut self, cycles: u32) {
-        self.cycles = self.cycles.wrapping_add(cycles);
-    }
-
-    #[inline]
-    fn stop_requested(&self) -> bool {
-        self.tia.stop_requested()
-    }
-}
-
-impl Board {
     /// The system clock restarts from zero; devices shift their clock marks.
     fn reset_cycles(&mut self) {
         self.riot.system_cycles_reset(self.cycles);

@@ -207,6 +207,7 @@ impl Tia {
         &self.buffers[self.current][..len]
     }
 
+    #[inline(always)]
     pub fn stop_requested(&self) -> bool {
         self.stop_requested
     }
@@ -586,30 +587,34 @@ impl Tia {
                 })
             }
             _ => {
+                // Every object, pixel by pixel, through the priority encoder. Masks of
+                // disabled ball/missiles read as the all-zero mask.
+                let n = ending - start;
                 let enabled = self.enabled_objects;
-                let extra = self.priority_and_score;
+                let extra = self.priority_and_score as usize;
                 let colors = [bk, pfc, p0c, p1c];
-                for (i, px) in buffer[start..ending].iter_mut().enumerate() {
-                    let h = hpos + i;
-                    let mut e = if pf_at(h) { t::PF_BIT } else { 0 };
-                    if enabled & t::BL_BIT != 0 && masks[blm + h] != 0 {
-                        e |= t::BL_BIT;
-                    }
-                    if grp1 & masks[p1m + h] != 0 {
-                        e |= t::P1_BIT;
-                    }
-                    if enabled & t::M1_BIT != 0 && masks[m1m + h] != 0 {
-                        e |= t::M1_BIT;
-                    }
-                    if grp0 & masks[p0m + h] != 0 {
-                        e |= t::P0_BIT;
-                    }
-                    if enabled & t::M0_BIT != 0 && masks[m0m + h] != 0 {
-                        e |= t::M0_BIT;
-                    }
+                let zero = t::disabled_mask();
+                let slice = |base: usize, on: bool| {
+                    let b = if on { base + hpos } else { zero };
+                    &masks[b..b + n]
+                };
+                let bl = slice(blm, enabled & t::BL_BIT != 0);
+                let m0 = slice(m0m, enabled & t::M0_BIT != 0);
+                let m1 = slice(m1m, enabled & t::M1_BIT != 0);
+                let p0 = slice(p0m, true);
+                let p1 = slice(p1m, true);
+                let pf_bits = &pf_row[hpos..hpos + n];
+                let out = &mut buffer[start..ending];
+                for i in 0..n {
+                    let e = (u8::from(pf & pf_bits[i] != 0) << 5)
+                        | (u8::from(bl[i] != 0) << 4)
+                        | (u8::from(m1[i] != 0) << 3)
+                        | (u8::from(grp1 & p1[i] != 0) << 2)
+                        | (u8::from(m0[i] != 0) << 1)
+                        | u8::from(grp0 & p0[i] != 0);
                     collision |= col[e as usize];
-                    let half = usize::from(h >= 80);
-                    *px = colors[tables.priority[half][(e | extra) as usize] as usize];
+                    let half = usize::from(hpos + i >= 80);
+                    out[i] = colors[tables.priority[half][e as usize | extra] as usize];
                 }
             }
         }
