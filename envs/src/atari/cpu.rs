@@ -328,153 +328,237 @@ impl Cpu {
         !self.jammed
     }
 
-    /// One instruction.
+    /// One instruction. Each opcode has its own arm, so its addressing mode is a
+    /// constant the compiler folds in (no second dispatch on the mode).
     #[inline(always)]
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
         let op = self.fetch(bus);
         bus.add_cycles(CYCLES[op as usize] as u32);
+        // Reads: the operand goes to `$f`.
+        macro_rules! read {
+            ($mode:ident, $f:ident) => {{
+                let v = self.read(bus, Mode::$mode);
+                self.$f(v)
+            }};
+        }
+        // Writes: `$f` gives the byte to store at the effective address.
+        macro_rules! write {
+            ($mode:ident, $f:ident) => {{
+                let addr = self.write_addr(bus, Mode::$mode);
+                let v = self.$f(addr);
+                bus.poke(addr, v)
+            }};
+        }
+        // Read-modify-writes: one read, one write of what `$f` returns (register
+        // effects of the combined undocumented opcodes happen in `$f`; the order does
+        // not matter as the bus never sees registers).
+        macro_rules! rmw {
+            ($mode:ident, $f:ident) => {{
+                let addr = self.write_addr(bus, Mode::$mode);
+                let operand = bus.peek(addr);
+                let result = self.$f(operand);
+                bus.poke(addr, result)
+            }};
+        }
         match op {
-            // Loads.
-            0xa9 | 0xa5 | 0xb5 | 0xad | 0xbd | 0xb9 | 0xa1 | 0xb1 => {
-                let v = self.read(bus, group_one_mode(op));
-                self.a = v;
-                self.set_nz(v);
-            }
-            0xa2 => {
-                let v = self.read(bus, Mode::Imm);
-                self.x = v;
-                self.set_nz(v);
-            }
-            0xa6 | 0xb6 | 0xae | 0xbe => {
-                let mode = match op {
-                    0xa6 => Mode::Zero,
-                    0xb6 => Mode::ZeroY,
-                    0xae => Mode::Abs,
-                    _ => Mode::AbsY,
-                };
-                let v = self.read(bus, mode);
-                self.x = v;
-                self.set_nz(v);
-            }
-            0xa0 | 0xa4 | 0xb4 | 0xac | 0xbc => {
-                let mode = match op {
-                    0xa0 => Mode::Imm,
-                    0xa4 => Mode::Zero,
-                    0xb4 => Mode::ZeroX,
-                    0xac => Mode::Abs,
-                    _ => Mode::AbsX,
-                };
-                let v = self.read(bus, mode);
-                self.y = v;
-                self.set_nz(v);
-            }
-            // LAX (undocumented): A and X loaded together.
-            0xa7 | 0xb7 | 0xaf | 0xbf | 0xa3 | 0xb3 => {
-                let mode = match op {
-                    0xa7 => Mode::Zero,
-                    0xb7 => Mode::ZeroY,
-                    0xaf => Mode::Abs,
-                    0xbf => Mode::AbsY,
-                    0xa3 => Mode::IndX,
-                    _ => Mode::IndY,
-                };
-                let v = self.read(bus, mode);
-                self.a = v;
-                self.x = v;
-                self.set_nz(v);
-            }
-            // Stores.
-            0x85 | 0x95 | 0x8d | 0x9d | 0x99 | 0x81 | 0x91 => {
-                let addr = self.write_addr(bus, group_one_mode(op));
-                bus.poke(addr, self.a);
-            }
-            0x86 | 0x96 | 0x8e => {
-                let mode = match op {
-                    0x86 => Mode::Zero,
-                    0x96 => Mode::ZeroY,
-                    _ => Mode::Abs,
-                };
-                let addr = self.write_addr(bus, mode);
-                bus.poke(addr, self.x);
-            }
-            0x84 | 0x94 | 0x8c => {
-                let mode = match op {
-                    0x84 => Mode::Zero,
-                    0x94 => Mode::ZeroX,
-                    _ => Mode::Abs,
-                };
-                let addr = self.write_addr(bus, mode);
-                bus.poke(addr, self.y);
-            }
-            // SAX (undocumented): stores A & X.
-            0x87 | 0x97 | 0x8f | 0x83 => {
-                let mode = match op {
-                    0x87 => Mode::Zero,
-                    0x97 => Mode::ZeroY,
-                    0x8f => Mode::Abs,
-                    _ => Mode::IndX,
-                };
-                let addr = self.write_addr(bus, mode);
-                bus.poke(addr, self.a & self.x);
-            }
-            // Accumulator arithmetic and logic (group one).
-            0x09 | 0x05 | 0x15 | 0x0d | 0x1d | 0x19 | 0x01 | 0x11 => {
-                let v = self.read(bus, group_one_mode(op));
-                self.a |= v;
-                self.set_nz(self.a);
-            }
-            0x29 | 0x25 | 0x35 | 0x2d | 0x3d | 0x39 | 0x21 | 0x31 => {
-                let v = self.read(bus, group_one_mode(op));
-                self.a &= v;
-                self.set_nz(self.a);
-            }
-            0x49 | 0x45 | 0x55 | 0x4d | 0x5d | 0x59 | 0x41 | 0x51 => {
-                let v = self.read(bus, group_one_mode(op));
-                self.a ^= v;
-                self.set_nz(self.a);
-            }
-            0x69 | 0x65 | 0x75 | 0x6d | 0x7d | 0x79 | 0x61 | 0x71 => {
-                let v = self.read(bus, group_one_mode(op));
-                self.adc(v);
-            }
-            0xe9 | 0xeb | 0xe5 | 0xf5 | 0xed | 0xfd | 0xf9 | 0xe1 | 0xf1 => {
-                let mode = if op == 0xeb {
-                    Mode::Imm
-                } else {
-                    group_one_mode(op)
-                };
-                let v = self.read(bus, mode);
-                self.sbc(v);
-            }
-            0xc9 | 0xc5 | 0xd5 | 0xcd | 0xdd | 0xd9 | 0xc1 | 0xd1 => {
-                let v = self.read(bus, group_one_mode(op));
-                self.compare(self.a, v);
-            }
-            0xe0 | 0xe4 | 0xec => {
-                let mode = match op {
-                    0xe0 => Mode::Imm,
-                    0xe4 => Mode::Zero,
-                    _ => Mode::Abs,
-                };
-                let v = self.read(bus, mode);
-                self.compare(self.x, v);
-            }
-            0xc0 | 0xc4 | 0xcc => {
-                let mode = match op {
-                    0xc0 => Mode::Imm,
-                    0xc4 => Mode::Zero,
-                    _ => Mode::Abs,
-                };
-                let v = self.read(bus, mode);
-                self.compare(self.y, v);
-            }
-            0x24 | 0x2c => {
-                let mode = if op == 0x24 { Mode::Zero } else { Mode::Abs };
-                let v = self.read(bus, mode);
-                self.z = self.a & v == 0;
-                self.n = v & 0x80 != 0;
-                self.v = v & 0x40 != 0;
-            }
+            0x01 => read!(IndX, ora),
+            0x03 => rmw!(IndX, slo),
+            0x04 => read!(Zero, nop_read),
+            0x05 => read!(Zero, ora),
+            0x06 => rmw!(Zero, asl),
+            0x07 => rmw!(Zero, slo),
+            0x09 => read!(Imm, ora),
+            0x0b => read!(Imm, anc),
+            0x0c => read!(Abs, nop_read),
+            0x0d => read!(Abs, ora),
+            0x0e => rmw!(Abs, asl),
+            0x0f => rmw!(Abs, slo),
+            0x11 => read!(IndY, ora),
+            0x13 => rmw!(IndY, slo),
+            0x14 => read!(ZeroX, nop_read),
+            0x15 => read!(ZeroX, ora),
+            0x16 => rmw!(ZeroX, asl),
+            0x17 => rmw!(ZeroX, slo),
+            0x19 => read!(AbsY, ora),
+            0x1b => rmw!(AbsY, slo),
+            0x1c => read!(AbsX, nop_read),
+            0x1d => read!(AbsX, ora),
+            0x1e => rmw!(AbsX, asl),
+            0x1f => rmw!(AbsX, slo),
+            0x21 => read!(IndX, and),
+            0x23 => rmw!(IndX, rla),
+            0x24 => read!(Zero, bit),
+            0x25 => read!(Zero, and),
+            0x26 => rmw!(Zero, rol),
+            0x27 => rmw!(Zero, rla),
+            0x29 => read!(Imm, and),
+            0x2b => read!(Imm, anc),
+            0x2c => read!(Abs, bit),
+            0x2d => read!(Abs, and),
+            0x2e => rmw!(Abs, rol),
+            0x2f => rmw!(Abs, rla),
+            0x31 => read!(IndY, and),
+            0x33 => rmw!(IndY, rla),
+            0x34 => read!(ZeroX, nop_read),
+            0x35 => read!(ZeroX, and),
+            0x36 => rmw!(ZeroX, rol),
+            0x37 => rmw!(ZeroX, rla),
+            0x39 => read!(AbsY, and),
+            0x3b => rmw!(AbsY, rla),
+            0x3c => read!(AbsX, nop_read),
+            0x3d => read!(AbsX, and),
+            0x3e => rmw!(AbsX, rol),
+            0x3f => rmw!(AbsX, rla),
+            0x41 => read!(IndX, eor),
+            0x43 => rmw!(IndX, sre),
+            0x44 => read!(Zero, nop_read),
+            0x45 => read!(Zero, eor),
+            0x46 => rmw!(Zero, lsr),
+            0x47 => rmw!(Zero, sre),
+            0x49 => read!(Imm, eor),
+            0x4b => read!(Imm, asr),
+            0x4d => read!(Abs, eor),
+            0x4e => rmw!(Abs, lsr),
+            0x4f => rmw!(Abs, sre),
+            0x51 => read!(IndY, eor),
+            0x53 => rmw!(IndY, sre),
+            0x54 => read!(ZeroX, nop_read),
+            0x55 => read!(ZeroX, eor),
+            0x56 => rmw!(ZeroX, lsr),
+            0x57 => rmw!(ZeroX, sre),
+            0x59 => read!(AbsY, eor),
+            0x5b => rmw!(AbsY, sre),
+            0x5c => read!(AbsX, nop_read),
+            0x5d => read!(AbsX, eor),
+            0x5e => rmw!(AbsX, lsr),
+            0x5f => rmw!(AbsX, sre),
+            0x61 => read!(IndX, adc),
+            0x63 => rmw!(IndX, rra),
+            0x64 => read!(Zero, nop_read),
+            0x65 => read!(Zero, adc),
+            0x66 => rmw!(Zero, ror),
+            0x67 => rmw!(Zero, rra),
+            0x69 => read!(Imm, adc),
+            0x6b => read!(Imm, arr),
+            0x6d => read!(Abs, adc),
+            0x6e => rmw!(Abs, ror),
+            0x6f => rmw!(Abs, rra),
+            0x71 => read!(IndY, adc),
+            0x73 => rmw!(IndY, rra),
+            0x74 => read!(ZeroX, nop_read),
+            0x75 => read!(ZeroX, adc),
+            0x76 => rmw!(ZeroX, ror),
+            0x77 => rmw!(ZeroX, rra),
+            0x79 => read!(AbsY, adc),
+            0x7b => rmw!(AbsY, rra),
+            0x7c => read!(AbsX, nop_read),
+            0x7d => read!(AbsX, adc),
+            0x7e => rmw!(AbsX, ror),
+            0x7f => rmw!(AbsX, rra),
+            0x80 => read!(Imm, nop_read),
+            0x81 => write!(IndX, sta),
+            0x82 => read!(Imm, nop_read),
+            0x83 => write!(IndX, sax),
+            0x84 => write!(Zero, sty),
+            0x85 => write!(Zero, sta),
+            0x86 => write!(Zero, stx),
+            0x87 => write!(Zero, sax),
+            0x89 => read!(Imm, nop_read),
+            0x8b => read!(Imm, ane),
+            0x8c => write!(Abs, sty),
+            0x8d => write!(Abs, sta),
+            0x8e => write!(Abs, stx),
+            0x8f => write!(Abs, sax),
+            0x91 => write!(IndY, sta),
+            0x93 => write!(IndY, sha),
+            0x94 => write!(ZeroX, sty),
+            0x95 => write!(ZeroX, sta),
+            0x96 => write!(ZeroY, stx),
+            0x97 => write!(ZeroY, sax),
+            0x99 => write!(AbsY, sta),
+            0x9b => write!(AbsY, shs),
+            0x9c => write!(AbsX, shy),
+            0x9d => write!(AbsX, sta),
+            0x9e => write!(AbsY, shx),
+            0x9f => write!(AbsY, sha),
+            0xa0 => read!(Imm, ldy),
+            0xa1 => read!(IndX, lda),
+            0xa2 => read!(Imm, ldx),
+            0xa3 => read!(IndX, lax),
+            0xa4 => read!(Zero, ldy),
+            0xa5 => read!(Zero, lda),
+            0xa6 => read!(Zero, ldx),
+            0xa7 => read!(Zero, lax),
+            0xa9 => read!(Imm, lda),
+            0xab => read!(Imm, lxa),
+            0xac => read!(Abs, ldy),
+            0xad => read!(Abs, lda),
+            0xae => read!(Abs, ldx),
+            0xaf => read!(Abs, lax),
+            0xb1 => read!(IndY, lda),
+            0xb3 => read!(IndY, lax),
+            0xb4 => read!(ZeroX, ldy),
+            0xb5 => read!(ZeroX, lda),
+            0xb6 => read!(ZeroY, ldx),
+            0xb7 => read!(ZeroY, lax),
+            0xb9 => read!(AbsY, lda),
+            0xbb => read!(AbsY, las),
+            0xbc => read!(AbsX, ldy),
+            0xbd => read!(AbsX, lda),
+            0xbe => read!(AbsY, ldx),
+            0xbf => read!(AbsY, lax),
+            0xc0 => read!(Imm, cpy),
+            0xc1 => read!(IndX, cmp),
+            0xc2 => read!(Imm, nop_read),
+            0xc3 => rmw!(IndX, dcp),
+            0xc4 => read!(Zero, cpy),
+            0xc5 => read!(Zero, cmp),
+            0xc6 => rmw!(Zero, dec),
+            0xc7 => rmw!(Zero, dcp),
+            0xc9 => read!(Imm, cmp),
+            0xcb => read!(Imm, sbx),
+            0xcc => read!(Abs, cpy),
+            0xcd => read!(Abs, cmp),
+            0xce => rmw!(Abs, dec),
+            0xcf => rmw!(Abs, dcp),
+            0xd1 => read!(IndY, cmp),
+            0xd3 => rmw!(IndY, dcp),
+            0xd4 => read!(ZeroX, nop_read),
+            0xd5 => read!(ZeroX, cmp),
+            0xd6 => rmw!(ZeroX, dec),
+            0xd7 => rmw!(ZeroX, dcp),
+            0xd9 => read!(AbsY, cmp),
+            0xdb => rmw!(AbsY, dcp),
+            0xdc => read!(AbsX, nop_read),
+            0xdd => read!(AbsX, cmp),
+            0xde => rmw!(AbsX, dec),
+            0xdf => rmw!(AbsX, dcp),
+            0xe0 => read!(Imm, cpx),
+            0xe1 => read!(IndX, sbc),
+            0xe2 => read!(Imm, nop_read),
+            0xe3 => rmw!(IndX, isb),
+            0xe4 => read!(Zero, cpx),
+            0xe5 => read!(Zero, sbc),
+            0xe6 => rmw!(Zero, inc),
+            0xe7 => rmw!(Zero, isb),
+            0xe9 => read!(Imm, sbc),
+            0xeb => read!(Imm, sbc),
+            0xec => read!(Abs, cpx),
+            0xed => read!(Abs, sbc),
+            0xee => rmw!(Abs, inc),
+            0xef => rmw!(Abs, isb),
+            0xf1 => read!(IndY, sbc),
+            0xf3 => rmw!(IndY, isb),
+            0xf4 => read!(ZeroX, nop_read),
+            0xf5 => read!(ZeroX, sbc),
+            0xf6 => rmw!(ZeroX, inc),
+            0xf7 => rmw!(ZeroX, isb),
+            0xf9 => read!(AbsY, sbc),
+            0xfb => rmw!(AbsY, isb),
+            0xfc => read!(AbsX, nop_read),
+            0xfd => read!(AbsX, sbc),
+            0xfe => rmw!(AbsX, inc),
+            0xff => rmw!(AbsX, isb),
             // Shifts and rotates on the accumulator.
             0x0a => {
                 self.c = self.a & 0x80 != 0;
@@ -497,99 +581,6 @@ impl Cpu {
                 self.c = self.a & 0x01 != 0;
                 self.a = (self.a >> 1) | (old_c << 7);
                 self.set_nz(self.a);
-            }
-            // Read-modify-write on memory, documented and undocumented.
-            0x06 | 0x16 | 0x0e | 0x1e | 0x26 | 0x36 | 0x2e | 0x3e | 0x46 | 0x56 | 0x4e | 0x5e
-            | 0x66 | 0x76 | 0x6e | 0x7e | 0xc6 | 0xd6 | 0xce | 0xde | 0xe6 | 0xf6 | 0xee | 0xfe => {
-                let mode = match op & 0x1f {
-                    0x06 => Mode::Zero,
-                    0x16 => Mode::ZeroX,
-                    0x0e => Mode::Abs,
-                    _ => Mode::AbsX,
-                };
-                let addr = self.write_addr(bus, mode);
-                let operand = bus.peek(addr);
-                let result = match op >> 5 {
-                    0 => {
-                        self.c = operand & 0x80 != 0;
-                        operand << 1
-                    }
-                    1 => {
-                        let old_c = self.c as u8;
-                        self.c = operand & 0x80 != 0;
-                        (operand << 1) | old_c
-                    }
-                    2 => {
-                        self.c = operand & 0x01 != 0;
-                        operand >> 1
-                    }
-                    3 => {
-                        let old_c = self.c as u8;
-                        self.c = operand & 0x01 != 0;
-                        (operand >> 1) | (old_c << 7)
-                    }
-                    6 => operand.wrapping_sub(1),
-                    _ => operand.wrapping_add(1),
-                };
-                bus.poke(addr, result);
-                self.set_nz(result);
-            }
-            // SLO, RLA, SRE, RRA, DCP, ISB (undocumented read-modify-write combos).
-            0x03 | 0x07 | 0x0f | 0x13 | 0x17 | 0x1b | 0x1f | 0x23 | 0x27 | 0x2f | 0x33 | 0x37
-            | 0x3b | 0x3f | 0x43 | 0x47 | 0x4f | 0x53 | 0x57 | 0x5b | 0x5f | 0x63 | 0x67 | 0x6f
-            | 0x73 | 0x77 | 0x7b | 0x7f | 0xc3 | 0xc7 | 0xcf | 0xd3 | 0xd7 | 0xdb | 0xdf | 0xe3
-            | 0xe7 | 0xef | 0xf3 | 0xf7 | 0xfb | 0xff => {
-                let mode = match op & 0x1f {
-                    0x03 => Mode::IndX,
-                    0x07 => Mode::Zero,
-                    0x0f => Mode::Abs,
-                    0x13 => Mode::IndY,
-                    0x17 => Mode::ZeroX,
-                    0x1b => Mode::AbsY,
-                    _ => Mode::AbsX,
-                };
-                let addr = self.write_addr(bus, mode);
-                let operand = bus.peek(addr);
-                match op >> 5 {
-                    0 => {
-                        self.c = operand & 0x80 != 0;
-                        let v = operand << 1;
-                        bus.poke(addr, v);
-                        self.a |= v;
-                        self.set_nz(self.a);
-                    }
-                    1 => {
-                        let v = (operand << 1) | self.c as u8;
-                        bus.poke(addr, v);
-                        self.a &= v;
-                        self.c = operand & 0x80 != 0;
-                        self.set_nz(self.a);
-                    }
-                    2 => {
-                        self.c = operand & 0x01 != 0;
-                        let v = operand >> 1;
-                        bus.poke(addr, v);
-                        self.a ^= v;
-                        self.set_nz(self.a);
-                    }
-                    3 => {
-                        let old_c = self.c as u8;
-                        self.c = operand & 0x01 != 0;
-                        let v = (operand >> 1) | (old_c << 7);
-                        bus.poke(addr, v);
-                        self.adc(v);
-                    }
-                    6 => {
-                        let v = operand.wrapping_sub(1);
-                        bus.poke(addr, v);
-                        self.compare(self.a, v);
-                    }
-                    _ => {
-                        let v = operand.wrapping_add(1);
-                        bus.poke(addr, v);
-                        self.sbc(v);
-                    }
-                }
             }
             // Register transfers, increments and flags.
             0xaa => {
@@ -710,89 +701,247 @@ impl Cpu {
                 let ps = bus.peek(0x100 + self.sp as u16);
                 self.set_status(ps);
             }
-            // NOPs, including the undocumented ones that read an operand.
             0xea | 0x1a | 0x3a | 0x5a | 0x7a | 0xda | 0xfa => {}
-            0x80 | 0x82 | 0x89 | 0xc2 | 0xe2 => {
-                self.read(bus, Mode::Imm);
-            }
-            0x04 | 0x44 | 0x64 => {
-                self.read(bus, Mode::Zero);
-            }
-            0x14 | 0x34 | 0x54 | 0x74 | 0xd4 | 0xf4 => {
-                self.read(bus, Mode::ZeroX);
-            }
-            0x0c => {
-                self.read(bus, Mode::Abs);
-            }
-            0x1c | 0x3c | 0x5c | 0x7c | 0xdc | 0xfc => {
-                self.read(bus, Mode::AbsX);
-            }
-            // Undocumented immediate-operand instructions.
-            0x0b | 0x2b => {
-                let v = self.read(bus, Mode::Imm);
-                self.a &= v;
-                self.set_nz(self.a);
-                self.c = self.n;
-            }
-            0x4b => {
-                let v = self.read(bus, Mode::Imm);
-                self.a &= v;
-                self.c = self.a & 0x01 != 0;
-                self.a >>= 1;
-                self.set_nz(self.a);
-            }
-            0x6b => {
-                let v = self.read(bus, Mode::Imm);
-                self.arr(v);
-            }
-            0x8b => {
-                let v = self.read(bus, Mode::Imm);
-                self.a = (self.a | 0xee) & self.x & v;
-                self.set_nz(self.a);
-            }
-            0xab => {
-                let v = self.read(bus, Mode::Imm);
-                self.a = (self.a | 0xee) & v;
-                self.x = self.a;
-                self.set_nz(self.a);
-            }
-            0xcb => {
-                let v = self.read(bus, Mode::Imm);
-                let value = ((self.x & self.a) as u16).wrapping_sub(v as u16);
-                self.x = value as u8;
-                self.set_nz(self.x);
-                self.c = value & 0x100 == 0;
-            }
-            0xbb => {
-                let v = self.read(bus, Mode::AbsY);
-                let r = self.sp & v;
-                self.a = r;
-                self.x = r;
-                self.sp = r;
-                self.set_nz(r);
-            }
-            // Undocumented stores masked by the target's high byte plus one.
-            0x93 | 0x9f => {
-                let mode = if op == 0x93 { Mode::IndY } else { Mode::AbsY };
-                let addr = self.write_addr(bus, mode);
-                bus.poke(addr, self.a & self.x & high_plus_one(addr));
-            }
-            0x9b => {
-                let addr = self.write_addr(bus, Mode::AbsY);
-                self.sp = self.a & self.x;
-                bus.poke(addr, self.a & self.x & high_plus_one(addr));
-            }
-            0x9e => {
-                let addr = self.write_addr(bus, Mode::AbsY);
-                bus.poke(addr, self.x & high_plus_one(addr));
-            }
-            0x9c => {
-                let addr = self.write_addr(bus, Mode::AbsX);
-                bus.poke(addr, self.y & high_plus_one(addr));
-            }
             // The jam opcodes (0x02, 0x12, ... 0xF2).
             _ => self.jammed = true,
         }
+    }
+
+    // Read operations.
+    #[inline(always)]
+    fn lda(&mut self, v: u8) {
+        self.a = v;
+        self.set_nz(v);
+    }
+
+    #[inline(always)]
+    fn ldx(&mut self, v: u8) {
+        self.x = v;
+        self.set_nz(v);
+    }
+
+    #[inline(always)]
+    fn ldy(&mut self, v: u8) {
+        self.y = v;
+        self.set_nz(v);
+    }
+
+    #[inline(always)]
+    fn lax(&mut self, v: u8) {
+        self.a = v;
+        self.x = v;
+        self.set_nz(v);
+    }
+
+    #[inline(always)]
+    fn ora(&mut self, v: u8) {
+        self.a |= v;
+        self.set_nz(self.a);
+    }
+
+    #[inline(always)]
+    fn and(&mut self, v: u8) {
+        self.a &= v;
+        self.set_nz(self.a);
+    }
+
+    #[inline(always)]
+    fn eor(&mut self, v: u8) {
+        self.a ^= v;
+        self.set_nz(self.a);
+    }
+
+    #[inline(always)]
+    fn cmp(&mut self, v: u8) {
+        self.compare(self.a, v);
+    }
+
+    #[inline(always)]
+    fn cpx(&mut self, v: u8) {
+        self.compare(self.x, v);
+    }
+
+    #[inline(always)]
+    fn cpy(&mut self, v: u8) {
+        self.compare(self.y, v);
+    }
+
+    #[inline(always)]
+    fn bit(&mut self, v: u8) {
+        self.z = self.a & v == 0;
+        self.n = v & 0x80 != 0;
+        self.v = v & 0x40 != 0;
+    }
+
+    #[inline(always)]
+    fn nop_read(&mut self, _v: u8) {}
+
+    fn anc(&mut self, v: u8) {
+        self.a &= v;
+        self.set_nz(self.a);
+        self.c = self.n;
+    }
+
+    fn asr(&mut self, v: u8) {
+        self.a &= v;
+        self.c = self.a & 0x01 != 0;
+        self.a >>= 1;
+        self.set_nz(self.a);
+    }
+
+    fn ane(&mut self, v: u8) {
+        self.a = (self.a | 0xee) & self.x & v;
+        self.set_nz(self.a);
+    }
+
+    fn lxa(&mut self, v: u8) {
+        self.a = (self.a | 0xee) & v;
+        self.x = self.a;
+        self.set_nz(self.a);
+    }
+
+    fn sbx(&mut self, v: u8) {
+        let value = ((self.x & self.a) as u16).wrapping_sub(v as u16);
+        self.x = value as u8;
+        self.set_nz(self.x);
+        self.c = value & 0x100 == 0;
+    }
+
+    fn las(&mut self, v: u8) {
+        let r = self.sp & v;
+        self.a = r;
+        self.x = r;
+        self.sp = r;
+        self.set_nz(r);
+    }
+
+    // Write operations: the byte stored at `addr`.
+    #[inline(always)]
+    fn sta(&mut self, _addr: u16) -> u8 {
+        self.a
+    }
+
+    #[inline(always)]
+    fn stx(&mut self, _addr: u16) -> u8 {
+        self.x
+    }
+
+    #[inline(always)]
+    fn sty(&mut self, _addr: u16) -> u8 {
+        self.y
+    }
+
+    #[inline(always)]
+    fn sax(&mut self, _addr: u16) -> u8 {
+        self.a & self.x
+    }
+
+    // The unstable stores, masked by the target's high byte plus one.
+    fn sha(&mut self, addr: u16) -> u8 {
+        self.a & self.x & high_plus_one(addr)
+    }
+
+    fn shs(&mut self, addr: u16) -> u8 {
+        self.sp = self.a & self.x;
+        self.a & self.x & high_plus_one(addr)
+    }
+
+    fn shx(&mut self, addr: u16) -> u8 {
+        self.x & high_plus_one(addr)
+    }
+
+    fn shy(&mut self, addr: u16) -> u8 {
+        self.y & high_plus_one(addr)
+    }
+
+    // Read-modify-write operations: the byte written back.
+    #[inline(always)]
+    fn asl(&mut self, v: u8) -> u8 {
+        self.c = v & 0x80 != 0;
+        let r = v << 1;
+        self.set_nz(r);
+        r
+    }
+
+    #[inline(always)]
+    fn rol(&mut self, v: u8) -> u8 {
+        let r = (v << 1) | self.c as u8;
+        self.c = v & 0x80 != 0;
+        self.set_nz(r);
+        r
+    }
+
+    #[inline(always)]
+    fn lsr(&mut self, v: u8) -> u8 {
+        self.c = v & 0x01 != 0;
+        let r = v >> 1;
+        self.set_nz(r);
+        r
+    }
+
+    #[inline(always)]
+    fn ror(&mut self, v: u8) -> u8 {
+        let r = (v >> 1) | ((self.c as u8) << 7);
+        self.c = v & 0x01 != 0;
+        self.set_nz(r);
+        r
+    }
+
+    #[inline(always)]
+    fn dec(&mut self, v: u8) -> u8 {
+        let r = v.wrapping_sub(1);
+        self.set_nz(r);
+        r
+    }
+
+    #[inline(always)]
+    fn inc(&mut self, v: u8) -> u8 {
+        let r = v.wrapping_add(1);
+        self.set_nz(r);
+        r
+    }
+
+    fn slo(&mut self, v: u8) -> u8 {
+        self.c = v & 0x80 != 0;
+        let r = v << 1;
+        self.a |= r;
+        self.set_nz(self.a);
+        r
+    }
+
+    fn rla(&mut self, v: u8) -> u8 {
+        let r = (v << 1) | self.c as u8;
+        self.a &= r;
+        self.c = v & 0x80 != 0;
+        self.set_nz(self.a);
+        r
+    }
+
+    fn sre(&mut self, v: u8) -> u8 {
+        self.c = v & 0x01 != 0;
+        let r = v >> 1;
+        self.a ^= r;
+        self.set_nz(self.a);
+        r
+    }
+
+    fn rra(&mut self, v: u8) -> u8 {
+        let r = (v >> 1) | ((self.c as u8) << 7);
+        self.c = v & 0x01 != 0;
+        self.adc(r);
+        r
+    }
+
+    fn dcp(&mut self, v: u8) -> u8 {
+        let r = v.wrapping_sub(1);
+        self.compare(self.a, r);
+        r
+    }
+
+    fn isb(&mut self, v: u8) -> u8 {
+        let r = v.wrapping_add(1);
+        self.sbc(r);
+        r
     }
 
     fn arr(&mut self, operand: u8) {
@@ -838,21 +987,6 @@ enum Mode {
     AbsY,
     IndX,
     IndY,
-}
-
-/// Addressing mode of the ORA/AND/EOR/ADC/STA/LDA/CMP/SBC column pattern.
-#[inline]
-fn group_one_mode(op: u8) -> Mode {
-    match op & 0x1f {
-        0x01 => Mode::IndX,
-        0x05 => Mode::Zero,
-        0x09 => Mode::Imm,
-        0x0d => Mode::Abs,
-        0x11 => Mode::IndY,
-        0x15 => Mode::ZeroX,
-        0x19 => Mode::AbsY,
-        _ => Mode::AbsX,
-    }
 }
 
 #[cfg(test)]
