@@ -102,8 +102,8 @@ struct Core {
 }
 
 impl AtariEnv {
-    /// Recognises the ROM by MD5 and prepares the game; the console starts at the first
-    /// `reset`.
+    /// Recognises the ROM by MD5 and loads it as with seed 0 (ale-py seeds a new
+    /// environment from OS entropy instead; call `reset(Some(seed))` to pick a seed).
     pub fn new(rom: &[u8], config: AtariConfig) -> Result<Self, AtariError> {
         let md5 = md5_hex(rom);
         let game = GAMES
