@@ -253,9 +253,10 @@ impl AtariEnv {
 
     /// The screen as RGB bytes (210 x 160 x 3, row-major).
     pub fn screen_rgb_bytes(&self, out: &mut Vec<u8>) {
-        out.clear();
-        for &index in self.screen_indices() {
-            out.extend_from_slice(&self.palette.rgb(index));
+        let indices = self.screen_indices();
+        out.resize(indices.len() * 3, 0);
+        for (px, &index) in out.chunks_exact_mut(3).zip(indices) {
+            px.copy_from_slice(&self.palette.rgb(index));
         }
     }
 
