@@ -8,6 +8,7 @@
 //! the reference generators (`rng`) and all transcendental math through `libm` or a
 //! ported kernel.
 
+pub mod atari;
 pub mod core;
 pub mod registry;
 pub mod render;

@@ -302,6 +302,7 @@ pub fn golden(name: &str) -> &'static str {
         .map(|(_, json)| *json)
         .unwrap_or("")
 }
+pub mod atari;
 pub mod bench;
 pub mod minigrid;
 pub mod reference;
