@@ -8,7 +8,6 @@
 //! the reference generators (`rng`) and all transcendental math through `libm` or a
 //! ported kernel.
 
-pub mod atari;
 pub mod core;
 pub mod registry;
 pub mod render;
@@ -24,7 +23,7 @@ macro_rules! families {
     };
 }
 
-families!(toy_text, classic_control, minigrid, gameverse);
+families!(toy_text, classic_control, minigrid, gameverse, atari);
 
 pub use crate::core::action::{ActionError, ArgKind, ArgValue, Call};
 pub use crate::core::env::{

@@ -244,7 +244,7 @@ fn replay_trace(trace: &Trace, rom: &[u8], cov: &mut AtariCoverage) -> Result<()
             Ok(())
         };
 
-    r.env.reset(Some(trace.seed)).map_err(|e| e.to_string())?;
+    r.env.reset(Some(trace.seed));
     r.fold(cov);
     check_lives(&r.env, 0, 0)?;
     check_point(&mut r, 0, cov)?;
@@ -253,9 +253,7 @@ fn replay_trace(trace: &Trace, rom: &[u8], cov: &mut AtariCoverage) -> Result<()
     for (i, &action) in actions.iter().enumerate() {
         let step = i + 1;
         if step == trace.reseed.0 {
-            r.env
-                .reset(Some(trace.reseed.1))
-                .map_err(|e| e.to_string())?;
+            r.env.reset(Some(trace.reseed.1));
             r.fold(cov);
             check_lives(&r.env, step, 0)?;
         }
@@ -292,7 +290,7 @@ fn replay_trace(trace: &Trace, rom: &[u8], cov: &mut AtariCoverage) -> Result<()
         if s.terminated || s.truncated {
             cov.terminations += usize::from(s.terminated);
             cov.truncations += usize::from(s.truncated);
-            r.env.reset(None).map_err(|e| e.to_string())?;
+            r.env.reset(None);
             r.fold(cov);
             check_lives(&r.env, step, 2)?;
         }

@@ -29,7 +29,7 @@ fn ours(rom: &[u8], frameskip: u32, with_rgb: bool) -> f64 {
         ..AtariConfig::default()
     };
     let mut env = AtariEnv::new(rom, config).unwrap();
-    env.reset(Some(1)).unwrap();
+    env.reset(Some(1));
     let n = env.action_set().len();
     let mut rgb = Vec::with_capacity(210 * 160 * 3);
     let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -44,7 +44,7 @@ fn ours(rom: &[u8], frameskip: u32, with_rgb: bool) -> f64 {
             env.screen_rgb_bytes(&mut rgb);
         }
         if s.terminated || s.truncated {
-            env.reset(None).unwrap();
+            env.reset(None);
         }
     }
     (steps * frameskip as usize) as f64 / start.elapsed().as_secs_f64()

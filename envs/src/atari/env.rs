@@ -24,6 +24,7 @@ use super::props::RomProperties;
 use super::AtariError;
 use crate::rng::SeedSequence;
 use crate::Frame;
+use std::sync::Arc;
 
 pub const SCREEN_WIDTH: usize = 160;
 pub const SCREEN_HEIGHT: usize = 210;
@@ -75,8 +76,11 @@ pub struct AtariStep {
 }
 
 /// An ALE game on our emulator.
+#[derive(Clone)]
 pub struct AtariEnv {
-    rom: Vec<u8>,
+    /// The console right after ALE loads the ROM: its power-on state comes from a fixed
+    /// emulator seed, so every load starts from this same machine.
+    pristine: Arc<Machine>,
     props: RomProperties,
     game: &'static Game,
     config: AtariConfig,
@@ -87,6 +91,7 @@ pub struct AtariEnv {
 }
 
 /// The emulator plus ALE's environment state (everything but the game's rules).
+#[derive(Clone)]
 struct Core {
     machine: Machine,
     sticky: Mt19937,
@@ -115,22 +120,23 @@ impl AtariEnv {
             return Err(AtariError::InvalidConfig("frameskip must be positive"));
         }
         let props = RomProperties::for_md5(&md5);
+        let pristine = Arc::new(Machine::new(rom, props)?);
         let action_set = if config.full_action_space {
             actions::ALL.to_vec()
         } else {
             game.minimal_actions.to_vec()
         };
         let mut env = AtariEnv {
-            rom: rom.to_vec(),
+            core: Core::new(Machine::clone(&pristine), props, 0, &config),
+            pristine,
             props,
             game,
             config,
             action_set,
             palette: Palette::ntsc(),
-            core: Core::new(rom, props, 0, &config)?,
             rules: (game.new_rules)(),
         };
-        env.load(0)?;
+        env.load(0);
         Ok(env)
     }
 
@@ -155,23 +161,26 @@ impl AtariEnv {
     }
 
     /// A fresh console and generator for `seed`, then ALE's load-time reset.
-    fn load(&mut self, seed: u64) -> Result<(), AtariError> {
+    fn load(&mut self, seed: u64) {
         let words = SeedSequence::new(seed as u128).generate_u32(2);
         let ale_seed = words.get(1).copied().unwrap_or(0);
-        self.core = Core::new(&self.rom, self.props, ale_seed, &self.config)?;
+        self.core = Core::new(
+            Machine::clone(&self.pristine),
+            self.props,
+            ale_seed,
+            &self.config,
+        );
         self.rules = (self.game.new_rules)();
         self.core.reset_game(self.game, self.rules.as_mut());
-        Ok(())
     }
 
     /// Starts an episode. With a seed the console is rebuilt and reseeded, as ale-py's
     /// `reset(seed=...)` does.
-    pub fn reset(&mut self, seed: Option<u64>) -> Result<(), AtariError> {
+    pub fn reset(&mut self, seed: Option<u64>) {
         if let Some(seed) = seed {
-            self.load(seed)?;
+            self.load(seed);
         }
         self.core.reset_game(self.game, self.rules.as_mut());
-        Ok(())
     }
 
     /// Plays action `index` of the action set for `frameskip` frames.
@@ -239,25 +248,28 @@ impl AtariEnv {
         self.core.machine.frame()
     }
 
+    /// The screen as RGB bytes (210 x 160 x 3, row-major) into `out`, which must hold
+    /// exactly that many (a 160x210 [`Frame`]'s data); other lengths are filled as far
+    /// as both go.
+    pub fn screen_rgb_into(&self, out: &mut [u8]) {
+        for (px, &index) in out.chunks_exact_mut(3).zip(self.screen_indices()) {
+            px.copy_from_slice(&self.palette.rgb(index));
+        }
+    }
+
     /// The screen as RGB into a 160x210 frame.
     pub fn screen_rgb(&self, frame: &mut Frame) -> Result<(), AtariError> {
         if frame.width() as usize != SCREEN_WIDTH || frame.height() as usize != SCREEN_HEIGHT {
             return Err(AtariError::InvalidConfig("the frame must be 160x210"));
         }
-        let data = frame.data_mut();
-        for (px, &index) in data.chunks_exact_mut(3).zip(self.screen_indices()) {
-            px.copy_from_slice(&self.palette.rgb(index));
-        }
+        self.screen_rgb_into(frame.data_mut());
         Ok(())
     }
 
     /// The screen as RGB bytes (210 x 160 x 3, row-major).
     pub fn screen_rgb_bytes(&self, out: &mut Vec<u8>) {
-        let indices = self.screen_indices();
-        out.resize(indices.len() * 3, 0);
-        for (px, &index) in out.chunks_exact_mut(3).zip(indices) {
-            px.copy_from_slice(&self.palette.rgb(index));
-        }
+        out.resize(self.screen_indices().len() * 3, 0);
+        self.screen_rgb_into(out);
     }
 
     /// The screen in ALE's grayscale (210 x 160 bytes).
@@ -280,13 +292,7 @@ impl AtariEnv {
 }
 
 impl Core {
-    fn new(
-        rom: &[u8],
-        props: RomProperties,
-        ale_seed: u32,
-        config: &AtariConfig,
-    ) -> Result<Self, AtariError> {
-        let machine = Machine::new(rom, props)?;
+    fn new(machine: Machine, props: RomProperties, ale_seed: u32, config: &AtariConfig) -> Self {
         let uses_paddles = props.left_paddles || props.right_paddles;
         let mut core = Core {
             machine,
@@ -304,7 +310,7 @@ impl Core {
         if uses_paddles {
             core.reset_paddles();
         }
-        Ok(core)
+        core
     }
 
     fn reset_paddles(&mut self) {

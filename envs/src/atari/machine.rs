@@ -36,6 +36,7 @@ pub const RIGHT: usize = 3;
 pub const FIRE: usize = 4;
 
 /// Everything on the bus except the CPU.
+#[derive(Clone)]
 pub struct Board {
     pub tia: Tia,
     pub riot: Riot,
@@ -218,6 +219,7 @@ impl Board {
 }
 
 /// A powered-on console with a cartridge.
+#[derive(Clone)]
 pub struct Machine {
     cpu: Cpu,
     pub board: Board,

@@ -1,6 +1,7 @@
 //! Constructor keyword arguments, checked strictly: an unknown key or a wrong type is an
 //! error naming the key.
 
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::error::EnvError;
@@ -45,6 +46,20 @@ impl Kwargs {
             None => Ok(default.to_string()),
             Some(Value::String(s)) if allowed.contains(&s.as_str()) => Ok(s),
             Some(other) => Err(self.bad(key, &expected, &other)),
+        }
+    }
+
+    /// Any value serde reads from JSON (a number, a string, an array, an object, or
+    /// null for an `Option`), described to people as `expected` when it does not fit.
+    pub fn value<T: DeserializeOwned>(
+        &mut self,
+        key: &str,
+        expected: &str,
+        default: T,
+    ) -> Result<T, EnvError> {
+        match self.values.remove(key) {
+            None => Ok(default),
+            Some(v) => serde_json::from_value(v.clone()).map_err(|_| self.bad(key, expected, &v)),
         }
     }
 

@@ -18,6 +18,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(Alien::new()),
 };
 
+#[derive(Clone)]
 struct Alien {
     reward: i32,
     score: i32,

@@ -15,6 +15,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(Amidar::new()),
 };
 
+#[derive(Clone)]
 struct Amidar {
     reward: i32,
     score: i32,

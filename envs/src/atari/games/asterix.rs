@@ -16,6 +16,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(Asterix::new()),
 };
 
+#[derive(Clone)]
 struct Asterix {
     reward: i32,
     score: i32,

@@ -18,6 +18,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(BattleZone::new()),
 };
 
+#[derive(Clone)]
 struct BattleZone {
     reward: i32,
     score: i32,

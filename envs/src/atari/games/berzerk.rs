@@ -17,6 +17,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(Berzerk::new()),
 };
 
+#[derive(Clone)]
 struct Berzerk {
     reward: i32,
     score: i32,

@@ -14,6 +14,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(Boxing::new()),
 };
 
+#[derive(Clone)]
 struct Boxing {
     reward: i32,
     score: i32,

@@ -19,6 +19,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(Breakout::new()),
 };
 
+#[derive(Clone)]
 struct Breakout {
     reward: i32,
     score: i32,

@@ -17,6 +17,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(Enduro::new()),
 };
 
+#[derive(Clone)]
 struct Enduro {
     reward: i32,
     score: i32,

@@ -18,6 +18,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(Freeway::new()),
 };
 
+#[derive(Clone)]
 struct Freeway {
     reward: i32,
     score: i32,

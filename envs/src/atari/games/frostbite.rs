@@ -17,6 +17,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(Frostbite::new()),
 };
 
+#[derive(Clone)]
 struct Frostbite {
     reward: i32,
     score: i32,

@@ -17,6 +17,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(Kangaroo::new()),
 };
 
+#[derive(Clone)]
 struct Kangaroo {
     reward: i32,
     score: i32,

@@ -35,7 +35,7 @@ pub struct ModeSelect {
 }
 
 /// The mutable part of a game's settings, updated after every emulated frame.
-pub trait Rules {
+pub trait Rules: CloneRules {
     fn reset(&mut self);
     fn step(&mut self, ram: &[u8; 128]);
     fn reward(&self) -> i32;
@@ -43,6 +43,23 @@ pub trait Rules {
     fn lives(&self) -> i32;
     /// Called once the default mode is reached, before the console reset that follows.
     fn after_mode_selected(&mut self, _ram: &[u8; 128]) {}
+}
+
+/// Boxed rules clone through this (every game's rules are `Clone`).
+pub trait CloneRules {
+    fn clone_rules(&self) -> Box<dyn Rules>;
+}
+
+impl<T: Rules + Clone + 'static> CloneRules for T {
+    fn clone_rules(&self) -> Box<dyn Rules> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn Rules> {
+    fn clone(&self) -> Self {
+        self.clone_rules()
+    }
 }
 
 /// A supported game.

@@ -13,6 +13,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(MontezumaRevenge::new()),
 };
 
+#[derive(Clone)]
 struct MontezumaRevenge {
     reward: i32,
     score: i32,

@@ -21,6 +21,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(MsPacman::new()),
 };
 
+#[derive(Clone)]
 struct MsPacman {
     reward: i32,
     score: i32,

@@ -18,6 +18,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(Pong::new()),
 };
 
+#[derive(Clone)]
 struct Pong {
     reward: i32,
     score: i32,

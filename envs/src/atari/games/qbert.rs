@@ -14,6 +14,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(Qbert::new()),
 };
 
+#[derive(Clone)]
 struct Qbert {
     reward: i32,
     score: i32,

@@ -14,6 +14,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(Riverraid::new()),
 };
 
+#[derive(Clone)]
 struct Riverraid {
     reward: i32,
     score: i32,

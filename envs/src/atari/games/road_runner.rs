@@ -14,6 +14,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(RoadRunner::new()),
 };
 
+#[derive(Clone)]
 struct RoadRunner {
     reward: i32,
     score: i32,

@@ -12,6 +12,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(Seaquest::new()),
 };
 
+#[derive(Clone)]
 struct Seaquest {
     reward: i32,
     score: i32,

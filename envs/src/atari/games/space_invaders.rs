@@ -18,6 +18,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(SpaceInvaders::new()),
 };
 
+#[derive(Clone)]
 struct SpaceInvaders {
     reward: i32,
     score: i32,

@@ -18,6 +18,7 @@ pub static GAME: Game = Game {
     new_rules: || Box::new(Tennis::new()),
 };
 
+#[derive(Clone)]
 struct Tennis {
     reward: i32,
     prev_delta_points: i32,
