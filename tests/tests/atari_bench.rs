@@ -13,7 +13,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use envs::atari::{AtariConfig, AtariEnv};
-use playbench_tests::atari::{game, roms};
+use playbench_tests::atari::roms;
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
@@ -105,7 +105,7 @@ fn atari_frames_per_second_against_ale_py() {
         "game", "ours act/s", "ale act/s", "ratio", "ours v5 f/s", "ale v5 f/s", "ratio"
     );
     for name in GAMES {
-        let rom = roms::read_rom(game(name).unwrap().id).unwrap();
+        let rom = roms::read_rom(AtariEnv::game_by_name(name).unwrap().id).unwrap();
         let best = |skip, rgb| {
             (0..ROUNDS)
                 .map(|_| ours(&rom, skip, rgb))

@@ -23,7 +23,7 @@ bytes; the chain value (first 16 hex digits) is stored every CHECKPOINT steps, w
 frame counters and the grayscale screen's SHA-256 (16 hex digits), and the full RAM
 every RAM_EVERY steps. A replay that differs anywhere is caught within CHECKPOINT steps.
 
-Output: tests/golden/atari/<Game>.json.gz
+Output: tests/golden/atari/<Game>.json.gz, naming the registered id it covers ("env").
 """
 
 import gzip
@@ -158,6 +158,7 @@ def main():
     for game in games:
         data = {
             "generator": "tests/golden/atari/generate.py",
+            "env": f"ALE/{game}-v5",
             "ale_py": ale_py.__version__,
             "game": game,
             "checkpoint_every": CHECKPOINT,

@@ -9,6 +9,8 @@
 //!
 //! Nothing here runs Python code beyond pip's download. When no ROM can be had, the
 //! error says what was tried, and the tests that need ROMs fail.
+//!
+//! `tests/build.rs` compiles this file too, to embed the ROMs in wasm test builds.
 
 use flate2::read::DeflateDecoder;
 use std::io::Read;
@@ -187,4 +189,25 @@ pub fn rom_dir() -> Result<PathBuf, String> {
 pub fn read_rom(id: &str) -> Result<Vec<u8>, String> {
     let path = rom_dir()?.join(format!("{id}.bin"));
     std::fs::read(&path).map_err(|e| format!("reading {}: {e}", path.display()))
+}
+
+/// Every `.bin` file of [`rom_dir`], sorted by name: (file name, bytes).
+pub fn rom_files() -> Result<Vec<(String, Vec<u8>)>, String> {
+    let dir = rom_dir()?;
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(&dir).map_err(|e| format!("reading {}: {e}", dir.display()))? {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        if path.extension().is_some_and(|x| x == "bin") {
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+                .to_string();
+            let bytes =
+                std::fs::read(&path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+            files.push((name, bytes));
+        }
+    }
+    files.sort();
+    Ok(files)
 }
