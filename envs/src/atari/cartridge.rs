@@ -163,45 +163,42 @@ fn is_probably_fe(image: &[u8]) -> bool {
     SIGNATURES.iter().any(|s| search(image, s, 1))
 }
 
+/// A cartridge's bank switching. The bytes live in the console's memory (the ROM image
+/// and any Super Chip RAM, see `machine.rs`); this is the state that says which part of
+/// the image each 1K window of the 4K cartridge space shows.
 #[derive(Clone, Debug)]
 pub struct Cartridge {
     kind: CartKind,
-    image: Vec<u8>,
     /// Image offset shown in each 1K window of the 4K cartridge space; every scheme
     /// here switches whole 1K windows (4K banks as four of them).
     windows: [usize; 4],
     /// Accesses at or above this cartridge offset may switch banks.
     hotspot_start: usize,
-    /// Super Chip RAM: writes below 0x080, reads at 0x080..0x0FF (0 when absent).
-    ram_end: usize,
-    ram: [u8; 128],
 }
 
+/// The cartridge space's last 64 bytes, which hold every scheme's hotspots.
+pub const HOTSPOT_PAGE: usize = 0xfc0;
+
 impl Cartridge {
-    pub fn new(image: &[u8]) -> Result<Self, AtariError> {
+    /// The cartridge and the image it maps (a 2K image doubled to 4K is cut to 2K).
+    pub fn new(image: &[u8]) -> Result<(Self, Vec<u8>), AtariError> {
         let kind = CartKind::detect(image)?;
         let image = if kind == CartKind::K2 {
             image[..2048].to_vec()
         } else {
             image.to_vec()
         };
-        let (hotspot_start, ram_end) = match kind {
-            CartKind::K2 | CartKind::K4 => (0x1000, 0),
-            CartKind::F8 => (0xff8, 0),
-            CartKind::F6 => (0xff6, 0),
-            CartKind::F4 => (0xff4, 0),
-            CartKind::F8SC => (0xff8, 0x100),
-            CartKind::F6SC => (0xff6, 0x100),
-            CartKind::F4SC => (0xff4, 0x100),
-            CartKind::E0 => (0xfe0, 0),
+        let hotspot_start = match kind {
+            CartKind::K2 | CartKind::K4 => 0x1000,
+            CartKind::F8 | CartKind::F8SC => 0xff8,
+            CartKind::F6 | CartKind::F6SC => 0xff6,
+            CartKind::F4 | CartKind::F4SC => 0xff4,
+            CartKind::E0 => 0xfe0,
         };
         let mut cart = Cartridge {
             kind,
-            image,
             windows: [0, 0x400, 0x800, 0xc00],
             hotspot_start,
-            ram_end,
-            ram: [0; 128],
         };
         // Installing selects these banks before the first reset.
         match kind {
@@ -210,7 +207,23 @@ impl Cartridge {
             CartKind::E0 => cart.windows = [4 << 10, 5 << 10, 6 << 10, 7 << 10],
             _ => {}
         }
-        Ok(cart)
+        Ok((cart, image))
+    }
+
+    /// Whether the cartridge has 128 bytes of Super Chip RAM (written at offsets
+    /// 0x000..0x07F, read at 0x080..0x0FF).
+    pub fn has_superchip(&self) -> bool {
+        matches!(self.kind, CartKind::F8SC | CartKind::F6SC | CartKind::F4SC)
+    }
+
+    /// Whether touching some offset may switch banks (at [`HOTSPOT_PAGE`] or above).
+    pub fn touch_possible(&self) -> bool {
+        self.hotspot_start < 0x1000
+    }
+
+    /// The image offsets the four 1K windows show.
+    pub fn windows(&self) -> [usize; 4] {
+        self.windows
     }
 
     fn select_bank(&mut self, bank: usize) {
@@ -218,12 +231,13 @@ impl Cartridge {
         self.windows = [base, base + 0x400, base + 0x800, base + 0xc00];
     }
 
-    pub fn reset(&mut self, rng: &mut Mt19937) {
+    /// Console reset: the start-up banks; Super Chip RAM is filled from the generator.
+    pub fn reset(&mut self, rng: &mut Mt19937, superchip_ram: &mut [u8]) {
         match self.kind {
             CartKind::F8 => self.select_bank(1),
             CartKind::F6 | CartKind::F4 => self.select_bank(0),
             CartKind::F8SC | CartKind::F6SC | CartKind::F4SC => {
-                for byte in self.ram.iter_mut() {
+                for byte in superchip_ram.iter_mut() {
                     *byte = rng.next_u32() as u8;
                 }
                 self.select_bank(if self.kind == CartKind::F8SC { 1 } else { 0 });
@@ -237,9 +251,12 @@ impl Cartridge {
         }
     }
 
-    /// Bank switching by touching a hotspot (reads and writes alike).
-    #[inline(never)]
-    fn hotspot(&mut self, a: usize) {
+    /// Bank switching by touching cartridge offset `a` (reads and writes alike);
+    /// whether that may have changed the windows.
+    pub fn touch(&mut self, a: usize) -> bool {
+        if a < self.hotspot_start {
+            return false;
+        }
         match self.kind {
             CartKind::F8 | CartKind::F8SC if a <= 0xff9 => self.select_bank(a - 0xff8),
             CartKind::F6 | CartKind::F6SC if a <= 0xff9 => self.select_bank(a - 0xff6),
@@ -247,31 +264,8 @@ impl Cartridge {
             // E0: 0xFE0-0xFE7, 0xFE8-0xFEF and 0xFF0-0xFF7 pick the slice of the first
             // three windows; the last window always shows slice 7.
             CartKind::E0 if a <= 0xff7 => self.windows[(a - 0xfe0) >> 3] = (a & 7) << 10,
-            _ => {}
+            _ => return false,
         }
-    }
-
-    /// A read in the cartridge space (address bit 12 set).
-    #[inline(always)]
-    pub fn peek(&mut self, addr: u16) -> u8 {
-        let a = (addr & 0x0fff) as usize;
-        if a >= self.hotspot_start {
-            self.hotspot(a);
-        }
-        if a < self.ram_end && a >= 0x80 {
-            return self.ram[a & 0x7f];
-        }
-        // Reading the Super Chip's write port reads the ROM underneath.
-        self.image[self.windows[a >> 10] + (a & 0x3ff)]
-    }
-
-    #[inline(always)]
-    pub fn poke(&mut self, addr: u16, value: u8) {
-        let a = (addr & 0x0fff) as usize;
-        if a < 0x80 && self.ram_end != 0 {
-            self.ram[a] = value;
-        } else if a >= self.hotspot_start {
-            self.hotspot(a);
-        }
+        true
     }
 }

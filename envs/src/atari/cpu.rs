@@ -98,6 +98,7 @@ impl Cpu {
     }
 
     /// The status byte. The 6507's B flag always reads as set in this core.
+    #[inline(always)]
     fn status(&self) -> u8 {
         let mut ps = 0x30;
         if self.n {
@@ -121,6 +122,7 @@ impl Cpu {
         ps
     }
 
+    #[inline(always)]
     fn set_status(&mut self, ps: u8) {
         self.n = ps & 0x80 != 0;
         self.v = ps & 0x40 != 0;
@@ -242,6 +244,7 @@ impl Cpu {
         bus.peek(addr)
     }
 
+    #[inline(always)]
     fn adc(&mut self, operand: u8) {
         let carry = self.c as i32;
         if !self.d {
@@ -261,6 +264,7 @@ impl Cpu {
         }
     }
 
+    #[inline(always)]
     fn sbc(&mut self, operand: u8) {
         let carry = self.c as i32;
         if !self.d {
@@ -320,11 +324,15 @@ impl Cpu {
     /// Runs up to `count` instructions; stops early when the bus asks (end of frame) or
     /// the CPU is jammed. Returns false when jammed.
     pub fn execute<B: Bus>(&mut self, bus: &mut B, count: u32) -> bool {
+        // The registers live in a local copy while the loop runs, so the compiler keeps
+        // them in machine registers instead of memory.
+        let mut cpu = self.clone();
         let mut remaining = count;
-        while remaining != 0 && !self.jammed && !bus.stop_requested() {
-            self.step(bus);
+        while remaining != 0 && !cpu.jammed && !bus.stop_requested() {
+            cpu.step(bus);
             remaining -= 1;
         }
+        *self = cpu;
         !self.jammed
     }
 
@@ -776,12 +784,14 @@ impl Cpu {
     #[inline(always)]
     fn nop_read(&mut self, _v: u8) {}
 
+    #[inline(always)]
     fn anc(&mut self, v: u8) {
         self.a &= v;
         self.set_nz(self.a);
         self.c = self.n;
     }
 
+    #[inline(always)]
     fn asr(&mut self, v: u8) {
         self.a &= v;
         self.c = self.a & 0x01 != 0;
@@ -789,17 +799,20 @@ impl Cpu {
         self.set_nz(self.a);
     }
 
+    #[inline(always)]
     fn ane(&mut self, v: u8) {
         self.a = (self.a | 0xee) & self.x & v;
         self.set_nz(self.a);
     }
 
+    #[inline(always)]
     fn lxa(&mut self, v: u8) {
         self.a = (self.a | 0xee) & v;
         self.x = self.a;
         self.set_nz(self.a);
     }
 
+    #[inline(always)]
     fn sbx(&mut self, v: u8) {
         let value = ((self.x & self.a) as u16).wrapping_sub(v as u16);
         self.x = value as u8;
@@ -807,6 +820,7 @@ impl Cpu {
         self.c = value & 0x100 == 0;
     }
 
+    #[inline(always)]
     fn las(&mut self, v: u8) {
         let r = self.sp & v;
         self.a = r;
@@ -837,19 +851,23 @@ impl Cpu {
     }
 
     // The unstable stores, masked by the target's high byte plus one.
+    #[inline(always)]
     fn sha(&mut self, addr: u16) -> u8 {
         self.a & self.x & high_plus_one(addr)
     }
 
+    #[inline(always)]
     fn shs(&mut self, addr: u16) -> u8 {
         self.sp = self.a & self.x;
         self.a & self.x & high_plus_one(addr)
     }
 
+    #[inline(always)]
     fn shx(&mut self, addr: u16) -> u8 {
         self.x & high_plus_one(addr)
     }
 
+    #[inline(always)]
     fn shy(&mut self, addr: u16) -> u8 {
         self.y & high_plus_one(addr)
     }
@@ -901,6 +919,7 @@ impl Cpu {
         r
     }
 
+    #[inline(always)]
     fn slo(&mut self, v: u8) -> u8 {
         self.c = v & 0x80 != 0;
         let r = v << 1;
@@ -909,6 +928,7 @@ impl Cpu {
         r
     }
 
+    #[inline(always)]
     fn rla(&mut self, v: u8) -> u8 {
         let r = (v << 1) | self.c as u8;
         self.a &= r;
@@ -917,6 +937,7 @@ impl Cpu {
         r
     }
 
+    #[inline(always)]
     fn sre(&mut self, v: u8) -> u8 {
         self.c = v & 0x01 != 0;
         let r = v >> 1;
@@ -925,6 +946,7 @@ impl Cpu {
         r
     }
 
+    #[inline(always)]
     fn rra(&mut self, v: u8) -> u8 {
         let r = (v >> 1) | ((self.c as u8) << 7);
         self.c = v & 0x01 != 0;
@@ -932,18 +954,21 @@ impl Cpu {
         r
     }
 
+    #[inline(always)]
     fn dcp(&mut self, v: u8) -> u8 {
         let r = v.wrapping_sub(1);
         self.compare(self.a, r);
         r
     }
 
+    #[inline(always)]
     fn isb(&mut self, v: u8) -> u8 {
         let r = v.wrapping_add(1);
         self.sbc(r);
         r
     }
 
+    #[inline(always)]
     fn arr(&mut self, operand: u8) {
         let old_c = self.c as u8;
         if !self.d {

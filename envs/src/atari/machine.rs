@@ -1,7 +1,7 @@
 //! The console: CPU, TIA, RIOT and cartridge on one bus, the controllers and switches,
 //! and the frame loop ALE drives ("run the CPU until the TIA ends the frame").
 
-use super::cartridge::Cartridge;
+use super::cartridge::{Cartridge, HOTSPOT_PAGE};
 use super::cpu::{Bus, Cpu};
 use super::mt19937::Mt19937;
 use super::props::RomProperties;
@@ -35,12 +35,33 @@ pub const LEFT: usize = 2;
 pub const RIGHT: usize = 3;
 pub const FIRE: usize = 4;
 
+/// The bytes the CPU reaches directly, in one array: the RIOT's RAM, the Super Chip RAM,
+/// the ROM image, and 64 bytes that take writes to ROM. Its size is a power of two so a
+/// masked index needs no bounds check.
+const MEMORY_SIZE: usize = 1 << 16;
+const RAM_AT: u32 = 0;
+const SUPERCHIP_AT: u32 = 128;
+const IMAGE_AT: u32 = 256;
+/// Where writes to ROM go (never read).
+const IGNORED_AT: u32 = (MEMORY_SIZE - 64) as u32;
+/// A page of the address space that a device (TIA, RIOT timer and ports, bank-switching
+/// hotspots) answers.
+const DEVICE: u32 = u32::MAX;
+/// 64-byte pages in the 6507's 8K address space.
+const PAGES: usize = 128;
+
 /// Everything on the bus except the CPU.
 #[derive(Clone)]
 pub struct Board {
     pub tia: Tia,
     pub riot: Riot,
     pub cart: Cartridge,
+    memory: Box<[u8; MEMORY_SIZE]>,
+    /// Per 64-byte page: where its bytes are in `memory` for reads, or [`DEVICE`].
+    read_pages: [u32; PAGES],
+    /// Per page: where writes go in `memory` (RAM, or the ignored bytes for ROM), or
+    /// [`DEVICE`].
+    write_pages: [u32; PAGES],
     cycles: u32,
     data_bus: u8,
     last_access_was_read: bool,
@@ -54,13 +75,12 @@ pub struct Board {
 impl Bus for Board {
     #[inline(always)]
     fn peek(&mut self, addr: u16) -> u8 {
-        let a = addr & 0x1fff;
-        let value = if a & 0x1000 != 0 {
-            self.cart.peek(a)
-        } else if a & 0x280 == 0x80 {
-            self.riot.ram[(a & 0x7f) as usize]
+        let a = (addr & 0x1fff) as usize;
+        let base = self.read_pages[(a >> 6) & (PAGES - 1)];
+        let value = if base != DEVICE {
+            self.memory[(base as usize + (a & 63)) & (MEMORY_SIZE - 1)]
         } else {
-            self.peek_io(a)
+            self.peek_device(a)
         };
         self.data_bus = value;
         self.last_access_was_read = true;
@@ -69,13 +89,12 @@ impl Bus for Board {
 
     #[inline(always)]
     fn poke(&mut self, addr: u16, value: u8) {
-        let a = addr & 0x1fff;
-        if a & 0x1000 != 0 {
-            self.cart.poke(a, value);
-        } else if a & 0x280 == 0x80 {
-            self.riot.ram[(a & 0x7f) as usize] = value;
+        let a = (addr & 0x1fff) as usize;
+        let base = self.write_pages[(a >> 6) & (PAGES - 1)];
+        if base != DEVICE {
+            self.memory[(base as usize + (a & 63)) & (MEMORY_SIZE - 1)] = value;
         } else {
-            self.poke_io(a, value);
+            self.poke_device(a, value);
         }
         self.data_bus = value;
         self.last_access_was_read = false;
@@ -93,9 +112,18 @@ impl Bus for Board {
 }
 
 impl Board {
-    /// TIA or RIOT register reads (address bit 12 clear, not RAM).
+    /// Reads of a device page: the cartridge's hotspot page, TIA or RIOT registers.
     #[inline(never)]
-    fn peek_io(&mut self, a: u16) -> u8 {
+    fn peek_device(&mut self, a: usize) -> u8 {
+        if a & 0x1000 != 0 {
+            let offset = a & 0x0fff;
+            if self.cart.touch(offset) {
+                self.map_cartridge();
+            }
+            let window = self.cart.windows()[offset >> 10];
+            return self.memory[(IMAGE_AT as usize + window + (offset & 0x3ff)) & (MEMORY_SIZE - 1)];
+        }
+        let a = a as u16;
         if a & 0x80 == 0 {
             let mut bus = TiaBus {
                 cycles: &mut self.cycles,
@@ -109,8 +137,16 @@ impl Board {
         }
     }
 
+    /// Writes to a device page.
     #[inline(never)]
-    fn poke_io(&mut self, a: u16, value: u8) {
+    fn poke_device(&mut self, a: usize, value: u8) {
+        if a & 0x1000 != 0 {
+            if self.cart.touch(a & 0x0fff) {
+                self.map_cartridge();
+            }
+            return;
+        }
+        let a = a as u16;
         if a & 0x80 == 0 {
             let mut bus = TiaBus {
                 cycles: &mut self.cycles,
@@ -121,6 +157,49 @@ impl Board {
             self.tia.poke(a, value, &mut bus);
         } else {
             self.riot.poke(a, value, self.cycles);
+        }
+    }
+
+    /// The page tables for the whole address space: RIOT RAM and its mirrors, TIA and
+    /// RIOT registers, and the cartridge.
+    fn map_pages(&mut self) {
+        for page in 0..PAGES / 2 {
+            let a = page << 6;
+            let (read, write) = if a & 0x80 == 0 {
+                (DEVICE, DEVICE)
+            } else if a & 0x200 == 0 {
+                // RAM is 128 bytes: two pages, mirrored.
+                let at = RAM_AT + (a & 0x40) as u32;
+                (at, at)
+            } else {
+                (DEVICE, DEVICE)
+            };
+            self.read_pages[page] = read;
+            self.write_pages[page] = write;
+        }
+        self.map_cartridge();
+    }
+
+    /// The cartridge half of the page tables, after a bank switch.
+    fn map_cartridge(&mut self) {
+        let windows = self.cart.windows();
+        let superchip = self.cart.has_superchip();
+        let hotspots = self.cart.touch_possible();
+        for page in 0..PAGES / 2 {
+            let offset = page << 6;
+            let rom = IMAGE_AT + (windows[offset >> 10] + (offset & 0x3ff)) as u32;
+            let (read, write) = if superchip && offset < 0x80 {
+                // The Super Chip's write port; reading it reads the ROM underneath.
+                (rom, SUPERCHIP_AT + offset as u32)
+            } else if superchip && offset < 0x100 {
+                (SUPERCHIP_AT + (offset - 0x80) as u32, IGNORED_AT)
+            } else if hotspots && offset >= HOTSPOT_PAGE {
+                (DEVICE, DEVICE)
+            } else {
+                (rom, IGNORED_AT)
+            };
+            self.read_pages[PAGES / 2 + page] = read;
+            self.write_pages[PAGES / 2 + page] = write;
         }
     }
 
@@ -230,8 +309,21 @@ impl Machine {
     /// system seed, 60 frames run to detect NTSC/PAL, then a reset.
     pub fn new(image: &[u8], props: RomProperties) -> Result<Self, AtariError> {
         let mut rng = Mt19937::new(SYSTEM_SEED);
+        let mut memory: Box<[u8; MEMORY_SIZE]> = vec![0u8; MEMORY_SIZE]
+            .into_boxed_slice()
+            .try_into()
+            .map_err(|_| AtariError::InvalidConfig("console memory"))?;
+        // Power-on RAM comes first from the generator, then the RIOT's timer.
+        for byte in memory[..128].iter_mut() {
+            *byte = rng.next_u32() as u8;
+        }
         let riot = Riot::new(&mut rng);
-        let cart = Cartridge::new(image)?;
+        let (cart, image) = Cartridge::new(image)?;
+        let image_at = IMAGE_AT as usize;
+        memory
+            .get_mut(image_at..image_at + image.len())
+            .ok_or(AtariError::UnsupportedCartridge("an image over 63K".into()))?
+            .copy_from_slice(&image);
         let tia = Tia::new(props.y_start, props.height, props.hmove_blanks);
         let mut switches = 0xffu8;
         if !props.right_difficulty_a {
@@ -244,6 +336,9 @@ impl Machine {
             tia,
             riot,
             cart,
+            memory,
+            read_pages: [DEVICE; PAGES],
+            write_pages: [DEVICE; PAGES],
             cycles: 0,
             data_bus: 0,
             last_access_was_read: true,
@@ -254,6 +349,7 @@ impl Machine {
             props,
         };
         board.apply_input(&Input::default());
+        board.map_pages();
         let mut machine = Machine {
             cpu: Cpu::default(),
             board,
@@ -280,7 +376,13 @@ impl Machine {
         board.reset_cycles();
         board.riot.reset(&mut board.rng);
         board.tia.reset(board.cycles);
-        board.cart.reset(&mut board.rng);
+        let superchip = SUPERCHIP_AT as usize..SUPERCHIP_AT as usize + 128;
+        if board.cart.has_superchip() {
+            board.cart.reset(&mut board.rng, &mut board.memory[superchip]);
+        } else {
+            board.cart.reset(&mut board.rng, &mut []);
+        }
+        board.map_cartridge();
         self.cpu.reset(board);
     }
 
@@ -304,11 +406,12 @@ impl Machine {
     }
 
     pub fn ram(&self) -> &[u8; 128] {
-        &self.board.riot.ram
+        // The array always holds the RAM at its start.
+        self.board.memory.first_chunk::<128>().unwrap_or(&[0; 128])
     }
 
     pub fn set_ram(&mut self, index: usize, value: u8) {
-        self.board.riot.ram[index & 0x7f] = value;
+        self.board.memory[RAM_AT as usize + (index & 0x7f)] = value;
     }
 
     /// The last frame: 160 palette indices per row.

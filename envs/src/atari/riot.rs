@@ -1,5 +1,6 @@
-//! The 6532 RIOT: 128 bytes of RAM, the interval timer and the two I/O ports (joysticks
-//! on port A, console switches on port B).
+//! The 6532 RIOT: the interval timer and the two I/O ports (joysticks on port A, console
+//! switches on port B). Its 128 bytes of RAM live in the console's memory array
+//! (`machine.rs`), which the CPU reads directly.
 //!
 //! The timer is computed lazily from the system clock, with 32-bit wrapping arithmetic,
 //! exactly as ALE's Stella does, including its behaviour after the timer underflows
@@ -8,7 +9,6 @@
 
 #[derive(Clone, Debug)]
 pub struct Riot {
-    pub ram: [u8; 128],
     timer: u32,
     interval_shift: u32,
     cycles_when_timer_set: u32,
@@ -19,14 +19,10 @@ pub struct Riot {
 }
 
 impl Riot {
-    /// Power-on: RAM filled from the emulator's generator, then a reset.
+    /// Power-on (after the RAM took its random contents from the same generator): a
+    /// reset.
     pub fn new(rng: &mut super::mt19937::Mt19937) -> Self {
-        let mut ram = [0u8; 128];
-        for byte in ram.iter_mut() {
-            *byte = rng.next_u32() as u8;
-        }
         let mut riot = Riot {
-            ram,
             timer: 0,
             interval_shift: 6,
             cycles_when_timer_set: 0,
