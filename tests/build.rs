@@ -32,6 +32,9 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 #[allow(dead_code)]
 #[path = "src/atari/roms.rs"]
 mod roms;
+#[allow(dead_code)]
+#[path = "src/wheels.rs"]
+mod wheels;
 
 /// `atari_roms.rs`: `EMBEDDED_ROMS` (file name, bytes) and, when there are none,
 /// `EMBEDDED_ROMS_MISSING` saying why.

@@ -1,9 +1,10 @@
-//! The app shell: header with the site navigation, router and the pages.
+//! The app shell: header with the site navigation, router and the pages (paths and
+//! sections from `crate::routes`).
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::hooks::use_location;
-use leptos_router::path;
+use leptos_router::StaticSegment;
 
 use crate::components::error_box::ErrorBox;
 use crate::pages::compare::ComparePage;
@@ -18,11 +19,22 @@ use crate::pages::suite::SuitePage;
 use crate::pages::suite_run::SuiteRunPage;
 use crate::pages::task::TaskPage;
 use crate::pages::task_play::TaskPlay;
+use crate::routes::{self, Page, Section};
 
 /// Installs the panic hook and mounts the app on `<body>`.
 pub fn start() {
     console_error_panic_hook::set_once();
     leptos::mount::mount_to_body(App);
+}
+
+/// A route's path from its page (one or two segments).
+fn one(page: Page) -> StaticSegment<&'static str> {
+    StaticSegment(page.segments()[0])
+}
+
+fn two(page: Page) -> (StaticSegment<&'static str>, StaticSegment<&'static str>) {
+    let s = page.segments();
+    (StaticSegment(s[0]), StaticSegment(s[1]))
 }
 
 #[component]
@@ -31,24 +43,24 @@ pub fn App() -> impl IntoView {
         <Router>
             <a class="skip-link" href="#main">"Skip to content"</a>
             <header class="site-header">
-                <a class="brand" href="/">"Playbench"</a>
+                <a class="brand" href=routes::HOME>"Playbench"</a>
                 <span class="tagline">"Gymnasium reference environments, played in your browser"</span>
                 <SiteNav />
             </header>
             <main id="main">
                 <Routes fallback=NotFound>
-                    <Route path=path!("/") view=Home />
-                    <Route path=path!("/play") view=Play />
-                    <Route path=path!("/suite") view=SuitePage />
-                    <Route path=path!("/task") view=TaskPage />
-                    <Route path=path!("/task/play") view=TaskPlay />
-                    <Route path=path!("/models") view=ModelsPage />
-                    <Route path=path!("/run") view=RunPage />
-                    <Route path=path!("/run/suite") view=SuiteRunPage />
-                    <Route path=path!("/episode") view=EpisodePage />
-                    <Route path=path!("/study") view=StudyPage />
-                    <Route path=path!("/study/take") view=StudyTakePage />
-                    <Route path=path!("/compare") view=ComparePage />
+                    <Route path=one(Page::Home) view=Home />
+                    <Route path=one(Page::Play) view=Play />
+                    <Route path=one(Page::Suite) view=SuitePage />
+                    <Route path=one(Page::Task) view=TaskPage />
+                    <Route path=two(Page::TaskPlay) view=TaskPlay />
+                    <Route path=one(Page::Models) view=ModelsPage />
+                    <Route path=one(Page::Run) view=RunPage />
+                    <Route path=two(Page::RunSuite) view=SuiteRunPage />
+                    <Route path=one(Page::Episode) view=EpisodePage />
+                    <Route path=one(Page::Study) view=StudyPage />
+                    <Route path=two(Page::StudyTake) view=StudyTakePage />
+                    <Route path=one(Page::Compare) view=ComparePage />
                 </Routes>
             </main>
         </Router>
@@ -59,47 +71,22 @@ pub fn App() -> impl IntoView {
 #[component]
 fn SiteNav() -> impl IntoView {
     let location = use_location();
-    let section = Memo::new(move |_| {
-        let path = location.pathname.get();
-        if path == "/suite" || path.starts_with("/task") {
-            "suite"
-        } else if path == "/" || path == "/play" {
-            "envs"
-        } else if path == "/models" || path.starts_with("/run") {
-            "run"
-        } else if path == "/episode" {
-            "episode"
-        } else if path.starts_with("/study") {
-            "study"
-        } else if path == "/compare" {
-            "compare"
-        } else {
-            ""
-        }
-    });
-    let current = move |name: &'static str| (section.get() == name).then_some("page");
-    view! {
-        <nav class="site-nav" aria-label="Main">
-            <a href="/" aria-current=move || current("envs") data-testid="nav-envs">
-                "Environments"
-            </a>
-            <a href="/suite" aria-current=move || current("suite") data-testid="nav-suite">
-                "Benchmark suite"
-            </a>
-            <a href="/run/suite" aria-current=move || current("run") data-testid="nav-run">
-                "Run a model"
-            </a>
-            <a href="/episode" aria-current=move || current("episode") data-testid="nav-episode">
-                "Replay"
-            </a>
-            <a href="/study" aria-current=move || current("study") data-testid="nav-study">
-                "Human study"
-            </a>
-            <a href="/compare" aria-current=move || current("compare") data-testid="nav-compare">
-                "Compare"
-            </a>
-        </nav>
-    }
+    let section = Memo::new(move |_| Section::of_path(&location.pathname.get()));
+    let links = Section::ALL
+        .into_iter()
+        .map(|s| {
+            view! {
+                <a
+                    href=s.href()
+                    aria-current=move || (section.get() == Some(s)).then_some("page")
+                    data-testid=s.testid()
+                >
+                    {s.label()}
+                </a>
+            }
+        })
+        .collect_view();
+    view! { <nav class="site-nav" aria-label="Main">{links}</nav> }
 }
 
 #[component]

@@ -10,7 +10,7 @@ use envs::Frame;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Speed {
     Half,
-    /// Protocol §2: demos are sampled at 1 FPS.
+    /// One frame per decision per second, as V-ICAL samples its demonstrations.
     #[default]
     One,
     Two,

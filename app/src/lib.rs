@@ -8,17 +8,25 @@
 //! playback) and [`task_session`] (a person playing a task as an agent would). The
 //! Leptos views, compiled for wasm32 only, draw them and forward clicks and key presses.
 
+pub mod action_form;
 pub mod catalog;
 pub mod compare;
 pub mod demo_player;
 pub mod play_state;
+pub mod pointer;
+pub mod realtime;
 pub mod replay;
+pub mod routes;
 pub mod runner;
+pub mod storage;
+pub mod storage_keys;
 pub mod study;
 pub mod suite_data;
 pub mod suite_filter;
 pub mod task_session;
 pub mod task_text;
+#[cfg(test)]
+mod test_envs;
 pub mod url;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,10 +1,21 @@
 //! One episode being played by a person: the environment, its last frame and the tallies
-//! the play page shows. Plain Rust, so it is tested natively; the page only draws it.
+//! the play page shows. Input comes as presets (keys, buttons), actions in the
+//! environment's text form, calls built with the form controls, or pointer gestures on
+//! the frame; an environment with a clock plays in real time (`crate::realtime`).
+//! Plain Rust, so it is tested natively; the page only draws it.
 
+use envs::core::action::{ActionFn, ActionSpace};
+use envs::core::clock::Clock;
 use envs::core::env::RenderOptions;
+use envs::core::input::{Gesture, PointerMode};
 use envs::{Action, Env, EnvError, Frame};
 
+use crate::pointer::no_action_message;
+use crate::realtime::{Due, RealtimeDriver};
 use crate::url::{LoadError, PlayRequest, ViewOptions};
+
+/// The key that pauses and resumes real-time play (unless the environment binds it).
+pub const PAUSE_KEY: &str = "p";
 
 /// How the current episode stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,6 +23,8 @@ pub enum Outcome {
     Running,
     /// Terminated by the environment's success event (its `Signals::success`).
     Success,
+    /// A board game that ended in a draw (its `Signals::draw`).
+    Draw,
     /// Terminated some other way (a FrozenLake hole, CartPole's pole falling, …).
     Terminated,
     /// Cut off by the time limit.
@@ -28,6 +41,7 @@ impl Outcome {
         match self {
             Self::Running => "running",
             Self::Success => "success",
+            Self::Draw => "draw",
             Self::Terminated => "terminated",
             Self::Truncated => "truncated",
         }
@@ -78,6 +92,11 @@ pub enum KeyResult {
     Stepped { action: usize, reward: f64 },
     /// The environment refused the action.
     Refused(String),
+    /// Real-time play: the key went to the clock (`steps` were played at once; in
+    /// `Fixed` mode the action waits for the next tick).
+    Queued { action: usize, steps: u32 },
+    /// Real-time play was paused or resumed.
+    Paused,
 }
 
 impl KeyResult {
@@ -101,12 +120,16 @@ pub struct PlaySession {
     truncated: bool,
     /// The last step was the environment's success event.
     succeeded: bool,
+    /// The last step ended a game in a draw.
+    drew: bool,
     last_error: Option<String>,
     /// The mission, for environments that state one (MiniGrid).
     mission: Option<String>,
     view: ViewOptions,
     /// The agent's-eye view, drawn while `view.agent_view` is on.
     agent_frame: Option<Frame>,
+    /// The clock of a real-time environment (`None`: turn-based).
+    realtime: Option<RealtimeDriver<Action>>,
 }
 
 impl PlaySession {
@@ -119,14 +142,24 @@ impl PlaySession {
             EnvError::BadKwargs(why) => LoadError::BadKwargs(why),
             other => LoadError::BadKwargs(other.to_string()),
         })?;
+        let request = PlayRequest {
+            env_id: spec.id.to_string(),
+            ..request
+        };
+        Ok(Self::with_env(env, request, spec.max_episode_steps))
+    }
+
+    /// A session of an environment made elsewhere (tests play unregistered ones).
+    pub fn with_env(
+        env: Box<dyn Env>,
+        request: PlayRequest,
+        max_episode_steps: Option<u32>,
+    ) -> Self {
         let controls = controls_of(env.as_ref());
         let mut session = Self {
             env,
-            request: PlayRequest {
-                env_id: spec.id.to_string(),
-                ..request
-            },
-            max_episode_steps: spec.max_episode_steps,
+            request,
+            max_episode_steps,
             controls,
             frame: Frame::default(),
             steps: 0,
@@ -135,14 +168,16 @@ impl PlaySession {
             terminated: false,
             truncated: false,
             succeeded: false,
+            drew: false,
             last_error: None,
             mission: None,
             view: ViewOptions::default(),
             agent_frame: None,
+            realtime: None,
         };
         let seed = session.request.seed;
         session.reset(seed);
-        Ok(session)
+        session
     }
 
     /// Starts a new episode from `seed` (the generator is rebuilt from it).
@@ -156,20 +191,119 @@ impl PlaySession {
         self.terminated = false;
         self.truncated = false;
         self.succeeded = false;
+        self.drew = false;
         self.last_error = None;
+        // A real-time game starts paused: the first input (or Resume) starts its clock.
+        self.realtime = self.env.clock().map(RealtimeDriver::new);
         self.redraw();
     }
 
-    /// Plays the action preset `index` (a button press). Does nothing once the episode
-    /// is over; returns the reward of the step taken.
+    /// Plays the action preset `index` at once (turn-based play, tests). Does nothing
+    /// once the episode is over; returns the reward of the step taken.
     pub fn act(&mut self, index: usize) -> Result<Option<f64>, String> {
+        let action = self.preset(index)?;
+        self.step(action)
+    }
+
+    fn preset(&mut self, index: usize) -> Result<Action, String> {
+        self.env.preset_action(index).ok_or_else(|| {
+            let msg = format!("this environment has no action {index}");
+            self.last_error = Some(msg.clone());
+            msg
+        })
+    }
+
+    /// A person's input at real time `real_ms` (ms, any origin): played at once when
+    /// turn-based, through the clock when real-time.
+    pub fn play(&mut self, action: Action, real_ms: f64) -> Result<(), String> {
+        if self.outcome().is_over() {
+            return Ok(());
+        }
+        match self.realtime.as_mut() {
+            Some(driver) => {
+                let due = driver.input(action, real_ms);
+                self.play_due(due)
+            }
+            None => self.step(action).map(|_| ()),
+        }
+    }
+
+    /// Preset `index` (a button) at `real_ms`.
+    pub fn play_preset(&mut self, index: usize, real_ms: f64) -> Result<(), String> {
+        let action = self.preset(index)?;
+        self.play(action, real_ms)
+    }
+
+    /// An action typed in the environment's text form; a text that does not read is an
+    /// `Err` with the reason (nothing is played).
+    pub fn play_text(&mut self, text: &str, real_ms: f64) -> Result<(), String> {
+        let action = self.env.parse_action(text).map_err(|e| e.to_string())?;
+        self.play(action, real_ms)
+    }
+
+    /// A gesture on the frame; one that maps to no action leaves a short message.
+    pub fn play_gesture(&mut self, gesture: Gesture, real_ms: f64) -> Result<(), String> {
+        match self.env.pointer_action(gesture) {
+            Some(action) => self.play(action, real_ms),
+            None => {
+                let msg = no_action_message(&gesture).to_string();
+                self.last_error = Some(msg.clone());
+                Err(msg)
+            }
+        }
+    }
+
+    /// The timer of a real-time game: plays what fell due by `real_ms`; whether
+    /// anything changed.
+    pub fn tick(&mut self, real_ms: f64) -> bool {
+        if self.outcome().is_over() {
+            return false;
+        }
+        let Some(driver) = self.realtime.as_mut() else {
+            return false;
+        };
+        let due = driver.advance(real_ms);
+        let changed = !due.is_empty();
+        let _ = self.play_due(due);
+        changed
+    }
+
+    /// Pauses a running real-time game or resumes a paused one.
+    pub fn toggle_pause(&mut self, real_ms: f64) {
+        if self.outcome().is_over() {
+            return;
+        }
+        if let Some(driver) = self.realtime.as_mut() {
+            let due = driver.toggle(real_ms);
+            let _ = self.play_due(due);
+        }
+    }
+
+    fn play_due(&mut self, due: Vec<Due<Action>>) -> Result<(), String> {
+        for d in due {
+            match d {
+                Due::Idle(n) => {
+                    let Some(idle) = self.clock().and_then(|c| self.env.preset_action(c.idle))
+                    else {
+                        continue;
+                    };
+                    for _ in 0..n {
+                        self.step(idle.clone())?;
+                    }
+                }
+                Due::Act(action) => {
+                    self.step(action)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One environment step (nothing once the episode is over).
+    fn step(&mut self, action: Action) -> Result<Option<f64>, String> {
         if self.outcome().is_over() {
             return Ok(None);
         }
-        let action: Action = self
-            .env
-            .preset_action(index)
-            .ok_or_else(|| format!("this environment has no action {index}"))?;
         match self.env.step(action) {
             Ok(step) => {
                 self.steps += 1;
@@ -177,7 +311,8 @@ impl PlaySession {
                 self.last_reward = Some(step.reward);
                 self.terminated = step.terminated;
                 self.truncated = step.truncated;
-                self.succeeded = step.terminated && step.signals.success;
+                self.succeeded = step.signals.success;
+                self.drew = step.signals.draw;
                 self.last_error = None;
                 self.redraw();
                 Ok(Some(step.reward))
@@ -190,14 +325,34 @@ impl PlaySession {
         }
     }
 
-    /// Plays the action bound to a `KeyboardEvent.key` value. A single letter matches
-    /// its binding whatever its case (Caps Lock, Shift).
+    /// Plays the action bound to a `KeyboardEvent.key` value (turn-based play). A single
+    /// letter matches its binding whatever its case (Caps Lock, Shift).
     pub fn press_key(&mut self, key: &str) -> KeyResult {
+        self.press_key_at(key, 0.0)
+    }
+
+    /// A key press at real time `real_ms`: in real-time play it goes through the clock
+    /// (and P pauses, unless the environment binds it).
+    pub fn press_key_at(&mut self, key: &str, real_ms: f64) -> KeyResult {
         let Some(index) = self.action_for_key(key) else {
+            if self.realtime.is_some() && key.eq_ignore_ascii_case(PAUSE_KEY) {
+                self.toggle_pause(real_ms);
+                return KeyResult::Paused;
+            }
             return KeyResult::Unbound;
         };
         if self.outcome().is_over() {
             return KeyResult::EpisodeOver;
+        }
+        if self.realtime.is_some() {
+            let steps = self.steps;
+            return match self.play_preset(index, real_ms) {
+                Ok(()) => KeyResult::Queued {
+                    action: index,
+                    steps: self.steps - steps,
+                },
+                Err(msg) => KeyResult::Refused(msg),
+            };
         }
         match self.act(index) {
             Ok(Some(reward)) => KeyResult::Stepped {
@@ -259,7 +414,10 @@ impl PlaySession {
     }
 
     pub fn outcome(&self) -> Outcome {
-        if self.succeeded {
+        let over = self.terminated || self.truncated;
+        if self.drew && over {
+            Outcome::Draw
+        } else if self.succeeded && over {
             Outcome::Success
         } else if self.terminated {
             Outcome::Terminated
@@ -281,6 +439,7 @@ impl PlaySession {
                 None => "running".to_string(),
             },
             Outcome::Success => format!("success — {} in {steps} {step_word}", words.success),
+            Outcome::Draw => format!("draw — the game ended in a draw after {steps} {step_word}"),
             Outcome::Terminated => {
                 format!("terminated — {} after {steps} {step_word}", words.failure)
             }
@@ -331,6 +490,12 @@ impl PlaySession {
         self.last_error.as_deref()
     }
 
+    /// Shows a short message where refusals are shown (e.g. a press that made no
+    /// gesture).
+    pub fn note(&mut self, message: &str) {
+        self.last_error = Some(message.to_string());
+    }
+
     pub fn controls(&self) -> &[Control] {
         &self.controls
     }
@@ -367,6 +532,51 @@ impl PlaySession {
     /// What the frame does not show, e.g. "carrying a yellow key".
     pub fn status_note(&self) -> Option<String> {
         self.env.status_note()
+    }
+
+    /// The environment's action space (parametric spaces get form controls).
+    pub fn action_space(&self) -> ActionSpace {
+        self.env.action_space()
+    }
+
+    /// The functions of a parametric action space (none otherwise).
+    pub fn functions(&self) -> Vec<ActionFn> {
+        match self.env.action_space() {
+            ActionSpace::Parametric { functions } => functions,
+            _ => Vec::new(),
+        }
+    }
+
+    /// An action in the environment's text form.
+    pub fn action_text(&self, action: &Action) -> String {
+        self.env.action_text(action)
+    }
+
+    /// What the pointer does on the frame, if anything.
+    pub fn pointer_mode(&self) -> Option<PointerMode> {
+        self.env.pointer_mode()
+    }
+
+    /// The real-time rule, for environments that have one.
+    pub fn clock(&self) -> Option<Clock> {
+        self.realtime.as_ref().map(RealtimeDriver::clock)
+    }
+
+    /// Whether a real-time game is paused (turn-based play never is).
+    pub fn is_paused(&self) -> bool {
+        self.realtime
+            .as_ref()
+            .is_some_and(RealtimeDriver::is_paused)
+    }
+
+    /// Virtual milliseconds played (real-time play).
+    pub fn virtual_ms(&self) -> Option<u64> {
+        self.realtime.as_ref().map(RealtimeDriver::virtual_ms)
+    }
+
+    /// How often the page's timer should tick (real-time play).
+    pub fn poll_ms(&self) -> Option<u32> {
+        self.realtime.as_ref().map(RealtimeDriver::poll_ms)
     }
 
     /// The play page's query: the episode's start, then the view options that differ
@@ -436,6 +646,7 @@ pub fn format_reward(r: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use envs::core::clock::ClockMode;
     use serde_json::{json, Map, Value};
 
     fn request(id: &str, kwargs: Value, seed: u64) -> PlayRequest {
@@ -530,7 +741,7 @@ mod tests {
     }
 
     #[test]
-    fn one_key_press_is_one_step_everywhere() {
+    fn one_key_press_is_one_step_or_one_input_to_the_clock_everywhere() {
         for spec in envs::specs() {
             let mut s = PlaySession::new(PlayRequest::new(spec.id, Map::new(), 1)).unwrap();
             let c = s
@@ -539,9 +750,33 @@ mod tests {
                 .find(|c| !c.keys.is_empty())
                 .cloned()
                 .unwrap();
-            let r = s.press_key(&c.keys[0]);
-            assert!(matches!(r, KeyResult::Stepped { .. }), "{}: {r:?}", spec.id);
+            let Some(clock) = s.clock() else {
+                let r = s.press_key(&c.keys[0]);
+                assert!(matches!(r, KeyResult::Stepped { .. }), "{}: {r:?}", spec.id);
+                assert_eq!(s.steps(), 1, "{}", spec.id);
+                continue;
+            };
+            // Real time: the press goes to the clock — at once on an idle timeout, at
+            // the next tick on fixed ticks.
+            let r = s.press_key_at(&c.keys[0], 0.0);
+            let at_once = u32::from(clock.mode == ClockMode::IdleTimeout);
+            assert_eq!(
+                r,
+                KeyResult::Queued {
+                    action: c.index,
+                    steps: at_once
+                },
+                "{}",
+                spec.id
+            );
+            if at_once == 0 {
+                assert!(s.tick(f64::from(clock.tick_ms)), "{}", spec.id);
+            }
             assert_eq!(s.steps(), 1, "{}", spec.id);
+            assert_eq!(
+                s.virtual_ms(),
+                Some(u64::from(clock.tick_ms) * u64::from(1 - at_once))
+            );
         }
     }
 
@@ -720,6 +955,146 @@ mod tests {
         );
         assert_eq!(Outcome::Success.word(), "success");
         assert!(!Outcome::Running.is_over());
+    }
+
+    fn fake(env: Box<dyn Env>) -> PlaySession {
+        let id = env.id().to_string();
+        PlaySession::with_env(env, PlayRequest::new(&id, Map::new(), 0), None)
+    }
+
+    #[test]
+    fn parametric_actions_by_text_by_form_by_key_and_by_pointer() {
+        use crate::action_form::ActionForms;
+        use crate::test_envs::{Picker, PICKER_GRID};
+        let mut s = fake(Box::new(Picker::default()));
+        assert_eq!(s.functions().len(), 4);
+        assert_eq!(s.pointer_mode(), Some(PointerMode::ClickOrDrag));
+        assert_eq!(s.clock(), None);
+        // The text form, as models write it; what does not read plays nothing.
+        s.play_text("light((1, 1))", 0.0).unwrap();
+        assert_eq!(s.steps(), 1);
+        let e = s.play_text("light((3, 0))", 0.0).unwrap_err();
+        assert!(e.contains("row 0-2"), "{e}");
+        let e = s.play_text("fly(1)", 0.0).unwrap_err();
+        assert!(e.contains("unknown action"), "{e}");
+        assert_eq!(s.steps(), 1);
+        // The form controls.
+        let mut forms = ActionForms::new(s.functions());
+        forms.choose("order");
+        let form = forms.current_mut().unwrap();
+        form.set(0, 0, "3 1 1");
+        assert!(form.call().is_err());
+        form.set(0, 0, "3 1 2");
+        let call = form.call().unwrap();
+        assert_eq!(
+            s.action_text(&Action::Call(call.clone())),
+            "order([3, 1, 2])"
+        );
+        s.play(Action::Call(call), 0.0).unwrap();
+        assert_eq!(s.steps(), 2);
+        // A preset by its key.
+        assert!(matches!(
+            s.press_key("L"),
+            KeyResult::Stepped { action: 0, .. }
+        ));
+        // The pointer: a click lights a cell, a drag swaps two, a click off the board
+        // says so and plays nothing.
+        let (x, y) = PICKER_GRID.centre(2, 2);
+        s.play_gesture(Gesture::Click { x, y }, 0.0).unwrap();
+        let e = s.play_gesture(Gesture::Click { x: 1.0, y: 1.0 }, 0.0);
+        assert_eq!(e, Err("That click is not an action here.".into()));
+        assert_eq!(s.last_error(), Some("That click is not an action here."));
+        assert_eq!(s.steps(), 4);
+        let drag = Gesture::Drag {
+            from: PICKER_GRID.centre(2, 2),
+            to: PICKER_GRID.centre(1, 0),
+        };
+        s.play_gesture(drag, 0.0).unwrap();
+        assert_eq!(s.last_error(), None);
+        for (r, c) in [(2, 0), (2, 1), (2, 2), (1, 2)] {
+            assert_eq!(s.outcome(), Outcome::Running);
+            s.play_text(&format!("light(({r}, {c}))"), 0.0).unwrap();
+        }
+        assert_eq!(s.outcome(), Outcome::Success);
+        assert_eq!(s.steps(), 9);
+    }
+
+    #[test]
+    fn a_clocked_environment_plays_in_real_time() {
+        use crate::test_envs::Runner;
+        // Idle timeout: keys step at once, the idle action after each second without one.
+        let mut s = fake(Box::new(Runner::new(ClockMode::IdleTimeout, 1000)));
+        assert!(s.is_paused(), "a real-time game waits for its player");
+        assert_eq!(s.poll_ms(), Some(50));
+        assert!(!s.tick(5_000.0));
+        assert_eq!(
+            s.press_key_at("ArrowRight", 5_000.0),
+            KeyResult::Queued {
+                action: 2,
+                steps: 1
+            }
+        );
+        assert!(!s.is_paused());
+        assert!(!s.tick(5_999.0));
+        assert!(s.tick(6_500.0));
+        assert!(s.tick(7_000.0));
+        assert_eq!(s.steps(), 3, "one move, two idle steps");
+        assert_eq!(s.virtual_ms(), Some(2_000));
+        // P pauses: time stops.
+        assert_eq!(s.press_key_at("P", 7_100.0), KeyResult::Paused);
+        assert!(s.is_paused());
+        assert!(!s.tick(60_000.0));
+        s.toggle_pause(60_000.0);
+        assert!(s.tick(61_000.0));
+        assert_eq!(s.virtual_ms(), Some(3_100));
+        // Buttons go through the clock as keys do.
+        for i in 0..8 {
+            s.play_preset(2, 61_000.0 + f64::from(i)).unwrap();
+        }
+        assert_eq!(s.outcome(), Outcome::Success);
+        assert!(!s.tick(100_000.0));
+        // A reset starts a paused game again.
+        s.reset(0);
+        assert!(s.is_paused() && s.virtual_ms() == Some(0));
+
+        // Fixed ticks: a key waits for the next tick; every tick is a step.
+        let mut s = fake(Box::new(Runner::new(ClockMode::Fixed, 100)));
+        assert_eq!(
+            s.press_key_at("ArrowLeft", 0.0),
+            KeyResult::Queued {
+                action: 1,
+                steps: 0
+            }
+        );
+        assert_eq!(s.steps(), 0);
+        assert!(s.tick(100.0));
+        assert!(s.tick(350.0));
+        assert_eq!(s.steps(), 3);
+        assert_eq!(s.render_text(), "pos 9");
+        // Turn-based environments ignore the clock entirely.
+        let mut lake = lake();
+        assert_eq!(lake.clock(), None);
+        assert!(!lake.tick(1e9));
+        assert_eq!(lake.press_key_at("p", 0.0), KeyResult::Unbound);
+    }
+
+    #[test]
+    fn a_drawn_game_is_a_draw() {
+        // Tic-Tac-Toe's oracle against its minimax opponent: a draw.
+        let mut s =
+            PlaySession::new(PlayRequest::new("GameVerse/TicTacToe", Map::new(), 0)).unwrap();
+        let mut oracle = s.env.oracle(Default::default()).unwrap();
+        while !s.outcome().is_over() {
+            let a = oracle.next_action(s.env.as_ref()).unwrap();
+            s.play(a, 0.0).unwrap();
+        }
+        assert_eq!(s.outcome(), Outcome::Draw);
+        assert_eq!(Outcome::Draw.word(), "draw");
+        assert!(
+            s.status_text().starts_with("draw — "),
+            "{}",
+            s.status_text()
+        );
     }
 
     #[test]

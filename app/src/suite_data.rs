@@ -1,48 +1,75 @@
-//! The benchmark's data as the app sees it: the built-in suite (parsed once), the random
-//! and oracle baseline reports committed beside it, task lookup by id, and the errors a
-//! task link can run into, each with a message for people.
+//! The built-in suites as the app sees them, a thin layer over `bench::suites`: the
+//! suite a page's `?suite=ID` names (the default suite when none, each at its latest
+//! version), task lookup with suggestions for a mistyped id, the committed baselines,
+//! and the errors a link can run into, each with a message for people.
 
 use std::fmt;
-use std::sync::OnceLock;
 
 use bench::report::{Report, Row};
+use bench::suites::{SuiteError, DEFAULT_SUITE};
 use bench::{Suite, Task};
 
-/// The random policy's results on the built-in suite (`bench::report::Report`).
-pub const RANDOM_BASELINE_JSON: &str =
-    include_str!("../../bench/suites/playbench-core/v1.baseline-random.json");
-/// The oracle solver's results on the built-in suite.
-pub const ORACLE_BASELINE_JSON: &str =
-    include_str!("../../bench/suites/playbench-core/v1.baseline-oracle.json");
-
-/// The built-in suite, parsed and validated on first use. An `Err` holds the parser's
-/// message (a broken committed file must not take the whole app down).
-pub fn suite() -> Result<&'static Suite, String> {
-    static SUITE: OnceLock<Result<Suite, String>> = OnceLock::new();
-    SUITE
-        .get_or_init(|| {
-            bench::suites::latest(bench::suites::DEFAULT_SUITE)
-                .cloned()
-                .map_err(|e| e.to_string())
-        })
-        .as_ref()
-        .map_err(Clone::clone)
+/// The suite a `?suite=` value names (surrounding spaces ignored; missing or empty: the
+/// default suite), at its latest version.
+pub fn suite_for(id: Option<&str>) -> Result<&'static Suite, TaskLoadError> {
+    let id = id
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .unwrap_or(DEFAULT_SUITE);
+    bench::suites::latest(id).map_err(|e| match e {
+        SuiteError::Unknown { id } => TaskLoadError::UnknownSuite(id),
+        other => TaskLoadError::SuiteUnavailable(other.to_string()),
+    })
 }
 
-/// One task of the built-in suite.
-pub fn find_task(id: &str) -> Result<&'static Task, TaskLoadError> {
-    let suite = suite().map_err(TaskLoadError::SuiteUnavailable)?;
-    lookup(suite, id)
+/// The default suite (`bench::suites::DEFAULT_SUITE`, latest version).
+pub fn suite() -> Result<&'static Suite, String> {
+    suite_for(None).map_err(|e| e.to_string())
+}
+
+/// One built-in suite, as `/suite` lists them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuiteSummary {
+    pub id: &'static str,
+    /// The latest version (what links without a version use).
+    pub version: u32,
+    /// Every version this build can still verify.
+    pub versions: Vec<u32>,
+    pub description: String,
+    pub tasks: usize,
+    pub envs: usize,
+}
+
+/// Every built-in suite, in display order (a broken one is left out).
+pub fn listing() -> Vec<SuiteSummary> {
+    bench::suites::ids()
+        .into_iter()
+        .filter_map(|id| {
+            let s = bench::suites::latest(id).ok()?;
+            let mut envs: Vec<&str> = s.tasks.iter().map(|t| t.env.as_str()).collect();
+            envs.sort_unstable();
+            envs.dedup();
+            Some(SuiteSummary {
+                id,
+                version: s.version,
+                versions: bench::suites::versions(id),
+                description: s.description.clone(),
+                tasks: s.tasks.len(),
+                envs: envs.len(),
+            })
+        })
+        .collect()
 }
 
 /// A task of `suite` by id (surrounding spaces ignored).
-pub fn lookup<'a>(suite: &'a Suite, id: &str) -> Result<&'a Task, TaskLoadError> {
+pub fn find_task<'a>(suite: &'a Suite, id: &str) -> Result<&'a Task, TaskLoadError> {
     let id = id.trim();
     if id.is_empty() {
         return Err(TaskLoadError::MissingId);
     }
     suite.task(id).ok_or_else(|| TaskLoadError::UnknownTask {
         id: id.to_string(),
+        suite: suite.id.clone(),
         suggestions: suggestions(suite, id),
     })
 }
@@ -78,7 +105,7 @@ pub fn suggestions(suite: &Suite, id: &str) -> Vec<String> {
     out
 }
 
-/// Why a task link cannot be shown or played.
+/// Why a suite or task link cannot be shown or played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TaskLoadError {
     /// No `id=` in the query.
@@ -86,9 +113,12 @@ pub enum TaskLoadError {
     /// No task of the suite has this id.
     UnknownTask {
         id: String,
+        suite: String,
         suggestions: Vec<String>,
     },
-    /// The built-in suite did not parse (the parser's message).
+    /// `suite=` names no built-in suite.
+    UnknownSuite(String),
+    /// A built-in suite did not parse (the parser's message).
     SuiteUnavailable(String),
     /// The task's environment could not be started (its message).
     CannotStart { id: String, why: String },
@@ -99,6 +129,7 @@ impl TaskLoadError {
         match self {
             Self::MissingId => "No task chosen",
             Self::UnknownTask { .. } => "Unknown task",
+            Self::UnknownSuite(_) => "Unknown suite",
             Self::SuiteUnavailable(_) => "The suite could not be loaded",
             Self::CannotStart { .. } => "The task could not start",
         }
@@ -117,9 +148,14 @@ impl fmt::Display for TaskLoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::MissingId => write!(f, "The link names no task: add ?id=TASK-ID."),
-            Self::UnknownTask { id, .. } => {
-                write!(f, "There is no task called {id:?} in the built-in suite.")
+            Self::UnknownTask { id, suite, .. } => {
+                write!(f, "There is no task called {id:?} in the suite {suite}.")
             }
+            Self::UnknownSuite(id) => write!(
+                f,
+                "There is no built-in suite called {id:?} (built in: {}).",
+                bench::suites::ids().join(", ")
+            ),
             Self::SuiteUnavailable(why) => write!(f, "The built-in suite is broken: {why}."),
             Self::CannotStart { id, why } => write!(f, "Task {id:?} could not start: {why}."),
         }
@@ -131,7 +167,11 @@ impl std::error::Error for TaskLoadError {}
 /// A baseline report, `None` while it holds no episodes (a placeholder file).
 pub fn parse_baseline(json: &str) -> Result<Option<Report>, String> {
     let report: Report = serde_json::from_str(json).map_err(|e| e.to_string())?;
-    Ok((report.overall.episodes > 0 || !report.by_env.is_empty()).then_some(report))
+    Ok(non_empty(report))
+}
+
+fn non_empty(report: Report) -> Option<Report> {
+    (report.overall.episodes > 0 || !report.by_env.is_empty()).then_some(report)
 }
 
 /// The random and oracle baselines side by side.
@@ -144,9 +184,25 @@ pub struct Baselines {
 }
 
 impl Baselines {
-    /// The committed baselines.
-    pub fn builtin() -> Self {
-        Self::from_json(RANDOM_BASELINE_JSON, ORACLE_BASELINE_JSON)
+    /// The baselines committed with `suite`'s version (none when it has none).
+    pub fn of(suite: &Suite) -> Self {
+        let none = Self {
+            random: None,
+            oracle: None,
+            errors: Vec::new(),
+        };
+        match bench::suites::baselines(&suite.id, suite.version) {
+            None => none,
+            Some(Ok((random, oracle))) => Self {
+                random: non_empty(random),
+                oracle: non_empty(oracle),
+                errors: Vec::new(),
+            },
+            Some(Err(e)) => Self {
+                errors: vec![("baselines".to_string(), e)],
+                ..none
+            },
+        }
     }
 
     pub fn from_json(random: &str, oracle: &str) -> Self {
@@ -282,41 +338,53 @@ mod tests {
     }
 
     #[test]
-    fn the_builtin_suite_and_baselines_load() {
+    fn every_builtin_suite_and_its_baselines_load() {
         let suite = suite().expect("the committed suite parses");
-        assert_eq!(suite.id, "playbench-core");
-        let b = Baselines::builtin();
-        assert!(b.errors.is_empty(), "{:?}", b.errors);
-        // Every committed task can be found by its id.
-        for t in &suite.tasks {
-            assert_eq!(find_task(&t.id).map(|f| &f.id), Ok(&t.id));
+        assert_eq!(suite.id, DEFAULT_SUITE);
+        assert_eq!(suite_for(Some(" ")), Ok(suite));
+        let listed = listing();
+        assert_eq!(listed.len(), bench::suites::ids().len());
+        assert!(!listed.is_empty());
+        for l in &listed {
+            let s = suite_for(Some(l.id)).unwrap();
+            assert_eq!((s.version, s.tasks.len()), (l.version, l.tasks));
+            assert!(l.versions.contains(&l.version) && l.envs > 0);
+            let b = Baselines::of(s);
+            assert!(b.errors.is_empty(), "{:?}", b.errors);
+            // Every task can be found by its id.
+            for t in &s.tasks {
+                assert_eq!(find_task(s, &t.id).map(|f| &f.id), Ok(&t.id));
+            }
         }
+        assert!(
+            !Baselines::of(suite).is_empty(),
+            "the default suite has baselines"
+        );
+        let e = suite_for(Some("nope")).unwrap_err();
+        assert_eq!(e.title(), "Unknown suite");
+        assert!(e.to_string().contains(DEFAULT_SUITE), "{e}");
     }
 
     #[test]
     fn lookups_and_their_errors() {
         let s = small_suite();
         assert_eq!(
-            lookup(&s, " frozenlake-4x4-det-s0 ").map(|t| t.id.as_str()),
+            find_task(&s, " frozenlake-4x4-det-s0 ").map(|t| t.id.as_str()),
             Ok("frozenlake-4x4-det-s0")
         );
-        assert_eq!(lookup(&s, "").err(), Some(TaskLoadError::MissingId));
-        let e = lookup(&s, "frozenlake-4x4-det-s9").err().unwrap();
+        assert_eq!(find_task(&s, "").err(), Some(TaskLoadError::MissingId));
+        let e = find_task(&s, "frozenlake-4x4-det-s9").err().unwrap();
         assert_eq!(e.title(), "Unknown task");
         assert_eq!(e.suggestions(), ["frozenlake-4x4-det-s0"]);
         assert!(e.to_string().contains("frozenlake-4x4-det-s9"));
-        let e = lookup(&s, "cartpole").err().unwrap();
+        assert!(e.to_string().contains("test-suite"));
+        let e = find_task(&s, "cartpole").err().unwrap();
         assert_eq!(e.suggestions(), ["cartpole-s1"]);
-        let e = lookup(&s, "zz").err().unwrap();
+        let e = find_task(&s, "zz").err().unwrap();
         assert!(e.suggestions().is_empty());
         assert!(TaskLoadError::SuiteUnavailable("x".into())
             .to_string()
             .contains("broken"));
-        assert_eq!(
-            find_task("").err(),
-            Some(TaskLoadError::MissingId),
-            "an empty id is missing, whatever the suite holds"
-        );
     }
 
     struct Script(Vec<usize>, usize);

@@ -1,15 +1,12 @@
-//! The suite page's filters, kept in its URL
-//! (`/suite?memory=single&dynamics=dynamic&family=FrozenLake&initialized=1`), and the
-//! tasks they leave, grouped by environment.
+//! The suite page's filters, kept in its URL after the suite's id
+//! (`/suite?suite=S&memory=single&dynamics=dynamic&family=FrozenLake&initialized=1`),
+//! and the tasks they leave, grouped by environment.
 
 use bench::task::{Dynamics, Memory};
 use bench::{Suite, Task};
 
 use crate::task_text::is_initialized;
 use crate::url::{encode_component, parse_flag};
-
-/// Path of the suite page.
-pub const SUITE_PATH: &str = "/suite";
 
 /// Which tasks to show; `None` means any.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -144,12 +141,14 @@ impl Filter {
         parts.join("&")
     }
 
-    pub fn href(&self) -> String {
+    /// The suite page of `suite` with these filters.
+    pub fn href(&self, suite: &str) -> String {
         let q = self.query();
+        let page = crate::routes::suite_href(suite);
         if q.is_empty() {
-            SUITE_PATH.to_string()
+            page
         } else {
-            format!("{SUITE_PATH}?{q}")
+            format!("{page}&{q}")
         }
     }
 
@@ -319,8 +318,8 @@ mod tests {
         );
         assert!(e.is_empty());
         assert_eq!(back, f);
-        assert_eq!(Filter::default().href(), "/suite");
-        assert!(f.href().starts_with("/suite?memory="));
+        assert_eq!(Filter::default().href("s"), "/suite?suite=s");
+        assert!(f.href("s").starts_with("/suite?suite=s&memory="));
         assert_eq!(
             f.describe(),
             "memory: multiple, dynamics: static, family: MiniGrid-Lava Crossing, not initialized"

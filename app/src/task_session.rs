@@ -2,12 +2,23 @@
 //! runs through `EpisodeRunner` (seed, init skip, prefix, frame skip, budget), the reward
 //! stays hidden while the task hides it, and the end is scored by `finish()` as for any
 //! agent. The played actions can be exported as a demonstration clip.
+//!
+//! Every action is recorded in the environment's text form through
+//! `EpisodeRunner::apply_text` (presets by their task name, calls made with the form
+//! controls or a pointer gesture as the environment writes them), and a real-time
+//! environment's idle steps through `EpisodeRunner::idle`, so the recorded episode
+//! replays and verifies exactly.
 
 use bench::share::{EpisodeFile, TaskRef};
 use bench::{Decision, DemoClip, EpisodeRecord, EpisodeRunner, FailureMode, Task};
-use envs::{Env, Frame};
+use envs::core::action::{ActionFn, ActionSpace, Call};
+use envs::core::clock::Clock;
+use envs::core::input::{Gesture, PointerMode};
+use envs::{Action, Env, Frame};
 
-use crate::play_state::{control_for_key, Control};
+use crate::play_state::{control_for_key, Control, PAUSE_KEY};
+use crate::pointer::no_action_message;
+use crate::realtime::{Due, RealtimeDriver};
 use crate::url::encode_component;
 
 /// The agent name episodes played here are recorded under.
@@ -24,6 +35,10 @@ pub enum TaskKey {
     Played(usize),
     /// The episode refused the action (its message).
     Refused(String),
+    /// Real-time play: the key went to the clock.
+    Queued(usize),
+    /// Real-time play was paused or resumed.
+    Paused,
 }
 
 impl TaskKey {
@@ -64,23 +79,32 @@ pub struct TaskSession {
     controls: Vec<Control>,
     frame: Frame,
     last_error: Option<String>,
+    /// The clock of a real-time environment; input goes through it as text.
+    realtime: Option<RealtimeDriver<String>>,
 }
 
 impl TaskSession {
     /// Starts the task as an agent would get it (`EpisodeRunner::start`).
     pub fn new(task: &Task) -> Result<Self, String> {
         let runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
+        Ok(Self::from_runner(task, runner))
+    }
+
+    /// The task on an episode started elsewhere (tests play unregistered environments).
+    pub fn from_runner(task: &Task, runner: EpisodeRunner) -> Self {
         let mut frame = Frame::default();
         runner.env().render(&mut frame);
         let controls = task_controls(task, runner.env());
-        Ok(Self {
+        let realtime = runner.clock().map(RealtimeDriver::new);
+        Self {
             task: task.clone(),
             runner: Some(runner),
             record: None,
             controls,
             frame,
             last_error: None,
-        })
+            realtime,
+        }
     }
 
     /// Starts the same task over ("Play again").
@@ -113,6 +137,25 @@ impl TaskSession {
 
     pub fn last_error(&self) -> Option<&str> {
         self.last_error.as_deref()
+    }
+
+    /// Shows a short message where refusals are shown (e.g. a press that made no
+    /// gesture).
+    pub fn note(&mut self, message: &str) {
+        self.last_error = Some(message.to_string());
+    }
+
+    /// A call in the environment's text form (as it would be recorded).
+    pub fn call_text(&self, call: &Call) -> String {
+        match self.runner.as_ref() {
+            Some(r) => r.env().action_text(&Action::Call(call.clone())),
+            None => envs::core::action::call_text(
+                &ActionSpace::Parametric {
+                    functions: self.functions(),
+                },
+                call,
+            ),
+        }
     }
 
     pub fn decisions(&self) -> &[Decision] {
@@ -164,37 +207,215 @@ impl TaskSession {
             .then(|| self.decisions().iter().map(|d| d.reward).sum())
     }
 
-    /// Plays the task's action `index` for one decision; `Ok(false)` once the episode is
-    /// over. The episode is scored as soon as it ends.
+    /// Plays the task's action `index` for one decision at once (turn-based play,
+    /// tests); `Ok(false)` once the episode is over. The episode is scored as soon as
+    /// it ends.
     pub fn act(&mut self, index: usize) -> Result<bool, String> {
+        let Some(name) = self.task.actions.get(index).cloned() else {
+            let msg = format!("this task has no action {index}");
+            self.last_error = Some(msg.clone());
+            return Err(msg);
+        };
+        self.apply_text(&name)
+    }
+
+    /// One decision in the environment's text form, recorded as such.
+    fn apply_text(&mut self, text: &str) -> Result<bool, String> {
         let Some(runner) = self.runner.as_mut() else {
             return Ok(false);
         };
-        if let Err(e) = runner.apply(index, None, Vec::new()) {
+        if let Err(e) = runner.apply_text(text, None, Vec::new()) {
             let msg = e.to_string();
             self.last_error = Some(msg.clone());
             return Err(msg);
         }
         self.last_error = None;
+        self.after_step();
+        Ok(true)
+    }
+
+    /// Redraws and scores the episode once it ended.
+    fn after_step(&mut self) {
+        let Some(runner) = self.runner.as_mut() else {
+            return;
+        };
         runner.env().render(&mut self.frame);
         if runner.is_done() {
             if let Some(runner) = self.runner.take() {
                 self.record = Some(runner.finish(HUMAN_AGENT));
             }
         }
-        Ok(true)
     }
 
-    /// Plays the action bound to a `KeyboardEvent.key` value.
+    /// A person's input (an action's text form) at real time `real_ms`: one decision
+    /// at once when turn-based, through the clock when real-time; `Ok(false)` once
+    /// the episode is over.
+    pub fn play(&mut self, text: String, real_ms: f64) -> Result<bool, String> {
+        if self.runner.is_none() {
+            return Ok(false);
+        }
+        match self.realtime.as_mut() {
+            Some(driver) => {
+                let due = driver.input(text, real_ms);
+                self.play_due(due).map(|()| true)
+            }
+            None => self.apply_text(&text),
+        }
+    }
+
+    /// The task's action `index` (a button) at `real_ms`.
+    pub fn play_preset(&mut self, index: usize, real_ms: f64) -> Result<bool, String> {
+        let name = self
+            .task
+            .actions
+            .get(index)
+            .cloned()
+            .ok_or_else(|| format!("this task has no action {index}"))?;
+        self.play(name, real_ms)
+    }
+
+    /// An action typed in the environment's text form. Text that does not read is an
+    /// `Err` with the reason and nothing is played (a person gets the parser's word;
+    /// a model's malformed reply is judged by the environment instead).
+    pub fn play_text(&mut self, text: &str, real_ms: f64) -> Result<bool, String> {
+        let Some(runner) = self.runner.as_ref() else {
+            return Ok(false);
+        };
+        let action = runner.env().parse_action(text).map_err(|e| e.to_string())?;
+        let text = runner.env().action_text(&action);
+        self.play(text, real_ms)
+    }
+
+    /// A call made with the form controls, recorded in its text form.
+    pub fn play_call(&mut self, call: Call, real_ms: f64) -> Result<bool, String> {
+        let Some(runner) = self.runner.as_ref() else {
+            return Ok(false);
+        };
+        let text = runner.env().action_text(&Action::Call(call));
+        self.play(text, real_ms)
+    }
+
+    /// A gesture on the frame; one that maps to no action leaves a short message.
+    pub fn play_gesture(&mut self, gesture: Gesture, real_ms: f64) -> Result<bool, String> {
+        let Some(runner) = self.runner.as_ref() else {
+            return Ok(false);
+        };
+        match runner.env().pointer_action(gesture) {
+            Some(action) => {
+                let text = runner.env().action_text(&action);
+                self.play(text, real_ms)
+            }
+            None => {
+                let msg = no_action_message(&gesture).to_string();
+                self.last_error = Some(msg.clone());
+                Err(msg)
+            }
+        }
+    }
+
+    /// The timer of a real-time game: plays (and records) what fell due by `real_ms`;
+    /// whether anything changed.
+    pub fn tick(&mut self, real_ms: f64) -> bool {
+        if self.runner.is_none() {
+            return false;
+        }
+        let Some(driver) = self.realtime.as_mut() else {
+            return false;
+        };
+        let due = driver.advance(real_ms);
+        let changed = !due.is_empty();
+        let _ = self.play_due(due);
+        changed
+    }
+
+    /// Pauses a running real-time game or resumes a paused one.
+    pub fn toggle_pause(&mut self, real_ms: f64) {
+        if self.runner.is_none() {
+            return;
+        }
+        if let Some(driver) = self.realtime.as_mut() {
+            let due = driver.toggle(real_ms);
+            let _ = self.play_due(due);
+        }
+    }
+
+    fn play_due(&mut self, due: Vec<Due<String>>) -> Result<(), String> {
+        for d in due {
+            let Some(runner) = self.runner.as_mut() else {
+                return Ok(());
+            };
+            match d {
+                Due::Idle(n) => {
+                    if let Err(e) = runner.idle(n) {
+                        let msg = e.to_string();
+                        self.last_error = Some(msg.clone());
+                        return Err(msg);
+                    }
+                    self.after_step();
+                }
+                Due::Act(text) => {
+                    self.apply_text(&text)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays the action bound to a `KeyboardEvent.key` value (turn-based play).
     pub fn press_key(&mut self, key: &str) -> TaskKey {
+        self.press_key_at(key, 0.0)
+    }
+
+    /// A key press at real time `real_ms`: in real-time play it goes through the clock
+    /// (and P pauses, unless the environment binds it).
+    pub fn press_key_at(&mut self, key: &str, real_ms: f64) -> TaskKey {
         let Some(index) = control_for_key(&self.controls, key) else {
+            if self.realtime.is_some() && key.eq_ignore_ascii_case(PAUSE_KEY) {
+                self.toggle_pause(real_ms);
+                return TaskKey::Paused;
+            }
             return TaskKey::Unbound;
         };
-        match self.act(index) {
+        let realtime = self.realtime.is_some();
+        match self.play_preset(index, real_ms) {
+            Ok(true) if realtime => TaskKey::Queued(index),
             Ok(true) => TaskKey::Played(index),
             Ok(false) => TaskKey::Over,
             Err(e) => TaskKey::Refused(e),
         }
+    }
+
+    /// The functions of a parametric action space (none otherwise).
+    pub fn functions(&self) -> Vec<ActionFn> {
+        match self.runner.as_ref().map(|r| r.env().action_space()) {
+            Some(ActionSpace::Parametric { functions }) => functions,
+            _ => Vec::new(),
+        }
+    }
+
+    /// What the pointer does on the frame, if anything (nothing once over).
+    pub fn pointer_mode(&self) -> Option<PointerMode> {
+        self.runner.as_ref().and_then(|r| r.env().pointer_mode())
+    }
+
+    /// The real-time rule, for environments that have one.
+    pub fn clock(&self) -> Option<Clock> {
+        self.realtime.as_ref().map(RealtimeDriver::clock)
+    }
+
+    pub fn is_paused(&self) -> bool {
+        self.realtime
+            .as_ref()
+            .is_some_and(RealtimeDriver::is_paused)
+    }
+
+    /// Virtual milliseconds played (real-time play).
+    pub fn virtual_ms(&self) -> Option<u64> {
+        self.realtime.as_ref().map(RealtimeDriver::virtual_ms)
+    }
+
+    pub fn poll_ms(&self) -> Option<u32> {
+        self.realtime.as_ref().map(RealtimeDriver::poll_ms)
     }
 
     /// The names of the actions played so far.
@@ -298,6 +519,7 @@ mod tests {
     use crate::task_text::tests::{cart_task, lake_task};
     use crate::url::decode_component;
     use bench::demo::play_clip;
+    use envs::core::input::{Gesture, PointerMode};
 
     const WIN: [&str; 6] = [
         "ArrowDown",
@@ -309,17 +531,32 @@ mod tests {
     ];
 
     #[test]
-    fn every_builtin_task_starts_with_a_key_for_each_action_and_its_demos_replay() {
-        let suite = crate::suite_data::suite().expect("the built-in suite parses");
-        for task in &suite.tasks {
+    fn every_builtin_task_starts_with_a_way_to_play_each_action_and_its_demos_replay() {
+        let tasks: Vec<&Task> = bench::suites::ids()
+            .into_iter()
+            .flat_map(|id| {
+                &bench::suites::latest(id)
+                    .expect("a built-in suite parses")
+                    .tasks
+            })
+            .collect();
+        assert!(tasks.len() > 20, "{} tasks", tasks.len());
+        for task in tasks {
             let s = TaskSession::new(task).unwrap_or_else(|e| panic!("{}: {e}", task.id));
             assert!(s.frame().width() > 0, "{}", task.id);
             assert_eq!(
                 s.decision_text(),
                 format!("Decision 1 of {}", task.max_steps)
             );
+            // A key for every action, or (parametric spaces) the form and the text box.
+            let parametric = !s.functions().is_empty();
             for c in s.controls() {
-                assert!(!c.keys.is_empty(), "{}: no key plays {:?}", task.id, c.name);
+                assert!(
+                    parametric || !c.keys.is_empty(),
+                    "{}: no key plays {:?}",
+                    task.id,
+                    c.name
+                );
             }
             for clip in &task.demos {
                 let frames = crate::demo_player::ClipFrames::new(task, clip)
@@ -446,6 +683,147 @@ mod tests {
         assert_eq!(s.visible_reward(), Some(1.0));
         assert!(s.act(7).is_err());
         assert!(s.last_error().is_some_and(|e| e.contains('7')));
+    }
+
+    /// Replays a record on a fresh environment the way verification does (idle steps,
+    /// then the decision's text) and checks every frame hash and the score.
+    fn replays(task: &Task, env: Box<dyn Env>, record: &EpisodeRecord) {
+        let mut runner = EpisodeRunner::start_on(task, env, task.seed, &task.prefix).unwrap();
+        for d in &record.decisions {
+            runner.idle(d.idle_before).unwrap();
+            if runner.decisions().len() < record.decisions.len() {
+                runner.apply_text(&d.action, None, Vec::new()).unwrap();
+            }
+            let last = runner.decisions().last().unwrap();
+            assert_eq!(last.frame_hash, d.frame_hash, "{d:?}");
+        }
+        let again = runner.finish(HUMAN_AGENT);
+        assert_eq!(&again, record);
+    }
+
+    /// A task on a test environment (parsed without the registry check).
+    fn runner_task(max_steps: u32) -> Task {
+        serde_json::from_str(&format!(
+            r#"{{
+            "id": "runner-s0", "title": "Runner", "env": "Runner-v0", "seed": 0,
+            "max_steps": {max_steps}, "actions": ["stay", "left", "right"],
+            "demos": [{{"label": "x", "seed": 0, "actions": ["right"]}}],
+            "pass": {{"kind": "reach_goal"}},
+            "score": {{"kind": "capped_ratio", "value": "steps_survived", "floor": 0, "reference": 5}},
+            "tags": {{"family": "Runner", "memory": "single", "dynamics": "dynamic"}}
+        }}"#
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn real_time_play_records_idle_steps_that_replay_exactly() {
+        use crate::test_envs::Runner;
+        use envs::core::clock::ClockMode;
+        for mode in [ClockMode::IdleTimeout, ClockMode::Fixed] {
+            let task = runner_task(40);
+            let env = || Box::new(Runner::new(mode, 100));
+            let runner = EpisodeRunner::start_on(&task, env(), 0, &[]).unwrap();
+            let mut s = TaskSession::from_runner(&task, runner);
+            assert!(s.is_paused());
+            assert_eq!(s.press_key_at("ArrowRight", 1000.0), TaskKey::Queued(2));
+            let mut t = 1000.0;
+            for (at, key) in [
+                (1130.0, "ArrowRight"),
+                (1410.0, "ArrowLeft"),
+                (1800.0, "ArrowRight"),
+            ] {
+                while t + 40.0 < at {
+                    t += 40.0;
+                    s.tick(t);
+                }
+                s.press_key_at(key, at);
+            }
+            assert_eq!(s.press_key_at("p", 1900.0), TaskKey::Paused);
+            assert!(s.is_paused() && !s.tick(5000.0));
+            s.toggle_pause(5000.0);
+            // Hold right until the goal: nine more moves.
+            let mut t = 5000.0;
+            while !s.is_done() {
+                t += 100.0;
+                s.press_key_at("ArrowRight", t);
+                s.tick(t + 50.0);
+            }
+            let record = s.record().unwrap().clone();
+            assert!(record.passed, "{mode:?}: {record:?}");
+            assert!(
+                record.decisions.iter().any(|d| d.idle_before > 0),
+                "{mode:?}: idle steps were played"
+            );
+            replays(&task, env(), &record);
+        }
+    }
+
+    fn picker_task() -> Task {
+        serde_json::from_str(
+            r#"{
+            "id": "picker-s0", "title": "Picker", "env": "Picker-v0", "seed": 0,
+            "max_steps": 12, "actions": ["light((0, 0))"],
+            "demos": [{"label": "x", "seed": 0, "actions": ["light((0, 0))"]}],
+            "pass": {"kind": "reach_goal"},
+            "score": {"kind": "capped_ratio", "value": "steps_survived", "floor": 0, "reference": 5},
+            "tags": {"family": "Picker", "memory": "single", "dynamics": "static"}
+        }"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn text_form_and_pointer_actions_are_recorded_as_text_and_verify() {
+        use crate::action_form::ActionForms;
+        use crate::test_envs::{Picker, PICKER_GRID};
+        let task = picker_task();
+        let runner = EpisodeRunner::start_on(&task, Box::new(Picker::default()), 0, &[]).unwrap();
+        let mut s = TaskSession::from_runner(&task, runner);
+        assert_eq!(s.functions().len(), 4);
+        assert_eq!(s.pointer_mode(), Some(PointerMode::ClickOrDrag));
+        assert_eq!(s.press_key("l"), TaskKey::Played(0));
+        // Typed: spaces as the person likes them; recorded in the canonical form.
+        s.play_text(" light( (1,1) )", 0.0).unwrap();
+        let e = s.play_text("light((1, 9))", 0.0).unwrap_err();
+        assert!(e.contains("column 0-2"), "{e}");
+        assert_eq!(s.decisions_used(), 2);
+        let mut forms = ActionForms::new(s.functions());
+        forms.choose("order");
+        s.play_call(forms.current().unwrap().call().unwrap(), 0.0)
+            .unwrap();
+        let (x, y) = PICKER_GRID.centre(2, 1);
+        s.play_gesture(Gesture::Click { x, y }, 0.0).unwrap();
+        assert!(s
+            .play_gesture(Gesture::Click { x: 0.0, y: 0.0 }, 0.0)
+            .is_err());
+        assert_eq!(s.last_error(), Some("That click is not an action here."));
+        let drag = Gesture::Drag {
+            from: PICKER_GRID.centre(2, 1),
+            to: PICKER_GRID.centre(2, 0),
+        };
+        s.play_gesture(drag, 0.0).unwrap();
+        for cell in ["(1, 0)", "(1, 2)", "(2, 1)", "(2, 2)"] {
+            s.play_text(&format!("light({cell})"), 0.0).unwrap();
+        }
+        let record = s.record().unwrap().clone();
+        assert!(record.passed);
+        let actions: Vec<&str> = record.decisions.iter().map(|d| d.action.as_str()).collect();
+        assert_eq!(
+            actions,
+            [
+                "light((0, 0))",
+                "light((1, 1))",
+                "order([1, 2, 3])",
+                "light((2, 1))",
+                "swap((2, 1), (2, 0))",
+                "light((1, 0))",
+                "light((1, 2))",
+                "light((2, 1))",
+                "light((2, 2))"
+            ]
+        );
+        replays(&task, Box::new(Picker::default()), &record);
     }
 
     #[test]

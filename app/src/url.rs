@@ -9,32 +9,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-/// Path of the play page.
-pub const PLAY_PATH: &str = "/play";
-
-/// Path of a task's page: `/task?id=ID`.
-pub const TASK_PATH: &str = "/task";
-/// Path of a task played by a person: `/task/play?id=ID[&record=1]`.
-pub const TASK_PLAY_PATH: &str = "/task/play";
-
-/// `/task?id=ID`.
-pub fn task_href(id: &str) -> String {
-    format!("{TASK_PATH}?id={}", encode_component(id))
-}
-
-/// `/task/play?id=ID`, with `&record=1` in record-a-demo mode.
-pub fn task_play_href(id: &str, record: bool) -> String {
-    let mut href = format!("{TASK_PLAY_PATH}?id={}", encode_component(id));
-    if record {
-        href.push_str("&record=1");
-    }
-    href
-}
-
-/// `/run?task=ID`: the task with a model.
-pub fn task_run_href(id: &str) -> String {
-    format!("/run?task={}", encode_component(id))
-}
+use crate::routes::PLAY;
 
 /// Everything needed to start an episode: `envs::make(env_id, kwargs)` then `reset(seed)`.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,7 +39,7 @@ impl PlayRequest {
 
     /// `/play?env=…&seed=…[&kwargs=…]` (kwargs left out when empty).
     pub fn href(&self) -> String {
-        format!("{PLAY_PATH}?{}", self.query())
+        format!("{PLAY}?{}", self.query())
     }
 
     /// The query string without the leading `?`.
@@ -512,13 +487,6 @@ mod tests {
         }
         // A repeated key: the last value wins, as in the router's query map.
         assert!(!parse_search_view("view=1&view=0").agent_view);
-    }
-
-    #[test]
-    fn task_links() {
-        assert_eq!(task_href("taxi-s1"), "/task?id=taxi-s1");
-        assert_eq!(task_play_href("a b", false), "/task/play?id=a%20b");
-        assert_eq!(task_play_href("x", true), "/task/play?id=x&record=1");
     }
 
     #[test]

@@ -11,8 +11,8 @@ use serde_json::{Map, Value};
 use crate::episode::EpisodeRecord;
 use crate::link_codec::{self, LinkKind};
 use crate::share::{
-    resolve_task, strip_secrets, verify, Divergence, DivergenceStep, EpisodeFile, ShareError,
-    TaskRef, Verification, ENVS_VERSION, LINK_MAX_CHARS,
+    link_fragment, resolve_task, strip_secrets, verify, Divergence, DivergenceStep, EpisodeFile,
+    ShareError, TaskRef, Verification, ENVS_VERSION,
 };
 use crate::task::TaskError;
 
@@ -122,12 +122,7 @@ impl AttemptRun {
 
     /// Parses a run; errors name the offending field.
     pub fn from_json(json: &str) -> Result<Self, ShareError> {
-        let de = &mut serde_json::Deserializer::from_str(json);
-        let run: AttemptRun = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let at = if path == "." { "(document)" } else { &path };
-            field_err(at, e.inner().to_string())
-        })?;
+        let run: AttemptRun = crate::task::parse(json).map_err(ShareError::Field)?;
         if run.format != ATTEMPTS_FORMAT {
             return Err(field_err(
                 "format",
@@ -142,15 +137,7 @@ impl AttemptRun {
 
     /// The share-link fragment (`a=pa1.…`), or an error when it would be too long.
     pub fn to_link_fragment(&self) -> Result<String, ShareError> {
-        let json = serde_json::to_string(&self.clean()).unwrap_or_default();
-        let link = link_codec::encode(&json, &ATTEMPTS_LINK);
-        if link.len() > LINK_MAX_CHARS {
-            return Err(ShareError::TooLargeForLink {
-                chars: link.len(),
-                max: LINK_MAX_CHARS,
-            });
-        }
-        Ok(link)
+        link_fragment(&self.clean(), &ATTEMPTS_LINK)
     }
 
     pub fn from_link_fragment(link: &str) -> Result<Self, ShareError> {

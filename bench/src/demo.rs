@@ -1,5 +1,6 @@
-//! Demonstration clips (protocol.md §2): a start configuration and an action list,
-//! replayed deterministically into frames with a 40-pixel caption strip.
+//! Demonstration clips (`docs/vical-protocol.md`, "Demonstration clips"): a start
+//! configuration and an action list, replayed deterministically into frames with a
+//! 40-pixel caption strip.
 
 use serde::{Deserialize, Serialize};
 
@@ -54,12 +55,8 @@ pub fn play_clip(task: &Task, clip: &DemoClip) -> Result<ClipPlay, TaskError> {
         if runner.is_done() {
             break;
         }
-        let index = runner.action_index(name).ok_or_else(|| TaskError {
-            field: format!("demos.actions[{i}]"),
-            message: format!("{name:?} is not one of the task's actions"),
-        })?;
         runner
-            .apply(index, None, Vec::new())
+            .apply_text(name, None, Vec::new())
             .map_err(|e| TaskError {
                 field: format!("demos.actions[{i}]"),
                 message: e.to_string(),
@@ -70,7 +67,9 @@ pub fn play_clip(task: &Task, clip: &DemoClip) -> Result<ClipPlay, TaskError> {
         captions.push(format!("Step {}: Action: {name}", i + 1));
     }
     let p = runner.progress();
-    let outcome = if p.success {
+    let outcome = if p.draw {
+        Outcome::Draw
+    } else if p.success {
         Outcome::Victory
     } else if p.terminated {
         Outcome::Terminated

@@ -1,5 +1,6 @@
 //! The episode engine: runs a task for any agent under the same conditions
-//! (`docs/tasks.md`) and records everything needed to replay and re-score it.
+//! (`docs/tasks.md`, "Tasks") and records everything needed to replay and re-score it
+//! (same document, "Episode record").
 
 use serde::{Deserialize, Serialize};
 
@@ -109,7 +110,17 @@ impl EpisodeRunner {
 
     /// As [`start`](Self::start) from another seed and prefix (demonstration clips).
     pub fn start_from(task: &Task, seed: u64, prefix: &[String]) -> Result<Self, TaskError> {
-        let mut env = task.make_env()?;
+        Self::start_on(task, task.make_env()?, seed, prefix)
+    }
+
+    /// As [`start_from`](Self::start_from) on an environment the caller made (one the
+    /// registry does not hold, e.g. a test's).
+    pub fn start_on(
+        task: &Task,
+        mut env: Box<dyn Env>,
+        seed: u64,
+        prefix: &[String],
+    ) -> Result<Self, TaskError> {
         let actions = task
             .actions
             .iter()

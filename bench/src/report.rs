@@ -1,5 +1,6 @@
-//! Aggregating episodes into the results table (protocol.md §5): task scores averaged
-//! within each environment, environments weighted equally; pass rates; the same per tag.
+//! Aggregating episodes into the results table (`docs/vical-protocol.md`,
+//! "Aggregation"): task scores averaged within each environment, environments weighted
+//! equally; pass rates; the same per tag.
 
 use std::collections::BTreeMap;
 

@@ -149,12 +149,7 @@ impl ResultsFile {
     /// every episode must name one of its tasks. The report is recomputed, so a
     /// hand-edited table is not trusted.
     pub fn from_json(json: &str) -> Result<Self, ShareError> {
-        let de = &mut serde_json::Deserializer::from_str(json);
-        let mut file: ResultsFile = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let field = if path == "." { "(document)" } else { &path };
-            field_err(field, e.inner().to_string())
-        })?;
+        let mut file: ResultsFile = crate::task::parse(json).map_err(ShareError::Field)?;
         if file.format != RESULTS_FORMAT {
             return Err(field_err(
                 "format",
@@ -280,6 +275,14 @@ pub fn fork_task(file: &EpisodeFile, step: usize) -> Result<super::task::Task, S
         return Err(field_err(
             "step",
             "no decisions would be left in the budget",
+        ));
+    }
+    if decisions[..step].iter().any(|d| d.idle_before > 0) {
+        // A prefix holds actions only: the idle steps of real-time play cannot be
+        // replayed from it.
+        return Err(field_err(
+            "step",
+            "this real-time episode cannot be forked: its idle steps have no place in a prefix",
         ));
     }
     task.prefix

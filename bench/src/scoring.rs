@@ -1,6 +1,7 @@
-//! Pass and 0-100 score (`docs/scoring.md`): a tracker watches what the environment
-//! reports on each step (its success event, milestones, progress) and the task's rule
-//! turns what it saw into a number.
+//! Pass and 0-100 score (`docs/tasks.md`, "Score rules" and "Pass conditions"; the
+//! reasoning in `docs/vical-protocol.md`, "Scores"): a tracker watches what the
+//! environment reports on each step (its success event, milestones, progress) and the
+//! task's rule turns what it saw into a number.
 
 use std::collections::BTreeSet;
 
@@ -28,6 +29,9 @@ pub struct Progress {
     pub best_distance: Option<u32>,
     /// Swing-up / hill-climb progress toward the goal, 0-1, the best reached.
     pub best_progress: f64,
+    /// The episode ended in a draw.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub draw: bool,
     /// The environment's own 0-100 score after the last step, where it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub env_score: Option<f64>,
@@ -80,7 +84,9 @@ impl Tracker {
             p.steps_survived += 1;
         }
         p.terminated |= step.terminated;
-        p.success |= step.terminated && step.signals.success;
+        // The environment's own signal (a game may succeed by truncating at its goal).
+        p.success |= step.signals.success;
+        p.draw |= step.signals.draw;
         p.env_score = env.normalized_score();
         for e in &step.signals.events {
             p.picked_up |= e == TAXI_PICKUP;

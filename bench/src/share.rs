@@ -194,16 +194,7 @@ impl EpisodeFile {
 
     /// Parses a file; errors name the offending field.
     pub fn from_json(json: &str) -> Result<Self, ShareError> {
-        let de = &mut serde_json::Deserializer::from_str(json);
-        let mut file: EpisodeFile = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let field = if path == "." {
-                "(document)".to_string()
-            } else {
-                path
-            };
-            field_err(field, e.inner().to_string())
-        })?;
+        let mut file: EpisodeFile = crate::task::parse(json).map_err(ShareError::Field)?;
         if file.format != EPISODE_FILE_FORMAT {
             return Err(field_err(
                 "format",
@@ -223,15 +214,7 @@ impl EpisodeFile {
     /// The share-link fragment: `e=pb1.` + base64url(CRC-32 of the JSON, big-endian,
     /// then the raw-deflated compact JSON), no padding.
     pub fn to_link_fragment(&self) -> Result<String, ShareError> {
-        let json = serde_json::to_string(&self.clean()).unwrap_or_default();
-        let link = link_codec::encode(&json, &EPISODE_LINK);
-        if link.len() > LINK_MAX_CHARS {
-            return Err(ShareError::TooLargeForLink {
-                chars: link.len(),
-                max: LINK_MAX_CHARS,
-            });
-        }
-        Ok(link)
+        link_fragment(&self.clean(), &EPISODE_LINK)
     }
 
     /// Reads a link: a full URL, its fragment (with or without `#`, `e=`), or the
@@ -240,6 +223,20 @@ impl EpisodeFile {
         let text = link_codec::decode(link, &EPISODE_LINK).map_err(ShareError::Link)?;
         Self::from_json(&text)
     }
+}
+
+/// A document as a link fragment of `kind`, refused when longer than [`LINK_MAX_CHARS`]
+/// (the document is then shared as a file).
+pub fn link_fragment<T: Serialize>(doc: &T, kind: &LinkKind) -> Result<String, ShareError> {
+    let json = serde_json::to_string(doc).unwrap_or_default();
+    let link = link_codec::encode(&json, kind);
+    if link.len() > LINK_MAX_CHARS {
+        return Err(ShareError::TooLargeForLink {
+            chars: link.len(),
+            max: LINK_MAX_CHARS,
+        });
+    }
+    Ok(link)
 }
 
 /// CRC-32 (IEEE 802.3, as zlib and PNG).

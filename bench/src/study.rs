@@ -124,8 +124,13 @@ impl Study {
 
     /// The built-in suite version the study names.
     pub fn suite(&self) -> Result<&'static Suite, StudyError> {
-        crate::suites::get(&self.suite, self.suite_version)
-            .map_err(|e| field("suite", e.to_string()))
+        crate::suites::get(&self.suite, self.suite_version).map_err(|e| {
+            let at = match e {
+                crate::suites::SuiteError::Version { .. } => "suite_version",
+                _ => "suite",
+            };
+            field(at, e.to_string())
+        })
     }
 
     /// Checks the study against the suite its participants will play.
@@ -187,12 +192,7 @@ impl Study {
 
     /// Reads and validates a study's JSON; errors name the offending field.
     pub fn from_json(json: &str) -> Result<Self, StudyError> {
-        let de = &mut serde_json::Deserializer::from_str(json);
-        let study: Study = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let at = if path == "." { "(document)" } else { &path };
-            field(at, e.inner().to_string())
-        })?;
+        let study: Study = crate::task::parse(json).map_err(|e| field(e.field, e.message))?;
         study.validate()?;
         Ok(study)
     }

@@ -1,5 +1,5 @@
-//! The task and suite formats (protocol.md §1): data, not code. Versioned JSON; a bad
-//! file is rejected with a message naming the offending field.
+//! The task and suite formats (`docs/tasks.md`, "Tasks" and "Suites"): data, not code.
+//! Versioned JSON; a bad file is rejected with a message naming the offending field.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -73,7 +73,7 @@ pub struct Task {
 }
 
 /// A demonstration: a start configuration and the actions played from it, one frame
-/// per decision (protocol.md §2).
+/// per decision (`docs/vical-protocol.md`, "Demonstration clips").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DemoClip {
@@ -126,8 +126,8 @@ pub enum PassCondition {
     ScoreAtLeast { threshold: f64 },
 }
 
-/// How an episode maps to 0-100 (protocol.md §5). Reference targets are calibrated by
-/// the oracle solver.
+/// How an episode maps to 0-100 (`docs/tasks.md`, "Score rules"). Reference targets are
+/// calibrated by the oracle solver.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ScoreRule {
@@ -209,7 +209,8 @@ fn err(field: impl Into<String>, message: impl Into<String>) -> TaskError {
     }
 }
 
-fn parse<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, TaskError> {
+/// Parses any JSON document; errors name the offending field as a path.
+pub(crate) fn parse<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, TaskError> {
     let de = &mut serde_json::Deserializer::from_str(json);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();

@@ -10,7 +10,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use playbench_tests::atari::{
     check_atari_golden, golden_for, gunzip, AtariStepped, AtariStepper, Seen,
 };
-use playbench_tests::{check_golden_with, Stepped, Stepper, GOLDEN_FILES};
+use playbench_tests::{check_golden_with, golden_files, Stepped, Stepper};
 use serde_json::{json, Map, Value};
 
 struct DriverProcess {
@@ -167,7 +167,9 @@ fn driver_replays_the_atari_golden_files_with_a_rom_folder() {
 #[test]
 fn driver_replays_every_golden_file() {
     let mut driver = DriverProcess::start();
-    for (name, json) in GOLDEN_FILES {
+    let files = golden_files();
+    assert!(files.len() >= 11, "only {} golden files", files.len());
+    for (name, json) in files {
         let cov = check_golden_with(&mut driver, json).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(cov.steps >= 50, "{name}");
     }
@@ -209,7 +211,7 @@ fn driver_survives_bad_input_and_renders_png() {
 #[test]
 fn driver_replays_minigrid_golden_files() {
     let mut driver = DriverProcess::start();
-    for (id, gz) in playbench_tests::minigrid::MINIGRID_GOLDEN {
+    for (id, gz) in playbench_tests::minigrid::minigrid_golden_files() {
         let cov = playbench_tests::minigrid::check_minigrid_golden(&mut driver, gz)
             .unwrap_or_else(|e| panic!("{id}: {e}"));
         assert!(cov.steps > 30, "{id}");

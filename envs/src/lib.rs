@@ -9,6 +9,7 @@
 //! ported kernel.
 
 pub mod core;
+pub mod pygame;
 pub mod registry;
 pub mod render;
 pub mod rng;
@@ -23,7 +24,16 @@ macro_rules! families {
     };
 }
 
-families!(toy_text, classic_control, minigrid, gameverse, atari);
+families!(
+    toy_text,
+    classic_control,
+    minigrid,
+    gameverse,
+    tetris,
+    flappy_bird,
+    highway,
+    atari,
+);
 
 pub use crate::core::action::{ActionError, ArgKind, ArgValue, Call};
 pub use crate::core::env::{

@@ -102,8 +102,9 @@ test('the suite lists tasks by environment, and the dynamics filter keeps only d
     .locator('[data-testid="task-card"]')
     .evaluateAll((cs) => cs.map((c) => [c.dataset.memory, c.dataset.dynamics]));
   for (const [m, d] of both) assert.deepEqual([m, d], ['single', 'dynamic']);
+  // Cleared filters keep the suite's id (links carry the suite).
   await page.getByTestId('clear-filters').click();
-  await page.waitForURL((url) => url.search === '');
+  await page.waitForURL((url) => url.search === '?suite=playbench-core');
   await expectText(page.getByTestId('task-count'), `Showing all ${total} tasks.`);
 
   // The family filter.
@@ -296,6 +297,60 @@ test('record-a-demo turns the played actions into a clip', { timeout: TIMEOUT },
   await expectText(page.getByTestId('decisions-used'), '3');
   const again = JSON.parse(await page.getByTestId('demo-json').textContent());
   assert.deepEqual(again.actions, ['Down', 'Down', 'Right']);
+});
+
+test('suites by id: /suite lists the built-in suites, links carry the suite, an unknown one says so', { timeout: TIMEOUT }, async () => {
+  const page = await open('/suite');
+  await expectText(page.getByTestId('suite-id'), 'playbench-core');
+  const entries = page.getByTestId('suite-entry');
+  assert.ok((await entries.count()) >= 1);
+  const core = page.locator('[data-testid=suite-entry][data-suite=playbench-core]');
+  assert.equal(await core.getByRole('link').getAttribute('aria-current'), 'page');
+  assert.equal(await core.getByRole('link').getAttribute('href'), '/suite?suite=playbench-core');
+  // Every task link names the suite it is from.
+  const hrefs = await page.locator('.task-list a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+  assert.ok(hrefs.length > 10);
+  for (const href of hrefs) assert.match(href, /[?&]suite=playbench-core(&|$)/, href);
+  assert.equal(await page.getByTestId('suite-run-link').getAttribute('href'), '/run/suite?suite=playbench-core');
+  assert.equal(await page.getByTestId('suite-study-link').getAttribute('href'), '/study?suite=playbench-core');
+
+  // Another built-in suite by id: its own tasks, its links naming it.
+  await page.goto(`${harness.url()}/suite?suite=gameverse`);
+  await expectText(page.getByTestId('suite-id'), 'gameverse');
+  const other = await page.locator('.task-list a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+  assert.ok(other.length > 0);
+  for (const href of other) assert.match(href, /[?&]suite=gameverse(&|$)/, href);
+  assert.equal(await page.getByTestId('suite-run-link').getAttribute('href'), '/run/suite?suite=gameverse');
+
+  // The same suite by id; its task page, play page and run page keep the suite.
+  await page.goto(`${harness.url()}/task?id=${LAKE_TASK}&suite=playbench-core`);
+  await expectText(page.getByTestId('task-title'), /Frozen Lake/);
+  assert.equal(
+    await page.getByTestId('play-task').getAttribute('href'),
+    `/task/play?id=${LAKE_TASK}&suite=playbench-core`,
+  );
+  assert.equal(
+    await page.getByTestId('run-task').getAttribute('href'),
+    `/run?task=${LAKE_TASK}&suite=playbench-core`,
+  );
+  await page.getByTestId('play-task').click();
+  await page.waitForURL((url) => url.pathname === '/task/play');
+  for (const key of LAKE_KEYS) await page.keyboard.press(key);
+  await expectText(page.getByTestId('result').getByTestId('verdict'), 'passed');
+  // The shared episode names the task in its suite and version.
+  const link = await page.getByTestId('share-link').inputValue();
+  await page.goto(link);
+  await expectText(page.getByTestId('replay-task'), LAKE_TASK);
+  const title = page.locator('.replay-title a');
+  assert.equal(await title.getAttribute('href'), `/task?id=${LAKE_TASK}&suite=playbench-core`);
+
+  // An unknown suite is an error with the built-in ones named.
+  await page.goto(`${harness.url()}/suite?suite=no-such-suite`);
+  const alert = page.getByRole('alert').filter({ hasText: 'Unknown suite' });
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /no-such-suite[\s\S]*playbench-core/);
+  await page.goto(`${harness.url()}/task/play?id=${LAKE_TASK}&suite=no-such-suite`);
+  await page.getByRole('alert').filter({ hasText: 'Unknown suite' }).waitFor();
 });
 
 test('unknown tasks and broken task links show an alert with a way back', { timeout: TIMEOUT }, async () => {

@@ -301,7 +301,8 @@ test('a fork at a step continues as a person from that state, and can be finishe
   await expectText(page.getByTestId('decision-text'), /^Decision 1 of \d+$/);
   assert.equal(await page.getByTestId('fork-source').getAttribute('href'), `/episode#${fragment(link)}&t=2`);
   const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link');
-  assert.equal(await crumbs.getAttribute('href'), `/task?id=${LAKE_TASK}`);
+  // The crumbs lead to the original task in its own suite (links carry the suite).
+  assert.equal(await crumbs.getAttribute('href'), `/task?id=${LAKE_TASK}&suite=playbench-core`);
   const shareLink = await playAndShare(page, LAKE_KEYS.slice(2));
   await expectText(page.getByTestId('result').getByTestId('verdict'), 'passed');
   const forked = decodeLink(shareLink);

@@ -7,8 +7,9 @@ use envs::{Action, ActionSpace, Frame};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-/// One benchmarked configuration and the Python reference figures
-/// (reference-envs §9: gymnasium through `gym.make`, best of 3 one-second runs).
+/// One benchmarked configuration and the Python reference figures (gymnasium through
+/// `gym.make`, best of 3 one-second runs): `docs/environments.md`,
+/// "Reference throughput".
 pub struct BenchCase {
     pub name: &'static str,
     pub env: &'static str,
@@ -239,8 +240,9 @@ pub const CASES: &[BenchCase] = &[
 ];
 
 /// Every benchmarked case: the reference table's, then every other MiniGrid id against
-/// the §9 summary: about 4,000 steps/s, and frames/s from a fit of the table's MiniGrid
-/// rows, 1 / (0.573 ms + 13.06 ns × pixels) (e.g. 160² → 1,100, 800² → 112).
+/// the reference's typical MiniGrid figures: about 4,000 steps/s, and frames/s from a
+/// fit of the table's MiniGrid rows, 1 / (0.573 ms + 13.06 ns × pixels) (e.g. 160² →
+/// 1,100, 800² → 112).
 pub fn cases() -> Vec<&'static BenchCase> {
     static MORE: std::sync::OnceLock<Vec<BenchCase>> = std::sync::OnceLock::new();
     let more = MORE.get_or_init(|| {

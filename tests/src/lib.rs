@@ -5,7 +5,8 @@
 //! instance, in the order the reference ran, so generator streams across seeded and
 //! unseeded resets are checked too. Discrete quantities and initial states must match
 //! exactly; Classic Control states after a step within 1e-9 absolute + 1e-6 relative
-//! (reference-envs §6) and observations within that or one float32 ulp.
+//! and observations within that or one float32 ulp (`docs/golden-data.md`,
+//! "Tolerances").
 //!
 //! States are compared as the driver's STATE JSON, so the same check runs against the
 //! library directly ([`LibraryStepper`]) and against the `envs-driver` process.
@@ -13,41 +14,19 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-/// Every golden file, embedded so the wasm build needs no filesystem.
-pub const GOLDEN_FILES: &[(&str, &str)] = &[
-    ("Taxi-v3", include_str!("../golden/Taxi-v3.json")),
-    (
-        "CliffWalking-v1",
-        include_str!("../golden/CliffWalking-v1.json"),
-    ),
-    (
-        "FrozenLake-v1",
-        include_str!("../golden/FrozenLake-v1.json"),
-    ),
-    (
-        "FrozenLake-v1 deterministic",
-        include_str!("../golden/FrozenLake-v1_is_slippery=False.json"),
-    ),
-    (
-        "FrozenLake-v1 8x8",
-        include_str!("../golden/FrozenLake-v1_map_name=8x8.json"),
-    ),
-    (
-        "FrozenLake8x8-v1 deterministic",
-        include_str!("../golden/FrozenLake8x8-v1_is_slippery=False.json"),
-    ),
-    ("CartPole-v1", include_str!("../golden/CartPole-v1.json")),
-    ("Acrobot-v1", include_str!("../golden/Acrobot-v1.json")),
-    (
-        "MountainCar-v0",
-        include_str!("../golden/MountainCar-v0.json"),
-    ),
-    ("Pendulum-v1", include_str!("../golden/Pendulum-v1.json")),
-    (
-        "Pendulum-v1 float64",
-        include_str!("../golden/Pendulum-v1_action_dtype=float64.json"),
-    ),
-];
+/// The Gymnasium golden files (`tests/golden/*.json`, the format of
+/// `tests/golden/generate.py`), by file stem, e.g. `FrozenLake-v1_is_slippery=False`.
+pub fn golden_files() -> Vec<(&'static str, &'static str)> {
+    data_files("golden/")
+        .filter_map(|(path, bytes)| {
+            let stem = path.strip_prefix("golden/")?.strip_suffix(".json")?;
+            if stem.contains('/') {
+                return None;
+            }
+            Some((stem, std::str::from_utf8(bytes).ok()?))
+        })
+        .collect()
+}
 
 #[derive(Deserialize)]
 struct Golden {
@@ -294,18 +273,20 @@ pub fn check_golden(json: &str) -> Result<Coverage, String> {
     check_golden_with(&mut LibraryStepper::default(), json)
 }
 
-/// The golden file registered under `name` (empty if there is none).
+/// The Gymnasium golden file with this stem (empty if there is none).
 pub fn golden(name: &str) -> &'static str {
-    GOLDEN_FILES
-        .iter()
+    golden_files()
+        .into_iter()
         .find(|(n, _)| *n == name)
-        .map(|(_, json)| *json)
-        .unwrap_or("")
+        .map_or("", |(_, json)| json)
 }
 pub mod atari;
 pub mod bench;
 pub mod minigrid;
 pub mod reference;
+pub mod thirdparty;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod wheels;
 
 include!(concat!(env!("OUT_DIR"), "/data_files.rs"));
 

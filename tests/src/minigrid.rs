@@ -9,79 +9,17 @@ use serde_json::{json, Map, Value};
 
 use crate::{Coverage, Stepper};
 
-macro_rules! golden_files {
-    ($($id:literal),* $(,)?) => {
-        /// Every MiniGrid golden file (gzipped JSON), embedded for the wasm build.
-        pub const MINIGRID_GOLDEN: &[(&str, &[u8])] = &[
-            $(($id, include_bytes!(concat!("../golden/minigrid/", $id, ".json.gz")))),*
-        ];
-    };
+/// Every MiniGrid golden file (`tests/golden/minigrid/<id>.json.gz`), by id.
+pub fn minigrid_golden_files() -> Vec<(&'static str, &'static [u8])> {
+    crate::data_files("golden/minigrid/")
+        .filter_map(|(path, gz)| {
+            let id = path
+                .strip_prefix("golden/minigrid/")?
+                .strip_suffix(".json.gz")?;
+            Some((id, gz))
+        })
+        .collect()
 }
-
-golden_files![
-    "MiniGrid-BlockedUnlockPickup-v0",
-    "MiniGrid-DistShift1-v0",
-    "MiniGrid-DistShift2-v0",
-    "MiniGrid-DoorKey-16x16-v0",
-    "MiniGrid-DoorKey-5x5-v0",
-    "MiniGrid-DoorKey-6x6-v0",
-    "MiniGrid-DoorKey-8x8-v0",
-    "MiniGrid-Dynamic-Obstacles-16x16-v0",
-    "MiniGrid-Dynamic-Obstacles-5x5-v0",
-    "MiniGrid-Dynamic-Obstacles-6x6-v0",
-    "MiniGrid-Dynamic-Obstacles-8x8-v0",
-    "MiniGrid-Dynamic-Obstacles-Random-5x5-v0",
-    "MiniGrid-Dynamic-Obstacles-Random-6x6-v0",
-    "MiniGrid-Empty-16x16-v0",
-    "MiniGrid-Empty-5x5-v0",
-    "MiniGrid-Empty-6x6-v0",
-    "MiniGrid-Empty-8x8-v0",
-    "MiniGrid-Empty-Random-5x5-v0",
-    "MiniGrid-Empty-Random-6x6-v0",
-    "MiniGrid-Fetch-5x5-N2-v0",
-    "MiniGrid-Fetch-6x6-N2-v0",
-    "MiniGrid-Fetch-8x8-N3-v0",
-    "MiniGrid-FourRooms-v0",
-    "MiniGrid-GoToDoor-5x5-v0",
-    "MiniGrid-GoToDoor-6x6-v0",
-    "MiniGrid-GoToDoor-8x8-v0",
-    "MiniGrid-KeyCorridorS3R1-v0",
-    "MiniGrid-KeyCorridorS3R2-v0",
-    "MiniGrid-KeyCorridorS3R3-v0",
-    "MiniGrid-KeyCorridorS4R3-v0",
-    "MiniGrid-KeyCorridorS5R3-v0",
-    "MiniGrid-KeyCorridorS6R3-v0",
-    "MiniGrid-LavaCrossingS11N5-v0",
-    "MiniGrid-LavaCrossingS9N1-v0",
-    "MiniGrid-LavaCrossingS9N2-v0",
-    "MiniGrid-LavaCrossingS9N3-v0",
-    "MiniGrid-LavaGapS5-v0",
-    "MiniGrid-LavaGapS6-v0",
-    "MiniGrid-LavaGapS7-v0",
-    "MiniGrid-LockedRoom-v0",
-    "MiniGrid-MemoryS11-v0",
-    "MiniGrid-MemoryS13-v0",
-    "MiniGrid-MemoryS13Random-v0",
-    "MiniGrid-MemoryS17Random-v0",
-    "MiniGrid-MemoryS7-v0",
-    "MiniGrid-MemoryS9-v0",
-    "MiniGrid-MultiRoom-N2-S4-v0",
-    "MiniGrid-MultiRoom-N4-S5-v0",
-    "MiniGrid-MultiRoom-N6-v0",
-    "MiniGrid-ObstructedMaze-1Dl-v0",
-    "MiniGrid-ObstructedMaze-1Dlh-v0",
-    "MiniGrid-ObstructedMaze-1Dlhb-v0",
-    "MiniGrid-PutNear-6x6-N2-v0",
-    "MiniGrid-PutNear-8x8-N3-v0",
-    "MiniGrid-RedBlueDoors-6x6-v0",
-    "MiniGrid-RedBlueDoors-8x8-v0",
-    "MiniGrid-SimpleCrossingS11N5-v0",
-    "MiniGrid-SimpleCrossingS9N1-v0",
-    "MiniGrid-SimpleCrossingS9N2-v0",
-    "MiniGrid-SimpleCrossingS9N3-v0",
-    "MiniGrid-Unlock-v0",
-    "MiniGrid-UnlockPickup-v0",
-];
 
 #[derive(Deserialize)]
 struct Golden {
@@ -304,8 +242,8 @@ pub fn check_minigrid_golden(stepper: &mut dyn Stepper, gz: &[u8]) -> Result<Cov
 
 /// The golden file for `id` (empty if there is none).
 pub fn minigrid_golden(id: &str) -> &'static [u8] {
-    MINIGRID_GOLDEN
-        .iter()
+    minigrid_golden_files()
+        .into_iter()
         .find(|(n, _)| *n == id)
         .map_or(&[], |(_, gz)| gz)
 }

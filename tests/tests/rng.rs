@@ -1,5 +1,6 @@
-//! numpy test vectors (reference-envs §2) on the target under test: natively and, as
-//! wasm, in headless Chromium, where integer and float arithmetic must agree bit for bit.
+//! numpy test vectors (`docs/environments.md`, "numpy's generator") on the target under
+//! test: natively and, as wasm, in headless Chromium, where integer and float arithmetic
+//! must agree bit for bit.
 
 // Test support code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]

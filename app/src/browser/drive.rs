@@ -1,20 +1,14 @@
 //! Runs a [`ModelEpisode`] against its endpoint with `fetch`: sleeping between
 //! retries, pausing and stopping on request, measuring latency and the app's own work.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use bench::model_episode::{FrameEncoder, ModelEpisode, Step};
 
 use super::http::post_json;
 use super::time::{now_ms, sleep, unix_s};
-
-/// Pause and stop, shared with the page's buttons.
-#[derive(Default)]
-pub struct Control {
-    pub paused: Cell<bool>,
-    pub stopped: Cell<bool>,
-}
+use crate::runner::control::Control;
 
 /// How the drive ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,10 +59,10 @@ pub async fn drive(
     record_videos(&episode, video_fps).await;
     changed();
     loop {
-        while control.paused.get() && !control.stopped.get() {
+        while control.is_paused() && !control.is_stopped() {
             sleep(100).await;
         }
-        if control.stopped.get() {
+        if control.is_stopped() {
             return Ended::Stopped;
         }
         let t0 = now_ms();
@@ -90,7 +84,7 @@ pub async fn drive(
         )
         .await;
         let latency = now_ms() - sent;
-        if control.stopped.get() {
+        if control.is_stopped() {
             return Ended::Stopped;
         }
         let t1 = now_ms();

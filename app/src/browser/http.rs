@@ -1,10 +1,13 @@
-//! POSTing JSON with `fetch`, a timeout (AbortController) and failures classified:
-//! when no HTTP answer comes, an opaque `no-cors` probe of the same URL tells a CORS
-//! refusal from an unreachable server.
+//! POSTing JSON with `fetch` (through `gloo-net`), a timeout (AbortController) and
+//! failures classified: when no HTTP answer comes, an opaque `no-cors` probe of the same
+//! URL tells a CORS refusal from an unreachable server.
 
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, Request, RequestInit, RequestMode, Response};
+use std::cell::Cell;
+use std::rc::Rc;
+
+use gloo_net::http::{Headers, Method, RequestBuilder};
+use gloo_timers::callback::Timeout;
+use web_sys::{AbortController, RequestMode};
 
 use crate::runner::diagnose::{classify, explain};
 
@@ -13,6 +16,16 @@ pub struct HttpAnswer {
     pub status: u16,
     pub retry_after: Option<String>,
     pub body: String,
+}
+
+/// The request's headers, each checked (gloo would throw on a bad name).
+fn headers_of(headers: &[(String, String)]) -> Result<Headers, String> {
+    let h = web_sys::Headers::new().map_err(|e| format!("{e:?}"))?;
+    for (name, value) in headers {
+        h.set(name, value)
+            .map_err(|_| format!("{name:?} is not a valid header"))?;
+    }
+    Ok(Headers::from_raw(h))
 }
 
 /// `POST url` with `headers` and `body`; `Err` is a message for people (timeout, CORS,
@@ -24,48 +37,41 @@ pub async fn post_json(
     timeout_s: u32,
     base_url: &str,
 ) -> Result<HttpAnswer, String> {
-    let js = |e: wasm_bindgen::JsValue| format!("{e:?}");
-    let window = web_sys::window().ok_or("no window")?;
-    let controller = AbortController::new().map_err(js)?;
-    let init = RequestInit::new();
-    init.set_method("POST");
-    init.set_mode(RequestMode::Cors);
-    init.set_body(&wasm_bindgen::JsValue::from_str(body));
-    init.set_signal(Some(&controller.signal()));
-    let h = web_sys::Headers::new().map_err(js)?;
-    for (name, value) in headers {
-        h.set(name, value)
-            .map_err(|_| format!("{name:?} is not a valid header"))?;
-    }
-    init.set_headers(&h);
-    let request = Request::new_with_str_and_init(url, &init)
+    let controller = AbortController::new().map_err(|e| format!("{e:?}"))?;
+    let request = RequestBuilder::new(url)
+        .method(Method::POST)
+        .mode(RequestMode::Cors)
+        .headers(headers_of(headers)?)
+        .abort_signal(Some(&controller.signal()))
+        .body(body)
         .map_err(|_| format!("{url:?} is not a URL this browser can request"))?;
-    let timed_out = std::rc::Rc::new(std::cell::Cell::new(false));
+    let timed_out = Rc::new(Cell::new(false));
     let timer = {
         let timed_out = timed_out.clone();
         let controller = controller.clone();
-        super::time::after(timeout_s.saturating_mul(1000), move || {
+        Timeout::new(timeout_s.saturating_mul(1000), move || {
             timed_out.set(true);
             controller.abort();
         })
     };
     let result = async {
-        let resp: Response = JsFuture::from(window.fetch_with_request(&request))
-            .await?
-            .dyn_into()?;
-        let text = JsFuture::from(resp.text()?).await?;
-        Ok::<_, wasm_bindgen::JsValue>((resp, text.as_string().unwrap_or_default()))
+        let resp = request.send().await?;
+        let text = resp.text().await?;
+        Ok::<_, gloo_net::Error>((resp, text))
     }
     .await;
-    super::time::cancel(timer);
+    // Dropping the timer cancels it.
+    drop(timer);
     match result {
         Ok((resp, body)) => Ok(HttpAnswer {
             status: resp.status(),
-            retry_after: resp.headers().get("retry-after").ok().flatten(),
+            retry_after: resp.headers().get("retry-after"),
             body,
         }),
         Err(_) => {
-            let origin = window.location().origin().unwrap_or_default();
+            let origin = web_sys::window()
+                .and_then(|w| w.location().origin().ok())
+                .unwrap_or_default();
             let probe = !timed_out.get() && probe_no_cors(url).await;
             let failure = classify(timed_out.get(), timeout_s, probe, &origin, base_url);
             Err(explain(&failure, &origin, base_url))
@@ -75,16 +81,10 @@ pub async fn post_json(
 
 /// Whether anything answers `url` to an opaque request (which CORS does not block).
 async fn probe_no_cors(url: &str) -> bool {
-    let Some(window) = web_sys::window() else {
-        return false;
-    };
-    let init = RequestInit::new();
-    init.set_method("POST");
-    init.set_mode(RequestMode::NoCors);
-    let Ok(request) = Request::new_with_str_and_init(url, &init) else {
-        return false;
-    };
-    JsFuture::from(window.fetch_with_request(&request))
+    RequestBuilder::new(url)
+        .method(Method::POST)
+        .mode(RequestMode::NoCors)
+        .send()
         .await
         .is_ok()
 }

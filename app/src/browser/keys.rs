@@ -3,7 +3,8 @@
 
 use std::cell::RefCell;
 
-use crate::runner::profiles::{Keys, Profiles, KEYS_STORAGE_KEY, PROFILES_STORAGE_KEY};
+use super::storage::local;
+use crate::runner::profiles::{Keys, Profiles};
 
 thread_local! {
     static KEYS: RefCell<Option<Keys>> = const { RefCell::new(None) };
@@ -12,9 +13,7 @@ thread_local! {
 fn with<T>(f: impl FnOnce(&mut Keys) -> T) -> T {
     KEYS.with(|k| {
         let mut k = k.borrow_mut();
-        let keys = k.get_or_insert_with(|| {
-            Keys::from_storage(super::storage::get(KEYS_STORAGE_KEY).as_deref())
-        });
+        let keys = k.get_or_insert_with(|| Keys::load(&local()));
         f(keys)
     })
 }
@@ -28,7 +27,7 @@ pub fn key(name: &str) -> Option<String> {
 pub fn set_key(name: &str, key: &str, profiles: &Profiles) -> Result<(), String> {
     with(|k| {
         k.set(name, key);
-        super::storage::set(KEYS_STORAGE_KEY, &k.to_storage(profiles))
+        Ok(k.save(&local(), profiles)?)
     })
 }
 
@@ -38,15 +37,15 @@ pub fn rename(from: &str, to: &str) {
 
 /// Rewrites the remembered keys after the profiles changed (e.g. "remember" unticked).
 pub fn store(profiles: &Profiles) -> Result<(), String> {
-    with(|k| super::storage::set(KEYS_STORAGE_KEY, &k.to_storage(profiles)))
+    with(|k| Ok(k.save(&local(), profiles)?))
 }
 
 /// The saved profiles (and a message when storage held something unreadable).
 pub fn load_profiles() -> (Profiles, Option<String>) {
-    Profiles::from_storage(super::storage::get(PROFILES_STORAGE_KEY).as_deref())
+    Profiles::load(&local())
 }
 
 pub fn save_profiles(p: &Profiles) -> Result<(), String> {
-    super::storage::set(PROFILES_STORAGE_KEY, &p.to_storage())?;
+    p.save(&local())?;
     store(p)
 }

@@ -1,11 +1,15 @@
-//! Browser IO for the pages (wasm32 only): storage, HTTP, timers, downloads and frame
-//! encoding. Thin wrappers that turn JavaScript failures into `String` errors.
+//! Browser IO for the pages (wasm32 only): storage, HTTP, timers and files (through
+//! `gloo`), demonstration video, and the loops that drive model runs (one episode, the
+//! run controller, the suite runner). Thin wrappers that turn JavaScript failures into
+//! errors. Frames sent to models are encoded in Rust (`bench::encode::ImageEncoder`),
+//! the same bytes as the command line.
 
-pub mod download;
 pub mod drive;
-pub mod encode;
+pub mod files;
 pub mod http;
 pub mod keys;
+pub mod run_controller;
 pub mod storage;
+pub mod suite_runner;
 pub mod time;
 pub mod video;

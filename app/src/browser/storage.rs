@@ -1,38 +1,63 @@
-//! `localStorage`, with failures (private mode, quota) as errors.
+//! The browser's `localStorage` as a [`Store`] (through `gloo-storage`), with failures
+//! (storage refused, quota full) as errors rather than exceptions.
 
-fn store() -> Result<web_sys::Storage, String> {
-    web_sys::window()
-        .ok_or("no window")?
-        .local_storage()
-        .map_err(|_| "this browser refuses local storage".to_string())?
-        .ok_or_else(|| "this browser has no local storage".to_string())
+use gloo_storage::Storage as _;
+
+use crate::storage::{Store, StoreError};
+
+/// `window.localStorage`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LocalStore;
+
+/// The store the pages use.
+pub fn local() -> LocalStore {
+    LocalStore
 }
 
-pub fn get(key: &str) -> Option<String> {
-    store().ok()?.get_item(key).ok()?
-}
-
-pub fn set(key: &str, value: &str) -> Result<(), String> {
-    store()?.set_item(key, value).map_err(|_| {
-        format!(
-            "could not save {key:?} in this browser's storage ({} KB): it may be full",
-            value.len() / 1024
-        )
-    })
-}
-
-pub fn remove(key: &str) {
-    if let Ok(s) = store() {
-        let _ = s.remove_item(key);
+impl LocalStore {
+    /// The storage object, if this page may use one. `gloo-storage` throws when there
+    /// is none (sandboxed frames, storage disabled), so that is checked first.
+    fn raw(&self) -> Result<web_sys::Storage, StoreError> {
+        let available = web_sys::window()
+            .and_then(|w| w.local_storage().ok())
+            .flatten()
+            .is_some();
+        if available {
+            Ok(gloo_storage::LocalStorage::raw())
+        } else {
+            Err(StoreError::Unavailable(
+                "this browser refuses local storage here".into(),
+            ))
+        }
     }
 }
 
-/// Every key starting with `prefix`.
-pub fn keys_with_prefix(prefix: &str) -> Vec<String> {
-    let Ok(s) = store() else { return Vec::new() };
-    let n = s.length().unwrap_or(0);
-    (0..n)
-        .filter_map(|i| s.key(i).ok().flatten())
-        .filter(|k| k.starts_with(prefix))
-        .collect()
+impl Store for LocalStore {
+    fn get(&self, key: &str) -> Option<String> {
+        self.raw().ok()?.get_item(key).ok()?
+    }
+
+    fn set(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.raw()?
+            .set_item(key, value)
+            .map_err(|_| StoreError::Full {
+                key: key.to_string(),
+                bytes: value.len(),
+            })
+    }
+
+    fn remove(&self, key: &str) {
+        if self.raw().is_ok() {
+            gloo_storage::LocalStorage::delete(key);
+        }
+    }
+
+    fn keys(&self) -> Vec<String> {
+        let Ok(s) = self.raw() else {
+            return Vec::new();
+        };
+        (0..gloo_storage::LocalStorage::length())
+            .filter_map(|i| s.key(i).ok().flatten())
+            .collect()
+    }
 }

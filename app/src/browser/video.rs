@@ -12,7 +12,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, BlobEvent, HtmlCanvasElement, MediaRecorder, MediaRecorderOptions};
 
-use crate::components::frame_canvas::draw_frame;
+use crate::components::frame_view::draw_frame;
 
 const MIME: &str = "video/webm";
 

@@ -1,12 +1,13 @@
 //! The results files imported on the comparison page: each read with
 //! `ResultsFile::from_json` against the built-in suite (a bad file gets its own error,
-//! with its name), the good ones kept in localStorage (`playbench.compare.files`, a JSON
-//! list of `{"name", "json"}`) so a reload shows the same comparison.
+//! with its name), the good ones kept in the browser's storage
+//! (`storage_keys::COMPARE_FILES`, a JSON list of `{"name", "json"}`) so a reload shows the same comparison.
 
 use bench::results::ResultsFile;
 use serde_json::{json, Value};
 
-pub const IMPORTS_STORAGE_KEY: &str = "playbench.compare.files";
+use crate::storage::{Store, StoreError};
+use crate::storage_keys::COMPARE_FILES;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Imported {
@@ -93,6 +94,18 @@ impl Imports {
         .to_string()
     }
 
+    /// The imports kept in the store (none when there are none).
+    pub fn load(store: &dyn Store) -> Self {
+        store
+            .get(COMPARE_FILES.key)
+            .map(|t| Self::from_storage_json(&t))
+            .unwrap_or_default()
+    }
+
+    pub fn save(&self, store: &dyn Store) -> Result<(), StoreError> {
+        store.set(COMPARE_FILES.key, &self.to_storage_json())
+    }
+
     /// The stored imports, each read again (a file that no longer reads, e.g. after
     /// the suite changed, becomes an error).
     pub fn from_storage_json(text: &str) -> Self {
@@ -146,7 +159,10 @@ mod tests {
         im.dismiss_error(0);
         assert_eq!(im.errors.len(), 3);
 
-        let back = Imports::from_storage_json(&im.to_storage_json());
+        let store = crate::storage::MemoryStore::new();
+        assert_eq!(Imports::load(&store), Imports::default());
+        im.save(&store).unwrap();
+        let back = Imports::load(&store);
         assert_eq!(back.files, im.files);
         assert!(back.errors.is_empty(), "bad files are not stored");
         assert_eq!(back.results()[1].label, "b");

@@ -6,10 +6,9 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
-use crate::components::frame_canvas::{draw_frame, report};
+use crate::components::frame_view::{FrameSource, FrameView};
 use crate::components::keys::on_page_keys;
 use crate::demo_player::{ClipFrames, Player, Speed};
-use crate::play_state::display_scale;
 
 /// How often a playing demo checks the clock.
 const TICK: Duration = Duration::from_millis(40);
@@ -38,8 +37,6 @@ pub fn DemoPlayer(
         }
     };
     let len = frames.len();
-    let (w, h) = frames.size();
-    let scale = display_scale(w, h, max_size);
     let captions: Vec<String> = (0..len)
         .map(|i| frames.caption(i).unwrap_or_default().to_string())
         .collect();
@@ -84,16 +81,13 @@ pub fn DemoPlayer(
         handled
     });
 
-    let canvas = NodeRef::<leptos::html::Canvas>::new();
-    Effect::new(move |_| {
+    let frame = FrameSource::new(move |draw| {
         let pos = player.with(Player::pos);
-        if let Some(canvas) = canvas.get() {
-            frames.update_value(|f| {
-                if let Some(frame) = f.frame(pos) {
-                    report(draw_frame(&canvas, frame));
-                }
-            });
-        }
+        frames.update_value(|f| {
+            if let Some(frame) = f.frame(pos) {
+                draw(frame);
+            }
+        });
     });
 
     let caption_list = captions.clone();
@@ -108,11 +102,6 @@ pub fn DemoPlayer(
     let speed_id = format!("demo-speed-{index}");
     let live = move || if playing() { "off" } else { "polite" };
     let aria = format!("{heading}: the captioned frame");
-    let frame_class = if scale > 1 {
-        "frame pixelated"
-    } else {
-        "frame"
-    };
 
     view! {
         <figure
@@ -127,17 +116,7 @@ pub fn DemoPlayer(
                 <h3>{heading}</h3>
                 <span class="muted">{about}</span>
             </figcaption>
-            <canvas
-                node_ref=canvas
-                class=frame_class
-                width=w
-                height=h
-                style:width=format!("{}px", w * scale)
-                role="img"
-                tabindex="0"
-                aria-label=aria
-                data-testid="demo-frame"
-            ></canvas>
+            <FrameView frame=frame max_size=max_size label=aria testid="demo-frame" />
             <p class="demo-caption" aria-live=live>
                 <span class="sr-only">"Caption: "</span>
                 <span data-testid="demo-caption">{caption}</span>

@@ -14,7 +14,7 @@ pub fn ErrorBox(
     back_label: Option<String>,
     #[prop(optional)] children: Option<Children>,
 ) -> impl IntoView {
-    let href = back_href.unwrap_or_else(|| "/".to_string());
+    let href = back_href.unwrap_or_else(|| crate::routes::HOME.to_string());
     let label = back_label.unwrap_or_else(|| "Back to all environments".to_string());
     view! {
         <section class="error-box" role="alert" data-testid="error">

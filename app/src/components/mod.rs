@@ -1,10 +1,12 @@
 //! Small view pieces shared by the pages.
 
 pub mod action_buttons;
+pub mod action_input;
 pub mod demo_clip;
 pub mod error_box;
-pub mod frame_canvas;
+pub mod frame_view;
 pub mod keys;
+pub mod realtime;
 pub mod results_view;
 pub mod run_setup;
 pub mod share_box;

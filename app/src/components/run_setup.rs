@@ -6,9 +6,10 @@ use bench::protocol::parse::Strictness;
 use bench::protocol::session::{HistoryWindow, ObservationMode, RewardMode};
 use leptos::prelude::*;
 
-use crate::browser::{keys, storage};
+use crate::browser::keys;
+use crate::browser::storage::local;
 use crate::runner::profiles::Profiles;
-use crate::runner::settings::{ImageFormat, RunSettings, SETTINGS_STORAGE_KEY};
+use crate::runner::settings::{ImageFormat, RunSettings};
 
 /// The profiles and settings a run page works with.
 #[derive(Clone, Copy)]
@@ -26,20 +27,15 @@ impl RunSetupState {
         let key = keys::key(&profiles.current().name).unwrap_or_default();
         Self {
             profiles: RwSignal::new(profiles),
-            settings: RwSignal::new(RunSettings::from_storage(
-                storage::get(SETTINGS_STORAGE_KEY).as_deref(),
-            )),
+            settings: RwSignal::new(RunSettings::load(&local())),
             key: RwSignal::new(key),
             warning: RwSignal::new(warning),
         }
     }
 
     fn save_settings(&self) {
-        if let Err(e) = storage::set(
-            SETTINGS_STORAGE_KEY,
-            &self.settings.get_untracked().to_storage(),
-        ) {
-            self.warning.set(Some(e));
+        if let Err(e) = self.settings.get_untracked().save(&local()) {
+            self.warning.set(Some(e.to_string()));
         }
     }
 }
@@ -111,7 +107,7 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
                             })
                     }}
                 </select>
-                <a href="/models" data-testid="edit-endpoints">"Edit endpoints"</a>
+                <a href=crate::routes::MODELS data-testid="edit-endpoints">"Edit endpoints"</a>
             </div>
             <p class="hint" data-testid="run-endpoint">{summary}</p>
             <div class="form-row">

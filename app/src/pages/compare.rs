@@ -1,5 +1,5 @@
 //! `/compare`: results files side by side. Import any number (file picker or drag and
-//! drop; kept in localStorage), then per environment and per tag scores and pass
+//! drop; kept in the browser's storage), then per environment and per tag scores and pass
 //! rates with bootstrap 95% intervals, a chart, and paired differences. Every number
 //! opens the list of its episodes, each linking to its replay.
 
@@ -7,17 +7,17 @@ use bench::results::ResultsFile;
 use bench::Suite;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen_futures::JsFuture;
 
-use crate::browser::storage as local_store;
+use crate::browser::files::read_text;
+use crate::browser::storage::local;
 use crate::compare::bootstrap::{Estimate, RESAMPLES};
 use crate::compare::entries::{entries, kind_text, Entry, EpisodeRef};
-use crate::compare::imports::{Imports, IMPORTS_STORAGE_KEY};
+use crate::compare::imports::Imports;
 use crate::compare::paired::{all_pairs, diff_text, Paired};
 use crate::compare::table::{pass_text, score_text, table, StatRow, Table};
 use crate::components::error_box::ErrorBox;
 use crate::pages::home::set_title;
-use crate::replay::episode_links::{episode_link, EpisodeLink};
+use crate::replay::episode_links::episode_link;
 use crate::suite_data;
 use crate::task_session::score_text as plain_score;
 
@@ -56,10 +56,7 @@ fn reads_files(files: web_sys::FileList, imports: RwSignal<Imports>) {
     spawn_local(async move {
         for file in files {
             let name = file.name();
-            let text = JsFuture::from(file.text())
-                .await
-                .ok()
-                .and_then(|v| v.as_string());
+            let text = read_text(file).await.ok();
             imports.update(|im| {
                 let _ = match text {
                     Some(t) => im.add(&name, &t),
@@ -72,15 +69,12 @@ fn reads_files(files: web_sys::FileList, imports: RwSignal<Imports>) {
 
 #[component]
 fn Compare(suite: &'static Suite) -> impl IntoView {
-    let stored = local_store::get(IMPORTS_STORAGE_KEY)
-        .map(|t| Imports::from_storage_json(&t))
-        .unwrap_or_default();
-    let imports = RwSignal::new(stored);
+    let imports = RwSignal::new(Imports::load(&local()));
     let save_error = RwSignal::new(None::<String>);
     Effect::new(move |_| {
-        let json = imports.with(Imports::to_storage_json);
         save_error.set(
-            local_store::set(IMPORTS_STORAGE_KEY, &json)
+            imports
+                .with(|im| im.save(&local()))
                 .err()
                 .map(|e| format!("The imported files will not survive a reload: {e}.")),
         );
@@ -448,23 +442,14 @@ fn EpisodeList(
                 if rec.passed { "passed" } else { "failed" },
                 plain_score(rec.score)
             );
-            let link = match episode_link(file, r.episode) {
-                Ok(EpisodeLink::Fragment { href }) => view! {
-                    <a href=href data-testid="episode-link">"Replay"</a>
-                }
-                .into_any(),
-                Ok(EpisodeLink::Stored {
-                    href,
-                    storage_key,
-                    json,
-                }) => {
-                    // The viewer reads the episode from storage: write it before the
-                    // link can be followed.
-                    match local_store::set(&storage_key, &json) {
-                        Ok(()) => view! { <a href=href data-testid="episode-link">"Replay"</a> }
-                            .into_any(),
-                        Err(e) => view! { <span class="field-error">{e}</span> }.into_any(),
-                    }
+            // A stored episode is written before the link can be followed.
+            let link = match episode_link(file, r.episode).and_then(|l| {
+                l.prepare(&local())
+                    .map(str::to_string)
+                    .map_err(|e| e.to_string())
+            }) {
+                Ok(href) => {
+                    view! { <a href=href data-testid="episode-link">"Replay"</a> }.into_any()
                 }
                 Err(e) => view! { <span class="field-error">{e}</span> }.into_any(),
             };

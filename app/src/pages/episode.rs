@@ -11,25 +11,27 @@ use leptos::ev;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_query_map};
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
-use crate::components::frame_canvas::{draw_frame, report};
+use crate::browser::files::read_text;
+use crate::browser::storage::local;
+use crate::components::frame_view::{FrameSource, FrameView};
 use crate::components::keys::on_page_keys;
 use crate::components::share_box::{page_origin, ShareBox};
 use crate::pages::home::set_title;
-use crate::play_state::{display_scale, format_reward};
+use crate::play_state::format_reward;
 use crate::replay::compare::{check_pair, first_difference, shared_positions, side_pos};
 use crate::replay::fork::fork;
 use crate::replay::share::{
     episode_file_name, fork_href, share_target, stored_key_for, ForkSource, ForkWith,
 };
 use crate::replay::source::{
-    open_file, open_link, open_stored, parse_viewer_fragment, stored_entry, OpenError, Origin,
+    open_file, open_link, parse_viewer_fragment, read_stored, store_episode, OpenError, Origin,
 };
 use crate::replay::timeline::{Outcome, Replay, Scrubber};
+use crate::routes::task_href;
 use crate::task_session::{failure_text, score_text};
 use crate::task_text;
-use crate::url::task_href;
+use bench::share::TaskRef;
 
 /// The largest size (CSS pixels) a frame is enlarged to (alone / side by side).
 const MAX_DISPLAY: u32 = 520;
@@ -53,23 +55,11 @@ fn load(
     Ok(Rc::new(Loaded { replay, fragment }))
 }
 
-fn stored_text(key: &str) -> Option<String> {
-    window()
-        .local_storage()
-        .ok()
-        .flatten()
-        .and_then(|s| s.get_item(&stored_entry(key)).ok().flatten())
-}
-
 /// Reads a chosen or dropped file into `slot`.
 fn read_into(slot: Slot, file: web_sys::File) {
     let name = file.name();
     leptos::task::spawn_local(async move {
-        let text = JsFuture::from(file.text())
-            .await
-            .ok()
-            .and_then(|v| v.as_string())
-            .unwrap_or_default();
+        let text = read_text(file).await.unwrap_or_default();
         let origin = Origin::File(name.clone());
         slot.set(Some(load(origin, open_file(&name, &text))));
     });
@@ -96,10 +86,7 @@ pub fn EpisodePage() -> impl IntoView {
             (Some(link), _) => Some(load(Origin::Link, open_link(Origin::Link, &link))),
             (None, Some(key)) => {
                 let origin = Origin::Stored(key.clone());
-                Some(load(
-                    origin,
-                    open_stored(&key, stored_text(&key).as_deref()),
-                ))
+                Some(load(origin, read_stored(&local(), &key)))
             }
             (None, None) => None,
         };
@@ -324,10 +311,16 @@ fn SideBySide(left: Rc<Loaded>, right: Rc<Loaded>, start_at: usize) -> impl Into
 fn EpisodeHeader(loaded: Rc<Loaded>) -> impl IntoView {
     let task = loaded.replay.task();
     let file = loaded.replay.file();
+    // The task in its own suite (a fork's inline task links to the default suite).
+    let suite = match &file.task {
+        TaskRef::Suite(s) => s.suite.clone(),
+        TaskRef::Inline(_) => bench::suites::DEFAULT_SUITE.to_string(),
+    };
+    let href = task_href(&suite, task.id.split('~').next().unwrap_or(&task.id));
     view! {
         <div class="replay-head">
             <p class="replay-title">
-                <a href=task_href(task.id.split('~').next().unwrap_or(&task.id))>{task_text::title(task).to_string()}</a>
+                <a href=href>{task_text::title(task).to_string()}</a>
                 " · "
                 <code data-testid="replay-task">{task.id.clone()}</code>
                 " · played by "
@@ -451,14 +444,10 @@ fn EpisodeColumn(
     ended: Signal<bool>,
     max: u32,
 ) -> impl IntoView {
-    let (w, h) = loaded.replay.frame_size();
-    let scale = display_scale(w, h, max);
-    let canvas = NodeRef::<leptos::html::Canvas>::new();
-    let draw = loaded.clone();
-    Effect::new(move |_| {
-        let p = pos.get();
-        if let (Some(canvas), Some(frame)) = (canvas.get(), draw.replay.frame(p)) {
-            report(draw_frame(&canvas, &frame));
+    let shown = loaded.clone();
+    let frame = FrameSource::new(move |draw| {
+        if let Some(f) = shown.replay.frame(pos.get()) {
+            draw(&f);
         }
     });
     let held = StoredValue::new_local(loaded.clone());
@@ -511,11 +500,6 @@ fn EpisodeColumn(
         };
         view! { {missing} {body} {final_rejected} }
     };
-    let frame_class = if scale > 1 {
-        "frame pixelated"
-    } else {
-        "frame"
-    };
     let aria = format!(
         "{}: the captioned frame",
         task_text::title(loaded.replay.task())
@@ -523,17 +507,7 @@ fn EpisodeColumn(
     view! {
         <div class="replay-body">
             <figure class="replay-stage">
-                <canvas
-                    node_ref=canvas
-                    class=frame_class
-                    width=w
-                    height=h
-                    style:width=format!("{}px", w * scale)
-                    role="img"
-                    tabindex="0"
-                    aria-label=aria
-                    data-testid="replay-frame"
-                ></canvas>
+                <FrameView frame=frame max_size=max label=aria testid="replay-frame" />
                 <figcaption class="replay-caption">
                     <span class="sr-only">"Caption: "</span>
                     <span data-testid="replay-caption">{caption}</span>
@@ -583,12 +557,7 @@ fn ForkLinks(loaded: Rc<Loaded>, pos: Signal<usize>) -> impl IntoView {
                 let json = file.to_json();
                 let key = stored_key_for(&json);
                 let go = move |with: ForkWith| {
-                    let stored = window()
-                        .local_storage()
-                        .ok()
-                        .flatten()
-                        .map(|s| s.set_item(&stored_entry(&key), &json).is_ok())
-                        .unwrap_or(false);
+                    let stored = store_episode(&local(), &key, &json).is_ok();
                     let opened = stored
                         && window()
                             .location()

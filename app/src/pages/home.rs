@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use crate::catalog::{self, Entry};
-use crate::components::frame_canvas::Thumbnail;
+use crate::components::frame_view::{FrameSource, FrameView};
 
 #[component]
 pub fn Home() -> impl IntoView {
@@ -58,7 +58,7 @@ fn BenchBanner() -> impl IntoView {
                     {size}
                 </p>
             </div>
-            <a class="button-link" href="/suite" data-testid="suite-link">"Browse the suite"</a>
+            <a class="button-link" href=crate::routes::SUITE data-testid="suite-link">"Browse the suite"</a>
         </aside>
     }
 }
@@ -86,10 +86,15 @@ fn EnvCard(entry: Entry) -> impl IntoView {
     view! {
         <li class="card" data-testid="env-card" data-env-id=entry.id>
             <a class="thumb-link" href=play_href tabindex="-1" aria-hidden="true">
-                <Thumbnail
-                    request=entry.default_request()
-                    label=format!("{}: the first frame of seed 0", entry.id)
-                />
+                {crate::catalog::first_frame(&entry.default_request()).ok().map(|frame| view! {
+                    <FrameView
+                        frame=FrameSource::fixed(frame)
+                        label=format!("{}: the first frame of seed 0", entry.id)
+                        testid="thumb"
+                        class="thumb"
+                        unfocusable=true
+                    />
+                })}
             </a>
             <div class="card-body">
                 <h3 class="env-id">{entry.id}</h3>

@@ -7,15 +7,13 @@ use bench::protocol::providers::{ApiError, EncodedImage, ErrorKind, Provider};
 use envs::Frame;
 use leptos::prelude::*;
 
-use crate::browser::encode::CanvasEncoder;
 use crate::browser::http::post_json;
 use crate::browser::keys;
 use crate::browser::time::unix_s;
 use crate::pages::home::set_title;
 use crate::runner::diagnose::{interpret, test_messages, Check, ConnectionReport};
 use crate::runner::profiles::{provider_label, ProfileDraft, Profiles, PROVIDERS};
-use crate::runner::settings::ImageSettings;
-use bench::model_episode::FrameEncoder;
+use bench::encode::{FrameEncoder, ImageEncoder, ImageSettings};
 
 #[component]
 pub fn ModelsPage() -> impl IntoView {
@@ -31,9 +29,9 @@ pub fn ModelsPage() -> impl IntoView {
             {warning.map(|w| view! { <p class="field-error" role="alert">{w}</p> })}
             <ProfileEditor profiles=profiles />
             <p>
-                <a href="/run/suite">"Run the suite with a model"</a>
+                <a href=crate::routes::RUN_SUITE>"Run the suite with a model"</a>
                 " · "
-                <a href="/suite">"Pick a task to run (\u{201c}Run a model\u{201d} on its card)"</a>
+                <a href=crate::routes::SUITE>"Pick a task to run (\u{201c}Run a model\u{201d} on its card)"</a>
             </p>
         </div>
     }
@@ -337,7 +335,7 @@ async fn test_connection(endpoint: Endpoint, timeout_s: u32, api_key: &str) -> C
         .and_then(|mut env| {
             env.reset(Some(0));
             env.render(&mut frame);
-            CanvasEncoder::new(ImageSettings::default())?.encode(&frame)
+            ImageEncoder::new(ImageSettings::default()).encode(&frame)
         });
     let image = match image {
         Ok(i) => i,

@@ -1,4 +1,7 @@
-//! `/play?env=ID&seed=N&kwargs=JSON`: one environment, played with keys or buttons.
+//! `/play?env=ID&seed=N&kwargs=JSON`: one environment, played with keys or buttons; a
+//! parametric action space adds its form controls and a text box, pointer environments
+//! take clicks and drags on the frame, and an environment with a clock plays in real
+//! time (pause with P). The logic is `PlaySession`; this page lays it out.
 //!
 //! The URL describes the episode's start; the session (`PlaySession`) is the episode.
 //! A URL change (back/forward, an edited link) starts what it describes, and a reset
@@ -11,12 +14,20 @@ use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
+use envs::core::action::Call;
+use envs::Action;
+
+use crate::browser::time::now_ms;
 use crate::components::action_buttons::ActionButtons;
+use crate::components::action_input::ParametricInput;
 use crate::components::error_box::ErrorBox;
-use crate::components::frame_canvas::{draw_frame, report};
+use crate::components::frame_view::{FrameSource, FrameView, PointerInput};
 use crate::components::keys::on_page_keys;
+use crate::components::realtime::{realtime_timer, RealtimeBar};
 use crate::pages::home::set_title;
-use crate::play_state::{display_scale, format_reward, PlaySession};
+use crate::play_state::{format_reward, PlaySession};
+use crate::pointer::{self, NoGesture};
+use crate::routes;
 use crate::url::{self, LoadError, PlayRequest, ViewOptions};
 
 /// The largest size (CSS pixels) a frame is enlarged to.
@@ -67,7 +78,7 @@ pub fn Play() -> impl IntoView {
                     scroll: false,
                     ..Default::default()
                 };
-                navigate(&format!("{}?{q}", url::PLAY_PATH), options);
+                navigate(&format!("{}?{q}", routes::PLAY), options);
             }
         }
     });
@@ -103,51 +114,59 @@ fn Board(session: Session) -> impl IntoView {
     let env_id = Memo::new(move |_| read(session, |s| s.env_id().to_string(), String::new()));
     Effect::new(move |_| set_title(&format!("{} · Playbench", env_id.get())));
 
-    // Keys: one press is one step (held-key repeats are ignored); typing in a field
-    // is left alone.
+    // Keys: one press is one step (held-key repeats are ignored), or in real-time play
+    // one input to the clock; typing in a field is left alone.
     on_page_keys(move |key| {
         let mut handled = false;
         session.maybe_update(|s| {
             if let Ok(s) = s {
-                handled = s.press_key(key).handled();
+                handled = s.press_key_at(key, now_ms()).handled();
             }
             handled
         });
         handled
     });
 
-    let canvas = NodeRef::<leptos::html::Canvas>::new();
-    Effect::new(move |_| {
-        if let Some(canvas) = canvas.get() {
-            session.with(|s| {
-                if let Ok(s) = s {
-                    report(draw_frame(&canvas, s.frame()));
-                }
-            });
-        }
+    // Real-time play: one timer feeds the clock; the virtual time is shown apart so the
+    // frame redraws only when a step was played.
+    let poll = Memo::new(move |_| read(session, PlaySession::poll_ms, None));
+    let virtual_ms = RwSignal::new(0u64);
+    realtime_timer(poll, move || {
+        session.maybe_update(|s| s.as_mut().is_ok_and(|s| s.tick(now_ms())));
+        virtual_ms.set(session.with_untracked(|s| {
+            s.as_ref()
+                .ok()
+                .and_then(PlaySession::virtual_ms)
+                .unwrap_or(0)
+        }));
     });
+    let realtime = move || {
+        poll.get().is_some().then(|| {
+            view! {
+                <RealtimeBar
+                    virtual_ms=Signal::derive(move || {
+                        session.with(|_| ());
+                        virtual_ms.get()
+                    })
+                    paused=Signal::derive(move || read(session, PlaySession::is_paused, false))
+                    over=Signal::derive(move || read(session, |s| s.outcome().is_over(), false))
+                    on_toggle=Callback::new(move |()| {
+                        session.update(|s| {
+                            if let Ok(s) = s {
+                                s.toggle_pause(now_ms());
+                            }
+                        });
+                    })
+                />
+            }
+        })
+    };
 
     // MiniGrid: the mission, the view toggles and the agent's-eye view.
     let has_views = Memo::new(move |_| read(session, PlaySession::has_views, false));
     let mission = Memo::new(move |_| read(session, |s| s.mission().map(str::to_string), None));
     let shown = Memo::new(move |_| read(session, PlaySession::view, ViewOptions::default()));
-    let eye_size = Memo::new(move |_| {
-        read(
-            session,
-            |s| s.agent_frame().map(|f| (f.width(), f.height())),
-            None,
-        )
-    });
-    let eye_canvas = NodeRef::<leptos::html::Canvas>::new();
-    Effect::new(move |_| {
-        if let Some(canvas) = eye_canvas.get() {
-            session.with(|s| {
-                if let Some(frame) = s.as_ref().ok().and_then(PlaySession::agent_frame) {
-                    report(draw_frame(&canvas, frame));
-                }
-            });
-        }
-    });
+    let has_eye = Memo::new(move |_| read(session, |s| s.agent_frame().is_some(), false));
     let mission_banner = move || {
         mission.get().map(|m| {
             view! {
@@ -159,28 +178,31 @@ fn Board(session: Session) -> impl IntoView {
         })
     };
     let eye_view = move || {
-        eye_size.get().map(|(w, h)| {
+        has_eye.get().then(|| {
+            let eye = FrameSource::new(move |draw| {
+                session.with(|s| {
+                    if let Some(f) = s.as_ref().ok().and_then(PlaySession::agent_frame) {
+                        draw(f);
+                    }
+                });
+            });
             view! {
                 <div class="view view-eye">
-                    <canvas
-                        node_ref=eye_canvas
+                    <FrameView
+                        frame=eye
+                        max_size=1
+                        label="What the agent sees: the 7×7 cells in front of it, itself at the bottom middle"
+                        testid="agent-view"
                         class="frame pixelated"
-                        width=w
-                        height=h
-                        style:width=format!("{w}px")
-                        role="img"
-                        data-testid="agent-view"
-                        aria-label="What the agent sees: the 7×7 cells in front of it, itself at the bottom middle"
-                    ></canvas>
+                    />
                     <p class="view-caption">"What the agent sees"</p>
                 </div>
             }
         })
     };
     let full_caption = move || {
-        eye_size
+        has_eye
             .get()
-            .is_some()
             .then(|| view! { <p class="view-caption">"The whole grid"</p> })
     };
     let toggles = move || {
@@ -190,25 +212,41 @@ fn Board(session: Session) -> impl IntoView {
     };
 
     let text = move || read(session, PlaySession::render_text, String::new());
-    let size =
-        Memo::new(move |_| read(session, |s| (s.frame().width(), s.frame().height()), (0, 0)));
-    let scale = move || {
-        let (w, h) = size.get();
-        display_scale(w, h, MAX_DISPLAY)
-    };
-    let frame_class = move || {
-        if scale() > 1 {
-            "frame pixelated"
-        } else {
-            "frame"
-        }
-    };
     let controls = Memo::new(move |_| read(session, |s| s.controls().to_vec(), Vec::new()));
     let on_action = Callback::new(move |index: usize| {
         session.update(|s| {
             if let Ok(s) = s {
                 // A refusal is kept in the session and shown below the buttons.
-                let _ = s.act(index);
+                let _ = s.play_preset(index, now_ms());
+            }
+        });
+    });
+    let pointer_mode = Memo::new(move |_| read(session, PlaySession::pointer_mode, None));
+    // A memo: the form is rebuilt when the functions change, not after every step.
+    let functions: Signal<_> =
+        Memo::new(move |_| read(session, PlaySession::functions, Vec::new())).into();
+    let pointer = PointerInput {
+        mode: pointer_mode.into(),
+        on_gesture: Callback::new(move |g| {
+            session.update(|s| {
+                if let Ok(s) = s {
+                    // A gesture that maps to no action leaves its message in the session.
+                    let _ = s.play_gesture(g, now_ms());
+                }
+            });
+        }),
+        on_miss: Callback::new(move |miss: NoGesture| {
+            session.update(|s| {
+                if let Ok(s) = s {
+                    s.note(miss.message());
+                }
+            });
+        }),
+    };
+    let frame = FrameSource::new(move |draw| {
+        session.with(|s| {
+            if let Ok(s) = s {
+                draw(s.frame());
             }
         });
     });
@@ -228,11 +266,18 @@ fn Board(session: Session) -> impl IntoView {
         )
         .map(|k| view! { <p class="kwargs">"kwargs: " <code data-testid="kwargs">{k}</code></p> })
     };
+    let key_hint = move || {
+        if poll.get().is_some() {
+            "Keys work anywhere on the page; the game runs on its own clock."
+        } else {
+            "Keys work anywhere on the page: one press, one step."
+        }
+    };
 
     view! {
         <div class="play">
             <nav class="crumbs" aria-label="Breadcrumb">
-                <a href="/">"All environments"</a>
+                <a href=routes::HOME>"All environments"</a>
             </nav>
             <h1 data-testid="env-id">{move || env_id.get()}</h1>
             <p class="summary">{summary}</p>
@@ -242,21 +287,18 @@ fn Board(session: Session) -> impl IntoView {
                 <figure class="stage">
                     <div class="views">
                         <div class="view view-full">
-                            <canvas
-                                node_ref=canvas
-                                class=frame_class
-                                width=size.get_untracked().0
-                                height=size.get_untracked().1
-                                style:width=move || format!("{}px", size.get().0 * scale())
-                                tabindex="0"
-                                role="img"
-                                data-testid="frame"
-                                aria-label=text
-                            ></canvas>
+                            <FrameView
+                                frame=frame
+                                max_size=MAX_DISPLAY
+                                label=Signal::derive(text)
+                                testid="frame"
+                                pointer=pointer
+                            />
                             {full_caption}
                         </div>
                         {eye_view}
                     </div>
+                    {move || pointer_mode.get().map(|m| view! { <p class="hint" data-testid="pointer-hint">{pointer::hint(m)}</p> })}
                     {toggles}
                     <details class="text-render">
                         <summary>"Text rendering"</summary>
@@ -265,18 +307,39 @@ fn Board(session: Session) -> impl IntoView {
                 </figure>
                 <div class="panel">
                     <StatusPanel session=session />
+                    {realtime}
                     <h2 class="panel-title">"Actions"</h2>
                     {move || view! { <ActionButtons controls=controls.get() on_action=on_action /> }}
-                    <p class="hint">"Keys work anywhere on the page: one press, one step."</p>
+                    <p class="hint">{key_hint}</p>
                     {move || {
                         read(session, |s| s.last_error().map(str::to_string), None)
-                            .map(|e| view! { <p class="field-error" role="alert">{e}</p> })
+                            .map(|e| view! { <p class="field-error" role="alert" data-testid="play-error">{e}</p> })
                     }}
+                    <ParametricInput
+                        functions=functions
+                        play_call=Callback::new(move |call: Call| play_with(session, |s| s.play(Action::Call(call), now_ms())))
+                        play_text=Callback::new(move |text: String| play_with(session, |s| s.play_text(&text, now_ms())))
+                        text_of=Callback::new(move |call: Call| read(session, |s| s.action_text(&Action::Call(call)), String::new()))
+                    />
                     <SeedForm session=session />
                 </div>
             </div>
         </div>
     }
+}
+
+/// Plays through the session: its `Err` (a refusal or a text that does not read).
+fn play_with(
+    session: Session,
+    f: impl FnOnce(&mut PlaySession) -> Result<(), String>,
+) -> Result<(), String> {
+    let mut out = Ok(());
+    session.update(|s| {
+        if let Ok(s) = s {
+            out = f(s);
+        }
+    });
+    out
 }
 
 /// Step count, rewards and the status line.

@@ -1,10 +1,10 @@
-//! `/run?task=ID` (or `/run?fork=N#e=pb1.…`, a shared episode continued from decision
-//! N): one task with a model, watched turn by turn — the current frame, the
+//! `/run?task=ID[&suite=S]` (or `/run?fork=N#e=pb1.…`, a shared episode continued from
+//! decision N): one task with a model, watched turn by turn — the current frame, the
 //! demonstrations sent, every request and reply, retries and errors, latency, tokens
 //! and cost — with pause and stop, then the pass, score and failure mode, the episode
 //! file and its share link.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -13,40 +13,62 @@ use bench::Task;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_query_map};
 
-use crate::browser::download::download;
-use crate::browser::drive::{drive, Control, Ended};
-use crate::browser::encode::CanvasEncoder;
+use crate::browser::drive::{drive, Ended};
+use crate::browser::files::download;
+use crate::browser::run_controller::RunController;
 use crate::components::error_box::ErrorBox;
-use crate::components::frame_canvas::{draw_frame, report};
+use crate::components::frame_view::{FrameSource, FrameView};
 use crate::components::run_setup::{RunSetup, RunSetupState};
 use crate::components::share_box::{page_origin, ShareBox};
 use crate::components::turn_log::TurnLog;
 use crate::pages::home::set_title;
-use crate::pages::task_play::forked_task;
+use crate::pages::task::suite_task;
+use crate::pages::task_play::{forked_task, suite_id};
 use crate::replay::fork::ForkOrigin;
 use crate::replay::share::{episode_file_name, share_target};
-use crate::runner::settings::{ImageFormat, ImageSettings};
-use crate::suite_data;
+use crate::routes::{self, task_href};
+use crate::runner::control::RunPhase;
 use crate::task_session::{failure_text, score_text};
 use crate::task_text;
-use crate::url::task_href;
-use bench::model_episode::{FrameEncoder, ModelEpisode, Turn};
+use bench::encode::{FrameEncoder, ImageEncoder, ImageFormat, ImageSettings};
+use bench::model_episode::{ModelEpisode, Turn};
+
+/// What a run page runs: the task, how its episode file names it, the suite its links
+/// lead to, and for a fork where it comes from.
+#[derive(Clone, Debug, PartialEq)]
+struct Target {
+    task: Task,
+    task_ref: TaskRef,
+    suite: &'static str,
+    origin: Option<ForkOrigin>,
+}
 
 /// The task to run and, for a fork, where it comes from.
 fn resolve(
+    suite: Option<&str>,
     task: Option<&str>,
     fork: Option<&str>,
     stored: Option<String>,
     hash: &str,
-) -> Result<(Task, Option<ForkOrigin>), String> {
+) -> Result<Target, String> {
     if let Some(step) = fork {
         let (task, origin, _) = forked_task(step, hash, stored)?;
-        return Ok((task.clone(), Some(origin)));
+        return Ok(Target {
+            task: task.clone(),
+            task_ref: TaskRef::Inline(Box::new(task.clone())),
+            suite: suite_id(origin.suite.as_deref()),
+            origin: Some(origin),
+        });
     }
     let id = task.ok_or("Name a task: /run?task=ID (pick one on the suite page).")?;
-    suite_data::find_task(id)
-        .map(|t| (t.clone(), None))
-        .map_err(|e| e.to_string())
+    let (suite, task) = suite_task(suite, Some(id)).map_err(|e| e.to_string())?;
+    Ok(Target {
+        task: task.clone(),
+        // The episode names the task in its own suite and version.
+        task_ref: TaskRef::in_suite(suite, &task.id),
+        suite: suite_id(Some(&suite.id)),
+        origin: None,
+    })
 }
 
 #[component]
@@ -57,59 +79,55 @@ pub fn RunPage() -> impl IntoView {
         let hash = location.hash.get();
         query.with(|q| {
             let stored = q.get_str("stored").map(str::to_string);
-            resolve(q.get_str("task"), q.get_str("fork"), stored, &hash)
+            resolve(
+                q.get_str("suite"),
+                q.get_str("task"),
+                q.get_str("fork"),
+                stored,
+                &hash,
+            )
         })
     });
     move || match target.get() {
-        Ok((task, origin)) => view! { <RunTask task=task origin=origin /> }.into_any(),
-        Err(why) => {
-            set_title("Cannot run · Playbench");
-            view! {
-                <ErrorBox
-                    title="This run cannot start".to_string()
-                    message=why
-                    back_href="/suite"
-                    back_label="Back to the suite"
-                />
-            }
-            .into_any()
-        }
+        Ok(t) => view! { <RunTask target=t /> }.into_any(),
+        Err(why) => cannot_run(why).into_any(),
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    Setup,
-    Running,
-    Paused,
-    Finished,
-    Stopped,
+fn cannot_run(why: String) -> impl IntoView {
+    set_title("Cannot run · Playbench");
+    view! {
+        <ErrorBox
+            title="This run cannot start".to_string()
+            message=why
+            back_href=routes::SUITE
+            back_label="Back to the suite"
+        />
+    }
 }
 
 type Shared = Rc<RefCell<ModelEpisode>>;
 
 #[component]
-fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
+fn RunTask(target: Target) -> impl IntoView {
+    let Target {
+        task,
+        task_ref,
+        suite,
+        origin,
+    } = target;
     let title = task_text::title(&task).to_string();
     set_title(&format!("Run {title} with a model · Playbench"));
     let setup = RunSetupState::load();
     let episode = StoredValue::new_local(None::<Shared>);
-    let control = StoredValue::new_local(Rc::new(Control::default()));
+    let run = RunController::new();
     let tick = RwSignal::new(0u64);
-    let phase = RwSignal::new(Phase::Setup);
     let problems = RwSignal::new(Vec::<String>::new());
     let demos = RwSignal::new(Vec::<Vec<String>>::new());
     // The settings the episode was started with (stored with its file).
     let run_config = StoredValue::new(serde_json::Map::new());
     let task = Arc::new(task);
 
-    let with_ep = move |f: &dyn Fn(&mut ModelEpisode)| {
-        episode.with_value(|e| {
-            if let Some(e) = e {
-                f(&mut e.borrow_mut());
-            }
-        });
-    };
     let fork_origin = origin.clone();
     let start = {
         let task = task.clone();
@@ -131,12 +149,13 @@ fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
                 config.extend(o.settings());
             }
             run_config.set_value(config);
-            let made =
-                ModelEpisode::new(&task, profile.endpoint(), settings.session, profile.prices)
-                    .and_then(|ep| Ok((ep, CanvasEncoder::new(settings.image)?)));
-            let video_fps = settings.video_fps;
-            let (ep, mut encoder) = match made {
-                Ok(x) => x,
+            let ep = match ModelEpisode::new(
+                &task,
+                profile.endpoint(),
+                settings.session,
+                profile.prices,
+            ) {
+                Ok(ep) => ep,
                 Err(e) => {
                     problems.set(vec![format!("The episode could not start: {e}")]);
                     return;
@@ -145,40 +164,41 @@ fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
             demos.set(demo_images(&ep));
             let shared: Shared = Rc::new(RefCell::new(ep));
             episode.set_value(Some(shared.clone()));
-            let ctl = Rc::new(Control::default());
-            control.set_value(ctl.clone());
-            phase.set(Phase::Running);
             let key = Some(setup.key.get_untracked()).filter(|k| !k.is_empty());
-            leptos::task::spawn_local(async move {
-                let ended = drive(
-                    shared,
-                    &mut encoder,
-                    key,
-                    profile.timeout_s,
-                    profile.base_url.clone(),
-                    video_fps,
-                    ctl,
-                    move || tick.update(|t| *t += 1),
-                )
-                .await;
-                phase.set(match ended {
-                    Ended::Finished => Phase::Finished,
-                    Ended::Stopped => Phase::Stopped,
-                });
-            });
+            // The one worker plays the episode; it finished when its drive did.
+            let finished = Rc::new(Cell::new(false));
+            let done = finished.clone();
+            run.start(
+                1,
+                move |control| {
+                    let shared = shared.clone();
+                    let key = key.clone();
+                    let profile = profile.clone();
+                    let finished = finished.clone();
+                    let mut encoder = ImageEncoder::new(settings.image);
+                    let video_fps = settings.video_fps;
+                    async move {
+                        let ended = drive(
+                            shared,
+                            &mut encoder,
+                            key,
+                            profile.timeout_s,
+                            profile.base_url.clone(),
+                            video_fps,
+                            control,
+                            move || tick.update(|t| *t += 1),
+                        )
+                        .await;
+                        finished.set(ended == Ended::Finished);
+                    }
+                },
+                move || done.get(),
+                |_| {},
+            );
         }
     };
-    let pause = move |_| {
-        let p = phase.get_untracked();
-        let paused = p == Phase::Running;
-        control.with_value(|c| c.paused.set(paused));
-        phase.set(if paused {
-            Phase::Paused
-        } else {
-            Phase::Running
-        });
-    };
-    let stop = move |_| control.with_value(|c| c.stopped.set(true));
+    let pause = move |_| run.toggle_pause();
+    let stop = move |_| run.stop();
 
     let turns = Signal::derive(move || {
         tick.get();
@@ -188,31 +208,31 @@ fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
                 .unwrap_or_default()
         })
     });
-    let canvas = NodeRef::<leptos::html::Canvas>::new();
     // Before the start, the task's first frame (what the model will see first).
     let first_frame = bench::EpisodeRunner::start(&task).ok().map(|r| {
         let mut f = envs::Frame::default();
         r.env().render(&mut f);
         f
     });
-    Effect::new(move |_| {
+    let frame = FrameSource::new(move |draw| {
         tick.get();
-        if let Some(c) = canvas.get() {
-            if episode.with_value(Option::is_none) {
+        episode.with_value(|e| match e {
+            Some(e) => draw(e.borrow_mut().frame()),
+            None => {
                 if let Some(f) = &first_frame {
-                    report(draw_frame(&c, f));
+                    draw(f);
                 }
             }
-            with_ep(&|e| report(draw_frame(&c, e.frame())));
-        }
+        });
     });
-    let running = move || matches!(phase.get(), Phase::Running | Phase::Paused);
+    let running = move || run.is_active();
     let task_for_view = task.clone();
     let max_steps = task.max_steps;
+    let base_id = task.id.split('~').next().unwrap_or(&task.id).to_string();
     view! {
         <div class="run-page">
             <nav class="crumbs" aria-label="Breadcrumb">
-                <a href=task_href(task.id.split('~').next().unwrap_or(&task.id))>{format!("{title}: rules and demos")}</a>
+                <a href=task_href(suite, &base_id)>{format!("{title}: rules and demos")}</a>
             </nav>
             <h1>{format!("Run {title} with a model")}</h1>
             {origin.as_ref().map(|o| view! {
@@ -226,10 +246,10 @@ fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
                     <RunSetup state=setup />
                     <div class="form-actions">
                         <button type="button" data-testid="run-start" on:click=start disabled=running>
-                            {move || if matches!(phase.get(), Phase::Finished | Phase::Stopped) { "Run again" } else { "Start" }}
+                            {move || if matches!(run.phase(), RunPhase::Finished | RunPhase::Stopped) { "Run again" } else { "Start" }}
                         </button>
                         <button type="button" data-testid="run-pause" on:click=pause disabled=move || !running()>
-                            {move || if phase.get() == Phase::Paused { "Resume" } else { "Pause" }}
+                            {move || if run.phase() == RunPhase::Paused { "Resume" } else { "Pause" }}
                         </button>
                         <button type="button" data-testid="run-stop" on:click=stop disabled=move || !running()>"Stop"</button>
                     </div>
@@ -244,21 +264,25 @@ fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
                 </div>
                 <div class="run-live" aria-live="off">
                     <p class="run-phase" role="status" data-testid="run-phase"
-                        data-phase=move || format!("{:?}", phase.get()).to_lowercase()>
-                        {move || match phase.get() {
-                            Phase::Setup => "Not started.".to_string(),
-                            Phase::Running => "Running\u{2026}".to_string(),
-                            Phase::Paused => "Paused (the request in flight finishes first).".to_string(),
-                            Phase::Finished => "Finished.".to_string(),
-                            Phase::Stopped => "Stopped before the end: no episode was recorded.".to_string(),
+                        data-phase=move || phase_word(run.phase())>
+                        {move || match run.phase() {
+                            RunPhase::Idle => "Not started.".to_string(),
+                            RunPhase::Running => "Running\u{2026}".to_string(),
+                            RunPhase::Paused => "Paused (the request in flight finishes first).".to_string(),
+                            RunPhase::Finished => "Finished.".to_string(),
+                            RunPhase::Stopped => "Stopped before the end: no episode was recorded.".to_string(),
                         }}
                     </p>
                     <figure class="stage">
-                        <canvas node_ref=canvas class="frame pixelated" data-testid="run-frame" role="img"
-                            aria-label="The current frame, as the model sees it"></canvas>
+                        <FrameView
+                            frame=frame
+                            label="The current frame, as the model sees it"
+                            testid="run-frame"
+                            class="frame pixelated"
+                        />
                     </figure>
                     <Totals episode=episode tick=tick max_steps=max_steps />
-                    {move || (phase.get() == Phase::Finished).then(|| view! { <Outcome episode=episode task=task.clone() config=run_config.get_value() /> })}
+                    {move || (run.phase() == RunPhase::Finished).then(|| view! { <Outcome episode=episode task_ref=task_ref.clone() config=run_config.get_value() /> })}
                     <DemoStrip demos=demos />
                 </div>
             </div>
@@ -268,15 +292,24 @@ fn RunTask(task: Task, origin: Option<ForkOrigin>) -> impl IntoView {
     }
 }
 
+/// The phase as the page's `data-phase` says it (`setup` before the start).
+fn phase_word(p: RunPhase) -> &'static str {
+    match p {
+        RunPhase::Idle => "setup",
+        RunPhase::Running => "running",
+        RunPhase::Paused => "paused",
+        RunPhase::Finished => "finished",
+        RunPhase::Stopped => "stopped",
+    }
+}
+
 /// Small PNGs of the demonstration frames (as sent, captions included).
 fn demo_images(ep: &ModelEpisode) -> Vec<Vec<String>> {
-    let Ok(mut enc) = CanvasEncoder::new(ImageSettings {
+    let mut enc = ImageEncoder::new(ImageSettings {
         format: ImageFormat::Png,
         quality: 1.0,
         scale: 0.5,
-    }) else {
-        return Vec::new();
-    };
+    });
     ep.demos()
         .iter()
         .map(|clip| {
@@ -377,7 +410,7 @@ fn Totals(
 #[component]
 fn Outcome(
     episode: StoredValue<Option<Shared>, LocalStorage>,
-    task: Arc<Task>,
+    task_ref: TaskRef,
     mut config: serde_json::Map<String, serde_json::Value>,
 ) -> impl IntoView {
     let Some((record, settings)) = episode.with_value(|e| {
@@ -389,14 +422,6 @@ fn Outcome(
         return ().into_any();
     };
     let usage = settings;
-    let task_ref = if task.id.contains('~') {
-        TaskRef::Inline(Box::new((*task).clone()))
-    } else {
-        suite_data::suite().map_or_else(
-            |_| TaskRef::Inline(Box::new((*task).clone())),
-            |s| TaskRef::in_suite(s, &task.id),
-        )
-    };
     if let Ok(u) = serde_json::to_value(&usage) {
         config.insert("usage".into(), u);
     }

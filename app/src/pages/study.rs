@@ -1,16 +1,18 @@
-//! `/study`: the organiser builds a human study — tasks of the suite (filtered, then
-//! ticked), instructions, demos on or off, an optional collection URL — and gets the
-//! participants' link `/study/take#s=ps1.…`. The draft survives a reload
-//! (localStorage `playbench.study.builder`).
+//! `/study[?suite=S]`: the organiser builds a human study — tasks of a built-in suite
+//! (the default one unless `suite=` names another; filtered, then ticked),
+//! instructions, demos on or off, an optional collection URL — and gets the
+//! participants' link `/study/take#s=ps1.…` (the study names its suite and version).
+//! The draft survives a reload (`storage_keys::STUDY_DRAFT`).
 
 use bench::task::{Dynamics, Memory};
 use bench::Suite;
 use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
 
-use crate::browser::storage as local_store;
-use crate::components::error_box::ErrorBox;
+use crate::browser::storage::local;
 use crate::pages::home::set_title;
-use crate::study::draft::{take_href, StudyDraft, DRAFT_STORAGE_KEY};
+use crate::pages::task::TaskLoadErrorBox;
+use crate::study::draft::{take_href, StudyDraft};
 use crate::suite_data;
 use crate::suite_filter::{self, Filter};
 use crate::task_text;
@@ -18,15 +20,11 @@ use crate::task_text;
 #[component]
 pub fn StudyPage() -> impl IntoView {
     set_title("Build a human study · Playbench");
-    match suite_data::suite() {
+    let query = use_query_map();
+    let wanted = Memo::new(move |_| query.with(|q| q.get_str("suite").map(str::to_string)));
+    move || match suite_data::suite_for(wanted.get().as_deref()) {
         Ok(suite) => view! { <StudyBuilder suite=suite /> }.into_any(),
-        Err(why) => view! {
-            <ErrorBox
-                title="The suite could not be loaded".to_string()
-                message=format!("The built-in suite is broken: {why}.")
-            />
-        }
-        .into_any(),
+        Err(e) => view! { <TaskLoadErrorBox error=e /> }.into_any(),
     }
 }
 
@@ -38,14 +36,15 @@ fn origin() -> String {
 
 #[component]
 fn StudyBuilder(suite: &'static Suite) -> impl IntoView {
-    let stored = local_store::get(DRAFT_STORAGE_KEY)
-        .map(|t| StudyDraft::from_storage_json(&t, suite))
-        .unwrap_or_default();
-    let draft = RwSignal::new(stored);
+    let draft = RwSignal::new(StudyDraft::load(&local(), suite));
     let save_error = RwSignal::new(None::<String>);
     Effect::new(move |_| {
-        let json = draft.with(StudyDraft::to_storage_json);
-        save_error.set(local_store::set(DRAFT_STORAGE_KEY, &json).err());
+        save_error.set(
+            draft
+                .with(|d| d.save(&local()))
+                .err()
+                .map(|e| e.to_string()),
+        );
     });
     let filter = RwSignal::new(Filter::default());
     let families = suite_filter::families(suite);

@@ -11,15 +11,12 @@ use leptos::task::spawn_local;
 use leptos_router::hooks::use_location;
 
 use crate::browser::http::post_document as post_json;
-use crate::browser::storage as local_store;
+use crate::browser::storage::local;
 use crate::components::error_box::ErrorBox;
 use crate::components::study_demos::StudyDemos;
 use crate::components::study_task::StudyTask;
 use crate::pages::home::set_title;
-use crate::study::participation::{
-    current_participant_key, parse_code, progress_key, sent_key, Participation, Stage,
-};
-use crate::suite_data;
+use crate::study::participation::{parse_code, Participation, Stage};
 use crate::task_session::{json_data_url, score_text, TaskSession};
 use crate::task_text;
 
@@ -31,25 +28,14 @@ pub fn StudyTakePage() -> impl IntoView {
     let location = use_location();
     move || {
         let hash = location.hash.get();
-        let suite = match suite_data::suite() {
-            Ok(s) => s,
-            Err(why) => {
-                return view! {
-                    <ErrorBox
-                        title="The suite could not be loaded".to_string()
-                        message=format!("The built-in suite is broken: {why}.")
-                    />
-                }
-                .into_any()
-            }
-        };
-        match Study::from_link_fragment(&hash) {
-            Ok(study) => view! { <TakeStudy study=study suite=suite /> }.into_any(),
+        // The study names its suite and version; a valid link's suite is built in.
+        match Study::from_link_fragment(&hash).and_then(|s| s.suite().map(|suite| (s, suite))) {
+            Ok((study, suite)) => view! { <TakeStudy study=study suite=suite /> }.into_any(),
             Err(e) => view! {
                 <ErrorBox
                     title="This study link cannot be opened".to_string()
                     message=format!("{}: {e}.", if hash.is_empty() { "No study in the link" } else { "The link is not usable" })
-                    back_href="/study"
+                    back_href=crate::routes::STUDY
                     back_label="Build a study"
                 />
             }
@@ -60,31 +46,13 @@ pub fn StudyTakePage() -> impl IntoView {
 
 /// Saves the participant's progress; the error in words if it could not be saved.
 fn save(p: &Participation) -> Result<(), String> {
-    local_store::set(&current_participant_key(&p.study().id), p.participant())?;
-    local_store::set(
-        &progress_key(&p.study().id, p.participant()),
-        &p.to_storage_json(),
-    )
-}
-
-/// The participant who was last active in this study, with their saved progress.
-fn restore(study: &Study) -> (Option<Participation>, Option<String>) {
-    let Some(code) = local_store::get(&current_participant_key(&study.id)) else {
-        return (None, None);
-    };
-    match local_store::get(&progress_key(&study.id, &code)) {
-        Some(saved) => {
-            let (p, note) = Participation::resume(study.clone(), &code, &saved);
-            (Some(p), note)
-        }
-        None => (None, None),
-    }
+    Ok(p.save(&local())?)
 }
 
 #[component]
 fn TakeStudy(study: Study, suite: &'static Suite) -> impl IntoView {
     set_title(&format!("{} · Human study · Playbench", study.title));
-    let (restored, note) = restore(&study);
+    let (restored, note) = Participation::restore(&local(), &study);
     let progress: Progress = RwSignal::new_local(restored);
     let notice = RwSignal::new(note);
     let title = study.title.clone();
@@ -101,12 +69,7 @@ fn TakeStudy(study: Study, suite: &'static Suite) -> impl IntoView {
         });
     };
     let on_code = Callback::new(move |code: String| {
-        let s = study.get_value();
-        let saved = local_store::get(&progress_key(&s.id, &code));
-        let (p, note) = match saved {
-            Some(saved) => Participation::resume(s, &code, &saved),
-            None => (Participation::new(s, &code), None),
-        };
+        let (p, note) = Participation::open(&local(), study.get_value(), &code);
         notice.set(note);
         if let Err(e) = save(&p) {
             notice.set(Some(e));
@@ -288,13 +251,13 @@ enum Sending {
 
 #[component]
 fn StudyResults(progress: Progress, suite: &'static Suite) -> impl IntoView {
-    let Some((file, filename, collect_url, sent_key)) = progress.with_untracked(|p| {
+    let Some((file, filename, collect_url, who)) = progress.with_untracked(|p| {
         p.as_ref().map(|p| {
             (
                 p.results_file(suite),
                 p.results_filename(),
                 p.study().collect_url.clone(),
-                sent_key(&p.study().id, p.participant()),
+                p.clone(),
             )
         })
     }) else {
@@ -313,9 +276,9 @@ fn StudyResults(progress: Progress, suite: &'static Suite) -> impl IntoView {
     let send = {
         let json = json.clone();
         let url = collect_url.clone();
-        let sent_key = sent_key.clone();
+        let who = who.clone();
         move || {
-            let sent_key = sent_key.clone();
+            let who = who.clone();
             let (Some(url), json) = (url.clone(), json.clone()) else {
                 return;
             };
@@ -324,7 +287,7 @@ fn StudyResults(progress: Progress, suite: &'static Suite) -> impl IntoView {
                 sending.set(match post_json(&url, &json).await {
                     Ok(status) => {
                         // Best effort: without it a reload would only send them again.
-                        let _ = local_store::set(&sent_key, "1");
+                        let _ = who.mark_sent(&local());
                         Sending::Sent(status)
                     }
                     Err(e) => Sending::Failed(e),
@@ -333,7 +296,7 @@ fn StudyResults(progress: Progress, suite: &'static Suite) -> impl IntoView {
         }
     };
     if collect_url.is_some() {
-        if local_store::get(&sent_key).is_some() {
+        if who.was_sent(&local()) {
             sending.set(Sending::SentEarlier);
         } else {
             send();

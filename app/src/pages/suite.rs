@@ -1,6 +1,7 @@
-//! `/suite[?memory=…&dynamics=…&family=…&initialized=…]`: the built-in suite's tasks,
-//! grouped by environment, filtered by tag (the filters live in the URL), and the random
-//! and oracle baselines.
+//! `/suite[?suite=ID&memory=…&dynamics=…&family=…&initialized=…]`: the built-in suites,
+//! and one suite's tasks (the default suite unless `suite=` names another, at its
+//! latest version), grouped by environment, filtered by tag (the filters live in the
+//! URL), with the random and oracle baselines.
 
 use bench::task::{Dynamics, Memory};
 use bench::{Suite, Task};
@@ -8,12 +9,12 @@ use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
-use crate::components::error_box::ErrorBox;
 use crate::pages::home::set_title;
+use crate::pages::task::TaskLoadErrorBox;
+use crate::routes::{self, suite_href, task_href, task_play_href, task_run_href};
 use crate::suite_data::{self, pass_cell, score_cell, BaselineRow, Baselines};
 use crate::suite_filter::{self, dynamics_value, memory_value, Filter, Group};
 use crate::task_text;
-use crate::url::{task_href, task_play_href};
 
 /// Groups start open when the filter leaves at most this many tasks.
 const OPEN_UP_TO: usize = 30;
@@ -21,15 +22,42 @@ const OPEN_UP_TO: usize = 30;
 #[component]
 pub fn SuitePage() -> impl IntoView {
     set_title("Benchmark suite · Playbench");
-    match suite_data::suite() {
+    let query = use_query_map();
+    let wanted = Memo::new(move |_| query.with(|q| q.get_str("suite").map(str::to_string)));
+    move || match suite_data::suite_for(wanted.get().as_deref()) {
         Ok(suite) => view! { <SuiteView suite=suite /> }.into_any(),
-        Err(why) => view! {
-            <ErrorBox
-                title="The suite could not be loaded".to_string()
-                message=format!("The built-in suite is broken: {why}.")
-            />
-        }
-        .into_any(),
+        Err(e) => view! { <TaskLoadErrorBox error=e /> }.into_any(),
+    }
+}
+
+/// The built-in suites, the shown one marked.
+#[component]
+fn SuiteList(current: &'static str) -> impl IntoView {
+    let items = suite_data::listing()
+        .into_iter()
+        .map(|s| {
+            let here = s.id == current;
+            let versions = if s.versions.len() > 1 {
+                format!(" (versions {} verify)", s.versions.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
+            } else {
+                String::new()
+            };
+            view! {
+                <li data-testid="suite-entry" data-suite=s.id>
+                    <a href=suite_href(s.id) aria-current=here.then_some("page")>
+                        <code>{s.id}</code>
+                    </a>
+                    {format!(" v{} · {} tasks over {} environments{versions}", s.version, s.tasks, s.envs)}
+                    {(!s.description.is_empty()).then(|| view! { <span class="muted">{format!(" · {}", s.description)}</span> })}
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="suite-list" aria-labelledby="suites-title">
+            <h2 id="suites-title">"Built-in suites"</h2>
+            <ul data-testid="suite-list">{items}</ul>
+        </section>
     }
 }
 
@@ -57,7 +85,7 @@ fn SuiteView(suite: &'static Suite) -> impl IntoView {
             scroll: false,
             ..Default::default()
         };
-        navigate(&f.href(), options);
+        navigate(&f.href(&suite.id), options);
     });
 
     let env_order: Vec<String> = suite_filter::groups(suite, &Filter::default())
@@ -92,7 +120,7 @@ fn SuiteView(suite: &'static Suite) -> impl IntoView {
                 <div class="notice notice-error" role="alert" data-testid="filter-error">
                     <p><strong>"Some filters in the link were not understood and are ignored:"</strong></p>
                     <ul>{items}</ul>
-                    <p><a href="/suite">"Show all tasks"</a></p>
+                    <p><a href=suite_href(&suite.id)>"Show all tasks"</a></p>
                 </div>
             }
         })
@@ -105,7 +133,7 @@ fn SuiteView(suite: &'static Suite) -> impl IntoView {
             return view! {
                 <p class="notice" data-testid="no-tasks">
                     "No task has all of these tags. "
-                    <a href="/suite">"Clear the filters"</a>
+                    <a href=suite_href(&suite.id)>"Clear the filters"</a>
                 </p>
             }
             .into_any();
@@ -115,7 +143,7 @@ fn SuiteView(suite: &'static Suite) -> impl IntoView {
         let _ = generation;
         groups
             .into_iter()
-            .map(|g| view! { <EnvGroup group=g open=open /> })
+            .map(|g| view! { <EnvGroup group=g open=open suite=suite.id.as_str() /> })
             .collect_view()
             .into_any()
     };
@@ -123,9 +151,9 @@ fn SuiteView(suite: &'static Suite) -> impl IntoView {
     view! {
         <div class="suite">
             <nav class="crumbs" aria-label="Breadcrumb">
-                <a href="/">"All environments"</a>
+                <a href=routes::HOME>"All environments"</a>
             </nav>
-            <h1>"Benchmark suite " <code class="suite-id">{suite.id.clone()}</code></h1>
+            <h1>"Benchmark suite " <code class="suite-id" data-testid="suite-id">{suite.id.clone()}</code></h1>
             <p class="intro">
                 {suite.description.clone()}
                 {format!(
@@ -141,8 +169,13 @@ fn SuiteView(suite: &'static Suite) -> impl IntoView {
                 "Open a task to watch its demonstrations or play it yourself. "
                 <a href="#baselines">"Baselines ↓"</a>
             </p>
+            <p class="intro">
+                <a href=routes::suite_run_href(&suite.id) data-testid="suite-run-link">"Run this suite with a model"</a>
+                " · "
+                <a href=routes::study_href(&suite.id) data-testid="suite-study-link">"Build a human study from it"</a>
+            </p>
             {problems}
-            <FilterBar filter=filter families=families set_filter=set_filter />
+            <FilterBar filter=filter families=families set_filter=set_filter suite=suite.id.as_str() />
             <div class="suite-toolbar">
                 <p class="result-count" role="status" data-testid="task-count">{count_text}</p>
                 <div class="group-buttons">
@@ -165,7 +198,8 @@ fn SuiteView(suite: &'static Suite) -> impl IntoView {
                 </div>
             </div>
             <div class="env-groups">{groups}</div>
-            <BaselineTables env_order=env_order family_order=family_order />
+            <BaselineTables suite=suite env_order=env_order family_order=family_order />
+            <SuiteList current=bench::suites::ids().into_iter().find(|id| *id == suite.id).unwrap_or_default() />
         </div>
     }
 }
@@ -176,6 +210,7 @@ fn FilterBar(
     filter: Memo<Filter>,
     families: Vec<String>,
     set_filter: Callback<Filter>,
+    suite: &'static str,
 ) -> impl IntoView {
     let memory_opts = [
         ("", "any"),
@@ -268,7 +303,7 @@ fn FilterBar(
     let clear = move || {
         (!filter.with(Filter::is_empty)).then(|| {
             view! {
-                <a class="clear-filters" href="/suite" data-testid="clear-filters">"Clear filters"</a>
+                <a class="clear-filters" href=suite_href(suite) data-testid="clear-filters">"Clear filters"</a>
             }
         })
     };
@@ -305,7 +340,7 @@ fn FilterBar(
 
 /// One environment's tasks, in a disclosure.
 #[component]
-fn EnvGroup(group: Group<'static>, open: bool) -> impl IntoView {
+fn EnvGroup(group: Group<'static>, open: bool, suite: &'static str) -> impl IntoView {
     let slug = group.slug();
     let heading = format!("{slug}-title");
     let labelled_by = heading.clone();
@@ -317,7 +352,7 @@ fn EnvGroup(group: Group<'static>, open: bool) -> impl IntoView {
     let cards = group
         .tasks
         .iter()
-        .map(|t| view! { <TaskCard task=t /> })
+        .map(|t| view! { <TaskCard task=t suite=suite /> })
         .collect_view();
     view! {
         <section class="env-group" data-testid="env-group" data-env=env_id aria-labelledby=labelled_by>
@@ -335,7 +370,7 @@ fn EnvGroup(group: Group<'static>, open: bool) -> impl IntoView {
 
 /// A task: title, tags, rules and how it is judged, with its links.
 #[component]
-fn TaskCard(task: &'static Task) -> impl IntoView {
+fn TaskCard(task: &'static Task, suite: &'static str) -> impl IntoView {
     let chips = task_text::tag_chips(task)
         .into_iter()
         .map(|c| view! { <li>{c}</li> })
@@ -355,7 +390,7 @@ fn TaskCard(task: &'static Task) -> impl IntoView {
             data-family=task.tags.family.clone()
         >
             <div class="task-head">
-                <h3><a href=task_href(&task.id)>{title}</a></h3>
+                <h3><a href=task_href(suite, &task.id)>{title}</a></h3>
                 <code class="task-id">{task.id.clone()}</code>
             </div>
             <ul class="chips" aria-label="Tags">{chips}</ul>
@@ -367,9 +402,9 @@ fn TaskCard(task: &'static Task) -> impl IntoView {
                 <div><dt>"Score"</dt><dd data-testid="task-score">{task_text::score_text(&task.score)}</dd></div>
             </dl>
             <p class="links">
-                <a class="button-link" href=task_href(&task.id)>"Rules & demos"</a>
-                <a class="button-link" href=task_play_href(&task.id, false) aria-label=play_label>"Play"</a>
-                <a class="button-link" href=crate::url::task_run_href(&task.id)
+                <a class="button-link" href=task_href(suite, &task.id)>"Rules & demos"</a>
+                <a class="button-link" href=task_play_href(suite, &task.id, false) aria-label=play_label>"Play"</a>
+                <a class="button-link" href=task_run_href(suite, &task.id)
                     aria-label=format!("Run {} with a model", task.id)>"Run a model"</a>
             </p>
         </li>
@@ -378,8 +413,12 @@ fn TaskCard(task: &'static Task) -> impl IntoView {
 
 /// The random and oracle baselines: overall, per environment, per tag.
 #[component]
-fn BaselineTables(env_order: Vec<String>, family_order: Vec<String>) -> impl IntoView {
-    let baselines = Baselines::builtin();
+fn BaselineTables(
+    suite: &'static Suite,
+    env_order: Vec<String>,
+    family_order: Vec<String>,
+) -> impl IntoView {
+    let baselines = Baselines::of(suite);
     let errors = (!baselines.errors.is_empty()).then(|| {
         let items = baselines
             .errors

@@ -1,5 +1,6 @@
-//! `/task?id=ID`: one task of the built-in suite — its rules, budget, pass condition and
-//! score rule in words — with a player for each demonstration clip and a way to play it.
+//! `/task?id=ID[&suite=S]`: one task of a built-in suite (the default one unless
+//! `suite=` names another) — its rules, budget, pass condition and score rule in words —
+//! with a player for each demonstration clip and a way to play it.
 
 use bench::Task;
 use leptos::prelude::*;
@@ -9,17 +10,30 @@ use crate::components::demo_clip::DemoPlayer;
 use crate::components::error_box::ErrorBox;
 use crate::demo_player::ClipFrames;
 use crate::pages::home::set_title;
+use crate::routes::{self, suite_href, task_href, task_play_href, task_run_href};
 use crate::suite_data::{self, TaskLoadError};
 use crate::suite_filter::Filter;
 use crate::task_text;
-use crate::url::{task_href, task_play_href};
+
+/// The suite and task a page's query names (`suite=`, and `id=` or `task=`).
+pub fn suite_task(
+    suite: Option<&str>,
+    id: Option<&str>,
+) -> Result<(&'static bench::Suite, &'static Task), TaskLoadError> {
+    let suite = suite_data::suite_for(suite)?;
+    suite_data::find_task(suite, id.unwrap_or_default()).map(|t| (suite, t))
+}
 
 #[component]
 pub fn TaskPage() -> impl IntoView {
     let query = use_query_map();
-    let id = Memo::new(move |_| query.with(|q| q.get_str("id").unwrap_or_default().to_string()));
-    move || match suite_data::find_task(&id.get()) {
-        Ok(task) => view! { <TaskDetail task=task /> }.into_any(),
+    let found = Memo::new(move |_| {
+        query.with(|q| {
+            suite_task(q.get_str("suite"), q.get_str("id")).map(|(s, t)| (s.id.as_str(), t))
+        })
+    });
+    move || match found.get() {
+        Ok((suite, task)) => view! { <TaskDetail task=task suite=suite /> }.into_any(),
         Err(e) => {
             set_title("Unknown task · Playbench");
             view! { <TaskLoadErrorBox error=e /> }.into_any()
@@ -31,17 +45,24 @@ pub fn TaskPage() -> impl IntoView {
 #[component]
 pub fn TaskLoadErrorBox(error: TaskLoadError) -> impl IntoView {
     let suggestions = error.suggestions().to_vec();
+    let (suite, back) = match &error {
+        TaskLoadError::UnknownTask { suite, .. } => (suite.clone(), suite_href(suite)),
+        _ => (
+            bench::suites::DEFAULT_SUITE.to_string(),
+            routes::SUITE.to_string(),
+        ),
+    };
     view! {
         <ErrorBox
             title=error.title().to_string()
             message=error.to_string()
-            back_href="/suite"
+            back_href=back
             back_label="Back to the benchmark suite"
         >
             {(!suggestions.is_empty()).then(|| {
                 let links = suggestions
                     .iter()
-                    .map(|id| view! { <li><a href=task_href(id)>{id.clone()}</a></li> })
+                    .map(|id| view! { <li><a href=task_href(&suite, id)>{id.clone()}</a></li> })
                     .collect_view();
                 view! {
                     <p>"Did you mean:"</p>
@@ -72,12 +93,12 @@ pub fn TaskFacts(task: &'static Task) -> impl IntoView {
 
 /// The tags as small chips.
 #[component]
-pub fn TagChips(task: &'static Task) -> impl IntoView {
+pub fn TagChips(task: &'static Task, suite: &'static str) -> impl IntoView {
     let family_href = Filter {
         family: Some(task.tags.family.clone()),
         ..Filter::default()
     }
-    .href();
+    .href(suite);
     let chips = task_text::tag_chips(task);
     let first = chips.first().cloned().unwrap_or_default();
     let rest = chips
@@ -94,7 +115,7 @@ pub fn TagChips(task: &'static Task) -> impl IntoView {
 }
 
 #[component]
-fn TaskDetail(task: &'static Task) -> impl IntoView {
+fn TaskDetail(task: &'static Task, suite: &'static str) -> impl IntoView {
     let title = task_text::title(task).to_string();
     set_title(&format!("{title} · Playbench"));
     // Which demo the keyboard drives: the last one clicked or focused.
@@ -128,13 +149,13 @@ fn TaskDetail(task: &'static Task) -> impl IntoView {
     view! {
         <div class="task-page">
             <nav class="crumbs" aria-label="Breadcrumb">
-                <a href="/suite">"Benchmark suite"</a>
+                <a href=suite_href(suite)>"Benchmark suite"</a>
             </nav>
             <div class="task-title">
                 <h1 data-testid="task-title">{title}</h1>
                 <code class="task-id" data-testid="task-id">{task.id.clone()}</code>
             </div>
-            <TagChips task=task />
+            <TagChips task=task suite=suite />
             <div class="task-intro">
                 <section class="rules-box" aria-labelledby="rules-title">
                     <h2 id="rules-title">"Rules"</h2>
@@ -142,13 +163,13 @@ fn TaskDetail(task: &'static Task) -> impl IntoView {
                     <TaskFacts task=task />
                 </section>
                 <div class="task-actions">
-                    <a class="button-link big" href=task_play_href(&task.id, false) data-testid="play-task">
+                    <a class="button-link big" href=task_play_href(suite, &task.id, false) data-testid="play-task">
                         "Play this task"
                     </a>
-                    <a class="button-link big secondary" href=task_play_href(&task.id, true) data-testid="record-task">
+                    <a class="button-link big secondary" href=task_play_href(suite, &task.id, true) data-testid="record-task">
                         "Record a demo"
                     </a>
-                    <a class="button-link big secondary" href=crate::url::task_run_href(&task.id) data-testid="run-task">
+                    <a class="button-link big secondary" href=task_run_href(suite, &task.id) data-testid="run-task">
                         "Run with a model"
                     </a>
                     <p class="hint">"You play exactly as an agent does: same start, same budget, reward hidden."</p>

@@ -1,7 +1,10 @@
-//! `/task/play?id=ID[&record=1]`: a person plays a task under exactly the agent's
-//! conditions (`TaskSession` over `EpisodeRunner`), sees the pass, score and failure mode
-//! computed as for an agent, and can share the episode as a link (or its file when too
-//! large), download it or, in record mode, the play as a demonstration clip.
+//! `/task/play?id=ID[&suite=S][&record=1]`: a person plays a task of a built-in suite
+//! under exactly the agent's conditions (`TaskSession` over `EpisodeRunner`), sees the
+//! pass, score and failure mode computed as for an agent, and can share the episode as
+//! a link (or its file when too large), download it or, in record mode, the play as a
+//! demonstration clip. Presets play by key or button; a parametric action space adds
+//! its form controls and a text box; pointer environments take clicks and drags on the
+//! frame; real-time environments run on their clock (pause with P).
 //!
 //! `/task/play?fork=T#e=pb1.…` (or `?fork=T&stored=KEY`) plays on from decision `T` of a
 //! shared episode (`crate::replay::fork`).
@@ -10,30 +13,36 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use bench::share::{TaskRef, LINK_PARAM};
+use bench::suites::DEFAULT_SUITE;
 use bench::Task;
+use envs::core::action::Call;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
+use crate::browser::storage::local;
+use crate::browser::time::now_ms;
 use crate::components::action_buttons::ActionButtons;
+use crate::components::action_input::ParametricInput;
 use crate::components::error_box::ErrorBox;
-use crate::components::frame_canvas::{draw_frame, report};
+use crate::components::frame_view::{FrameSource, FrameView, PointerInput};
 use crate::components::keys::on_page_keys;
+use crate::components::realtime::{realtime_timer, RealtimeBar};
 use crate::components::share_box::{page_origin, ShareBox};
 use crate::pages::home::set_title;
-use crate::pages::task::{TagChips, TaskFacts, TaskLoadErrorBox};
-use crate::play_state::{display_scale, format_reward};
+use crate::pages::task::{suite_task, TagChips, TaskFacts, TaskLoadErrorBox};
+use crate::play_state::format_reward;
+use crate::pointer::{self, NoGesture};
 use crate::replay::fork::{fork, parse_fork_step, ForkOrigin};
-use crate::replay::share::{episode_at_href, episode_file_name, share_target, EPISODE_PATH};
-use crate::replay::source::{
-    open_link, open_stored, parse_viewer_fragment, stored_entry, Origin, AT_PARAM,
-};
-use crate::suite_data::{self, TaskLoadError};
+use crate::replay::share::{episode_at_href, episode_file_name, share_target};
+use crate::replay::source::{open_link, parse_viewer_fragment, read_stored, Origin, AT_PARAM};
+use crate::routes::{self, task_href, task_play_href};
+use crate::suite_data::TaskLoadError;
 use crate::task_session::{
     failure_key, failure_text, json_data_url, score_text, TaskKey, TaskSession,
 };
 use crate::task_text;
-use crate::url::{encode_component, parse_flag, task_href, task_play_href};
+use crate::url::{encode_component, parse_flag};
 
 /// The largest size (CSS pixels) a frame is enlarged to.
 const MAX_DISPLAY: u32 = 560;
@@ -51,7 +60,11 @@ fn start(task: &'static Task) -> Result<TaskSession, TaskLoadError> {
 pub fn TaskPlay() -> impl IntoView {
     let query = use_query_map();
     let location = use_location();
-    let id = Memo::new(move |_| query.with(|q| q.get_str("id").unwrap_or_default().to_string()));
+    let found = Memo::new(move |_| {
+        query.with(|q| {
+            suite_task(q.get_str("suite"), q.get_str("id")).map(|(s, t)| (s, t.id.clone()))
+        })
+    });
     let record = Memo::new(move |_| {
         query.with(|q| q.get_str("record").and_then(parse_flag).unwrap_or(false))
     });
@@ -64,7 +77,8 @@ pub fn TaskPlay() -> impl IntoView {
                     Ok(session) => {
                         let session: Session = RwSignal::new_local(Ok(session));
                         let task_ref = TaskRef::Inline(Box::new(task.clone()));
-                        view! { <PlayTask task=task session=session record=record task_ref=task_ref fork=Some((origin, back)) /> }
+                        let suite = suite_id(origin.suite.as_deref());
+                        view! { <PlayTask task=task suite=suite session=session record=record task_ref=task_ref fork=Some((origin, back)) /> }
                             .into_any()
                     }
                     Err(e) => view! { <TaskLoadErrorBox error=e /> }.into_any(),
@@ -75,7 +89,7 @@ pub fn TaskPlay() -> impl IntoView {
                         <ErrorBox
                             title="This episode cannot be continued".to_string()
                             message=why
-                            back_href="/episode"
+                            back_href=routes::EPISODE
                             back_label="Open the replay viewer"
                         />
                     }
@@ -83,15 +97,16 @@ pub fn TaskPlay() -> impl IntoView {
                 }
             };
         }
-        let id = id.get();
-        match suite_data::find_task(&id).and_then(|t| start(t).map(|s| (t, s))) {
-            Ok((task, session)) => {
+        let started = found.get().and_then(|(suite, id)| {
+            let task = suite.task(&id).ok_or(TaskLoadError::MissingId)?;
+            start(task).map(|s| (suite, task, s))
+        });
+        match started {
+            Ok((suite, task, session)) => {
                 let session: Session = RwSignal::new_local(Ok(session));
-                let task_ref = suite_data::suite().map_or_else(
-                    |_| TaskRef::Inline(Box::new(task.clone())),
-                    |s| TaskRef::in_suite(s, &task.id),
-                );
-                view! { <PlayTask task=task session=session record=record task_ref=task_ref fork=None /> }
+                // The episode names the task in its own suite and version.
+                let task_ref = TaskRef::in_suite(suite, &task.id);
+                view! { <PlayTask task=task suite=suite.id.as_str() session=session record=record task_ref=task_ref fork=None /> }
                     .into_any()
             }
             Err(e) => {
@@ -100,6 +115,14 @@ pub fn TaskPlay() -> impl IntoView {
             }
         }
     }
+}
+
+/// A built-in suite's id as a `'static` string (the default for anything else).
+pub(crate) fn suite_id(suite: Option<&str>) -> &'static str {
+    bench::suites::ids()
+        .into_iter()
+        .find(|id| Some(*id) == suite)
+        .unwrap_or(DEFAULT_SUITE)
 }
 
 /// A forked task, where it comes from, and the viewer link of that step.
@@ -124,14 +147,7 @@ pub(crate) fn forked_task(
             format!("{LINK_PARAM}{link}"),
             open_link(Origin::Link, &link),
         ),
-        (None, Some(key)) => {
-            let json = window()
-                .local_storage()
-                .ok()
-                .flatten()
-                .and_then(|s| s.get_item(&stored_entry(&key)).ok().flatten());
-            (format!("stored:{key}"), open_stored(&key, json.as_deref()))
-        }
+        (None, Some(key)) => (format!("stored:{key}"), read_stored(&local(), &key)),
         (None, None) => {
             return Err("The link carries no episode: expected #e=pb1.… or &stored=KEY.".into())
         }
@@ -146,7 +162,8 @@ pub(crate) fn forked_task(
     let task: &'static Task = Box::leak(Box::new(forked.task));
     let back = if let Some(key) = key.0.strip_prefix("stored:") {
         format!(
-            "{EPISODE_PATH}?stored={}#{AT_PARAM}{step}",
+            "{}?stored={}#{AT_PARAM}{step}",
+            routes::EPISODE,
             encode_component(key)
         )
     } else {
@@ -164,6 +181,8 @@ fn read<T>(session: Session, f: impl FnOnce(&TaskSession) -> T, default: T) -> T
 #[component]
 fn PlayTask(
     task: &'static Task,
+    /// The built-in suite the task is from (links lead back to it).
+    suite: &'static str,
     session: Session,
     record: Memo<bool>,
     /// How a shared episode of this play names its task.
@@ -178,45 +197,86 @@ fn PlayTask(
         let mut handled = false;
         session.maybe_update(|s| {
             if let Ok(s) = s {
-                let r = s.press_key(key);
+                let r = s.press_key_at(key, now_ms());
                 handled = r.handled();
-                return matches!(r, TaskKey::Played(_) | TaskKey::Refused(_));
+                return !matches!(r, TaskKey::Unbound | TaskKey::Over);
             }
             false
         });
         handled
     });
 
-    let canvas = NodeRef::<leptos::html::Canvas>::new();
-    Effect::new(move |_| {
-        if let Some(canvas) = canvas.get() {
-            session.with(|s| {
+    // Real-time play: one timer feeds the clock (idle steps are recorded as they fall
+    // due); the virtual time is shown apart so the frame redraws only on steps.
+    let poll = Memo::new(move |_| read(session, TaskSession::poll_ms, None));
+    let virtual_ms = RwSignal::new(0u64);
+    realtime_timer(poll, move || {
+        session.maybe_update(|s| s.as_mut().is_ok_and(|s| s.tick(now_ms())));
+        virtual_ms.set(session.with_untracked(|s| {
+            s.as_ref()
+                .ok()
+                .and_then(TaskSession::virtual_ms)
+                .unwrap_or(0)
+        }));
+    });
+    let realtime = move || {
+        poll.get().is_some().then(|| {
+            view! {
+                <RealtimeBar
+                    virtual_ms=Signal::derive(move || {
+                        session.with(|_| ());
+                        virtual_ms.get()
+                    })
+                    paused=Signal::derive(move || read(session, TaskSession::is_paused, false))
+                    over=Signal::derive(move || read(session, TaskSession::is_done, false))
+                    on_toggle=Callback::new(move |()| {
+                        session.update(|s| {
+                            if let Ok(s) = s {
+                                s.toggle_pause(now_ms());
+                            }
+                        });
+                    })
+                />
+            }
+        })
+    };
+
+    let pointer_mode = Memo::new(move |_| read(session, TaskSession::pointer_mode, None));
+    // A memo: the form is rebuilt when the functions change, not after every step.
+    let functions: Signal<_> =
+        Memo::new(move |_| read(session, TaskSession::functions, Vec::new())).into();
+    let pointer = PointerInput {
+        mode: pointer_mode.into(),
+        on_gesture: Callback::new(move |g| {
+            session.update(|s| {
                 if let Ok(s) = s {
-                    report(draw_frame(&canvas, s.frame()));
+                    // A gesture that maps to no action leaves its message in the session.
+                    let _ = s.play_gesture(g, now_ms());
                 }
             });
-        }
+        }),
+        on_miss: Callback::new(move |miss: NoGesture| {
+            session.update(|s| {
+                if let Ok(s) = s {
+                    s.note(miss.message());
+                }
+            });
+        }),
+    };
+    let frame = FrameSource::new(move |draw| {
+        session.with(|s| {
+            if let Ok(s) = s {
+                draw(s.frame());
+            }
+        });
     });
-    let size =
-        Memo::new(move |_| read(session, |s| (s.frame().width(), s.frame().height()), (0, 0)));
-    let scale = move || {
-        let (w, h) = size.get();
-        display_scale(w, h, MAX_DISPLAY)
-    };
-    let frame_class = move || {
-        if scale() > 1 {
-            "frame pixelated"
-        } else {
-            "frame"
-        }
-    };
     let aria = format!("{title}: the current frame, as the agent sees it");
     let controls = read(session, |s| s.controls().to_vec(), Vec::new());
     let on_action = Callback::new(move |index: usize| {
         session.update(|s| {
             if let Ok(s) = s {
                 // A refusal is kept in the session and shown below the buttons.
-                let _ = s.act(index);
+                let _ = s.play_preset(index, now_ms());
             }
         });
     });
@@ -241,18 +301,25 @@ fn PlayTask(
     // A fork's id (`ID~forkN`) is no suite task: the crumbs lead to the original.
     let base_id = task.id.split('~').next().unwrap_or(&task.id).to_string();
     let share = StoredValue::new((task_ref, settings));
+    let key_hint = move || {
+        if poll.get().is_some() {
+            "Keys work anywhere on the page; the game runs on its own clock."
+        } else {
+            "Keys work anywhere on the page: one press, one decision."
+        }
+    };
 
     view! {
         <div class="play task-play">
             <nav class="crumbs" aria-label="Breadcrumb">
-                <a href=task_href(&base_id)>{format!("{title}: rules and demos")}</a>
+                <a href=task_href(suite, &base_id)>{format!("{title}: rules and demos")}</a>
             </nav>
             <div class="task-title">
                 <h1 data-testid="task-title">{title.clone()}</h1>
                 <code class="task-id">{task.id.clone()}</code>
             </div>
             {banner}
-            <TagChips task=task />
+            <TagChips task=task suite=suite />
             <section class="brief" aria-label="What the agent is told">
                 <p class="brief-label">"What the agent is told"</p>
                 {rules}
@@ -266,17 +333,14 @@ fn PlayTask(
             </section>
             <div class="play-grid">
                 <figure class="stage">
-                    <canvas
-                        node_ref=canvas
-                        class=frame_class
-                        width=size.get_untracked().0
-                        height=size.get_untracked().1
-                        style:width=move || format!("{}px", size.get().0 * scale())
-                        tabindex="0"
-                        role="img"
-                        data-testid="frame"
-                        aria-label=aria
-                    ></canvas>
+                    <FrameView
+                        frame=frame
+                        max_size=MAX_DISPLAY
+                        label=aria
+                        testid="frame"
+                        pointer=pointer
+                    />
+                    {move || pointer_mode.get().map(|m| view! { <p class="hint" data-testid="pointer-hint">{pointer::hint(m)}</p> })}
                 </figure>
                 <div class="panel">
                     {move || done.get().then(|| view! { <ResultCard session=session /> })}
@@ -284,19 +348,40 @@ fn PlayTask(
                         done.get().then(|| share.with_value(|(r, s)| view! { <ShareEpisode session=session task_ref=r.clone() settings=s.clone() /> }))
                     }}
                     <DecisionPanel session=session task=task />
+                    {realtime}
                     <h2 class="panel-title">"Actions"</h2>
                     <ActionButtons controls=controls on_action=on_action />
-                    <p class="hint">"Keys work anywhere on the page: one press, one decision."</p>
+                    <p class="hint">{key_hint}</p>
                     {move || {
                         read(session, |s| s.last_error().map(str::to_string), None)
-                            .map(|e| view! { <p class="field-error" role="alert">{e}</p> })
+                            .map(|e| view! { <p class="field-error" role="alert" data-testid="play-error">{e}</p> })
                     }}
-                    {(!is_fork).then(|| view! { <RecordToggle task=task record=record /> })}
+                    <ParametricInput
+                        functions=functions
+                        play_call=Callback::new(move |call: Call| play_with(session, |s| s.play_call(call, now_ms())))
+                        play_text=Callback::new(move |text: String| play_with(session, |s| s.play_text(&text, now_ms())))
+                        text_of=Callback::new(move |call: Call| read(session, |s| s.call_text(&call), String::new()))
+                    />
+                    {(!is_fork).then(|| view! { <RecordToggle task=task suite=suite record=record /> })}
                 </div>
             </div>
             {move || record.get().then(|| view! { <Recorder session=session /> })}
         </div>
     }
+}
+
+/// Plays through the session: its `Err` (a refusal or a text that does not read).
+fn play_with(
+    session: Session,
+    f: impl FnOnce(&mut TaskSession) -> Result<bool, String>,
+) -> Result<(), String> {
+    let mut out = Ok(());
+    session.update(|s| {
+        if let Ok(s) = s {
+            out = f(s).map(|_| ());
+        }
+    });
+    out
 }
 
 /// "Decision k of N" and the reward (or that it is hidden).
@@ -431,7 +516,7 @@ fn ShareEpisode(
 
 /// Record-a-demo mode, kept in the URL (`&record=1`).
 #[component]
-fn RecordToggle(task: &'static Task, record: Memo<bool>) -> impl IntoView {
+fn RecordToggle(task: &'static Task, suite: &'static str, record: Memo<bool>) -> impl IntoView {
     let navigate = use_navigate();
     let on_change = move |ev| {
         let on = event_target_checked(&ev);
@@ -440,7 +525,7 @@ fn RecordToggle(task: &'static Task, record: Memo<bool>) -> impl IntoView {
             scroll: false,
             ..Default::default()
         };
-        navigate(&task_play_href(&task.id, on), options);
+        navigate(&task_play_href(suite, &task.id, on), options);
     };
     view! {
         <label class="toggle record-toggle">

@@ -1,13 +1,15 @@
 //! Links from a number to the replays of its episodes, in the replay viewer's
 //! contract: `/episode#e=pb1.…` when the episode fits in a link, else the episode
-//! file's JSON stored under `localStorage["playbench.episode." + KEY]` and the link
+//! file's JSON stored under `storage_keys::stored_episode(KEY)` and the link
 //! `/episode?stored=KEY`.
 
 use bench::results::ResultsFile;
 use bench::share::{EpisodeFile, ShareError};
 
-use crate::replay::share::{episode_href, stored_key_for, EPISODE_PATH};
-use crate::replay::source::stored_entry;
+use crate::replay::share::{episode_href, stored_key_for};
+use crate::routes::EPISODE as EPISODE_PATH;
+use crate::storage::{Store, StoreError};
+use crate::storage_keys::stored_episode;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum EpisodeLink {
@@ -28,6 +30,17 @@ impl EpisodeLink {
             Self::Fragment { href } | Self::Stored { href, .. } => href,
         }
     }
+
+    /// Makes the link followable: writes a stored episode first; gives the href.
+    pub fn prepare(&self, store: &dyn Store) -> Result<&str, StoreError> {
+        if let Self::Stored {
+            storage_key, json, ..
+        } = self
+        {
+            store.set(storage_key, json)?;
+        }
+        Ok(self.href())
+    }
 }
 
 /// The link to an episode file; the stored key is derived from the content (the same
@@ -42,7 +55,7 @@ pub fn link_for(file: &EpisodeFile) -> Result<EpisodeLink, ShareError> {
             let key = stored_key_for(&json);
             Ok(EpisodeLink::Stored {
                 href: format!("{EPISODE_PATH}?stored={key}"),
-                storage_key: stored_entry(&key),
+                storage_key: stored_episode(&key),
                 json,
             })
         }
@@ -118,7 +131,10 @@ mod tests {
         };
         assert!(href.len() < LINK_MAX_CHARS);
         let key = href.strip_prefix("/episode?stored=").unwrap();
-        assert_eq!(storage_key, &format!("playbench.episode.{key}"));
+        assert_eq!(storage_key, &stored_episode(key));
+        let store = crate::storage::MemoryStore::new();
+        assert_eq!(link.prepare(&store).unwrap(), href);
+        assert_eq!(crate::replay::source::read_stored(&store, key).unwrap(), ep);
         assert_eq!(EpisodeFile::from_json(json).unwrap(), ep);
         assert_eq!(link_for(&ep).unwrap(), link, "the same key every time");
         assert_eq!(link.href(), href);

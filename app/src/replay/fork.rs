@@ -16,6 +16,8 @@ pub const FORKED_FROM: &str = "forked_from";
 pub struct ForkOrigin {
     /// The episode's task id (before forking).
     pub task: String,
+    /// The built-in suite the task is from (`None` for a task the file carried).
+    pub suite: Option<String>,
     pub agent: String,
     /// Decisions of the episode replayed before the fork.
     pub step: usize,
@@ -81,6 +83,10 @@ pub fn fork(file: &EpisodeFile, step: usize) -> Result<Fork, String> {
         task,
         origin: ForkOrigin {
             task: file.record.task.clone(),
+            suite: match &file.task {
+                TaskRef::Suite(s) => Some(s.suite.clone()),
+                TaskRef::Inline(_) => None,
+            },
             agent: file.agent.clone(),
             step,
             decisions: file.record.decisions.len(),

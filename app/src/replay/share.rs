@@ -11,14 +11,8 @@
 use bench::share::{crc32, EpisodeFile, LINK_PARAM};
 
 use super::source::{AT_PARAM, COMPARE_PARAM};
+use crate::routes::{EPISODE as EPISODE_PATH, RUN, TASK_PLAY};
 use crate::url::encode_component;
-
-/// Path of the replay viewer.
-pub const EPISODE_PATH: &str = "/episode";
-/// Path of a task played by a person.
-pub const HUMAN_FORK_PATH: &str = "/task/play";
-/// Path of a model run.
-pub const MODEL_FORK_PATH: &str = "/run";
 
 /// How an episode can be shared.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,8 +65,8 @@ pub enum ForkWith {
 impl ForkWith {
     fn path(self) -> &'static str {
         match self {
-            Self::Human => HUMAN_FORK_PATH,
-            Self::Model => MODEL_FORK_PATH,
+            Self::Human => TASK_PLAY,
+            Self::Model => RUN,
         }
     }
 }

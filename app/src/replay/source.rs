@@ -7,7 +7,8 @@
 //!   show first (0 is the start state);
 //! - the query `?stored=KEY`: the **stored-episode contract**. A page holding an episode
 //!   too large for a link writes the episode file's JSON (`playbench-episode-file/1`, as
-//!   `EpisodeFile::to_json` writes it) to `localStorage["playbench.episode." + KEY]` and
+//!   `EpisodeFile::to_json` writes it) to the storage entry
+//!   `storage_keys::stored_episode(KEY)` (`localStorage["playbench.episode." + KEY]`) and
 //!   opens `/episode?stored=KEY` (or `/task/play?fork=T&stored=KEY`). KEY is made of
 //!   letters, digits and `-_.~` (at most 64). Readers never modify or delete the entry:
 //!   the page that wrote it owns its lifetime. Same origin only, as `localStorage` is;
@@ -18,8 +19,8 @@ use std::fmt;
 
 use bench::share::{EpisodeFile, ShareError, LINK_PARAM};
 
-/// The `localStorage` key prefix of the stored-episode contract.
-pub const STORED_PREFIX: &str = "playbench.episode.";
+use crate::storage::{Store, StoreError};
+use crate::storage_keys::stored_episode;
 /// The fragment parameter of the second episode of a side-by-side view.
 pub const COMPARE_PARAM: &str = "e2=";
 /// The fragment parameter of the decision shown first.
@@ -69,9 +70,17 @@ pub fn valid_stored_key(key: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~'))
 }
 
-/// The `localStorage` entry name for `key`.
-pub fn stored_entry(key: &str) -> String {
-    format!("{STORED_PREFIX}{key}")
+/// Writes an episode file's JSON under `key` for a page opened with `?stored=KEY`.
+pub fn store_episode(store: &dyn Store, key: &str, json: &str) -> Result<(), StoreError> {
+    store.set(&stored_episode(key), json)
+}
+
+/// Reads `?stored=KEY` from the store.
+pub fn read_stored(store: &dyn Store, key: &str) -> Result<EpisodeFile, OpenError> {
+    let text = valid_stored_key(key)
+        .then(|| store.get(&stored_episode(key)))
+        .flatten();
+    open_stored(key, text.as_deref())
 }
 
 /// Where an episode was read from, for messages.
@@ -170,7 +179,7 @@ pub fn open_link(origin: Origin, text: &str) -> Result<EpisodeFile, OpenError> {
     EpisodeFile::from_link_fragment(text).map_err(|e| OpenError::share(origin, e))
 }
 
-/// Reads `?stored=KEY`; `stored` is what `localStorage` holds under [`stored_entry`].
+/// Reads `?stored=KEY`; `stored` is what the store holds for it (see [`read_stored`]).
 pub fn open_stored(key: &str, stored: Option<&str>) -> Result<EpisodeFile, OpenError> {
     let origin = Origin::Stored(key.to_string());
     if !valid_stored_key(key) {
@@ -245,8 +254,18 @@ mod tests {
     fn stored_episodes_follow_the_contract() {
         let file = lake_file(&["Down"]);
         let json = file.to_json();
-        assert_eq!(stored_entry("abc"), "playbench.episode.abc");
         assert_eq!(open_stored("abc", Some(&json)).unwrap(), file);
+        let store = crate::storage::MemoryStore::new();
+        assert_eq!(
+            read_stored(&store, "abc").unwrap_err().reason,
+            Reason::NothingStored
+        );
+        store_episode(&store, "abc", &json).unwrap();
+        assert_eq!(read_stored(&store, "abc").unwrap(), file);
+        assert_eq!(
+            read_stored(&store, "a/b").unwrap_err().reason,
+            Reason::BadKey
+        );
         let none = open_stored("abc", None).unwrap_err();
         assert_eq!(none.reason, Reason::NothingStored);
         assert!(none.to_string().contains("\"abc\""), "{none}");

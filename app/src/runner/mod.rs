@@ -1,8 +1,10 @@
 //! Model runs: endpoint profiles and keys ([`profiles`]), how a run is conducted
-//! ([`settings`]), whole-suite runs that survive reloads ([`suite_run`]) and what
-//! network failures mean ([`diagnose`]). One model episode is `bench::model_episode`,
+//! ([`settings`]), start / pause / stop and the worker count ([`control`]),
+//! whole-suite runs that survive reloads ([`suite_run`]) and what network failures
+//! mean ([`diagnose`]). One model episode is `bench::model_episode`,
 //! shared with the command line. No IO here: the pages fetch, store and draw.
 
+pub mod control;
 pub mod diagnose;
 pub mod profiles;
 pub mod settings;

@@ -9,10 +9,8 @@ use bench::protocol::endpoint::{Endpoint, Prices};
 use bench::protocol::providers::{Provider, Sampling};
 use serde::{Deserialize, Serialize};
 
-/// Where profiles (without keys) are stored.
-pub const PROFILES_STORAGE_KEY: &str = "playbench.endpoint-profiles";
-/// Where remembered keys are stored, by profile name.
-pub const KEYS_STORAGE_KEY: &str = "playbench.endpoint-keys";
+use crate::storage::{Store, StoreError};
+use crate::storage_keys::{ENDPOINT_KEYS, ENDPOINT_PROFILES};
 
 /// One named endpoint.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -207,6 +205,15 @@ impl Profiles {
         serde_json::to_string(self).unwrap_or_default()
     }
 
+    /// The saved profiles (and a message when the store held something unreadable).
+    pub fn load(store: &dyn Store) -> (Self, Option<String>) {
+        Self::from_storage(store.get(ENDPOINT_PROFILES.key).as_deref())
+    }
+
+    pub fn save(&self, store: &dyn Store) -> Result<(), StoreError> {
+        store.set(ENDPOINT_PROFILES.key, &self.to_storage())
+    }
+
     pub fn current(&self) -> &Profile {
         &self.list[self.selected.min(self.list.len() - 1)]
     }
@@ -305,6 +312,16 @@ impl Keys {
             .map(|(n, k)| (n.as_str(), k.as_str()))
             .collect();
         serde_json::to_string(&kept).unwrap_or_default()
+    }
+
+    /// The remembered keys in the store.
+    pub fn load(store: &dyn Store) -> Self {
+        Self::from_storage(store.get(ENDPOINT_KEYS.key).as_deref())
+    }
+
+    /// Stores the keys of the profiles that say "remember" (and only those).
+    pub fn save(&self, store: &dyn Store, profiles: &Profiles) -> Result<(), StoreError> {
+        store.set(ENDPOINT_KEYS.key, &self.to_storage(profiles))
     }
 }
 
@@ -423,12 +440,20 @@ mod tests {
         keys.set("a", "sk-A-secret");
         keys.set("b", "sk-B-secret");
         assert!(!ps.to_storage().contains("sk-"));
-        let stored = keys.to_storage(&ps);
-        assert!(!stored.contains("sk-A-secret"));
-        assert!(stored.contains("sk-B-secret"));
-        let back = Keys::from_storage(Some(&stored));
+        let store = crate::storage::MemoryStore::new();
+        ps.save(&store).unwrap();
+        keys.save(&store, &ps).unwrap();
+        let everything: String = store.keys().iter().filter_map(|k| store.get(k)).collect();
+        assert!(!everything.contains("sk-A-secret"));
+        assert!(everything.contains("sk-B-secret"));
+        let back = Keys::load(&store);
         assert_eq!(back.get("b"), Some("sk-B-secret"));
         assert_eq!(back.get("a"), None);
+        assert_eq!(Profiles::load(&store), (ps, None));
+        assert_eq!(
+            Keys::load(&crate::storage::MemoryStore::new()),
+            Keys::default()
+        );
     }
 
     #[test]

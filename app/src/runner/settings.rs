@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::profiles::Profile;
-
-pub const SETTINGS_STORAGE_KEY: &str = "playbench.run-settings";
+use crate::storage::{Store, StoreError};
+use crate::storage_keys::RUN_SETTINGS;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -54,6 +54,15 @@ impl RunSettings {
 
     pub fn to_storage(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The settings last saved (the defaults when none are, or they are unreadable).
+    pub fn load(store: &dyn Store) -> Self {
+        Self::from_storage(store.get(RUN_SETTINGS.key).as_deref())
+    }
+
+    pub fn save(&self, store: &dyn Store) -> Result<(), StoreError> {
+        store.set(RUN_SETTINGS.key, &self.to_storage())
     }
 
     /// The settings a run uses with `provider` in a browser that can (or cannot)
@@ -170,6 +179,10 @@ mod tests {
         s.session.observation = ObservationMode::Both;
         s.image.format = ImageFormat::Jpeg;
         assert_eq!(RunSettings::from_storage(Some(&s.to_storage())), s);
+        let store = crate::storage::MemoryStore::new();
+        assert_eq!(RunSettings::load(&store), RunSettings::default());
+        s.save(&store).unwrap();
+        assert_eq!(RunSettings::load(&store), s);
         assert_eq!(
             RunSettings::from_storage(Some("garbage")),
             RunSettings::default()

@@ -15,14 +15,8 @@ use serde::{Deserialize, Serialize};
 
 use super::profiles::Profile;
 use super::settings::RunSettings;
-
-/// Where the current run's plan is stored.
-pub const PLAN_STORAGE_KEY: &str = "playbench.suite-run";
-
-/// Where finished episode `job` of run `run_id` is stored.
-pub fn episode_storage_key(run_id: &str, job: usize) -> String {
-    format!("{PLAN_STORAGE_KEY}.{run_id}.{job}")
-}
+use crate::storage::{Store, StoreError};
+use crate::storage_keys::{suite_run_episode, suite_run_episodes, suite_run_job, SUITE_RUN};
 
 /// Which tasks of the suite to run.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,6 +81,10 @@ impl AgentChoice {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunPlan {
     pub id: String,
+    /// The built-in suite the tasks are from (runs stored before suites had ids ran
+    /// the default suite).
+    #[serde(default = "default_suite")]
+    pub suite: String,
     #[serde(default)]
     pub agent: AgentChoice,
     pub profile: Profile,
@@ -95,6 +93,10 @@ pub struct RunPlan {
     pub tasks: Vec<String>,
     pub episodes_per_task: u32,
     pub concurrency: u32,
+}
+
+fn default_suite() -> String {
+    bench::suites::DEFAULT_SUITE.to_string()
 }
 
 pub const MAX_CONCURRENCY: u32 = 64;
@@ -121,6 +123,70 @@ impl RunPlan {
     }
 }
 
+/// The suite-run form's fields, as typed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlanForm {
+    pub episodes: String,
+    pub concurrency: String,
+    /// `model`, `random` or `oracle`.
+    pub agent: String,
+    pub random_seed: String,
+}
+
+impl PlanForm {
+    /// The run the form describes on `suite`, or everything wrong with it.
+    pub fn plan(
+        &self,
+        id: String,
+        suite: &Suite,
+        profile: Profile,
+        settings: RunSettings,
+        selection: Selection,
+    ) -> Result<RunPlan, Vec<String>> {
+        let mut found = Vec::new();
+        let mut number = |text: &str, what: &str, fallback: u32| {
+            text.trim().parse().unwrap_or_else(|_| {
+                found.push(format!("{what} must be a whole number."));
+                fallback
+            })
+        };
+        let episodes_per_task = number(&self.episodes, "Episodes per task", 1);
+        let concurrency = number(&self.concurrency, "Concurrency", 4);
+        let agent = match self.agent.as_str() {
+            "random" => match self.random_seed.trim().parse() {
+                Ok(seed) => AgentChoice::Random { seed },
+                Err(_) => {
+                    found.push("The random agent's seed must be a whole number.".to_string());
+                    AgentChoice::Random { seed: 0 }
+                }
+            },
+            "oracle" => AgentChoice::Oracle,
+            _ => AgentChoice::Model,
+        };
+        let plan = RunPlan {
+            id,
+            suite: suite.id.clone(),
+            agent,
+            profile,
+            settings,
+            tasks: selection
+                .tasks(suite)
+                .iter()
+                .map(|t| t.id.clone())
+                .collect(),
+            selection,
+            episodes_per_task,
+            concurrency,
+        };
+        found.extend(plan.problems());
+        if found.is_empty() {
+            Ok(plan)
+        } else {
+            Err(found)
+        }
+    }
+}
+
 /// Whether the stored run should continue by itself after a reload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -132,7 +198,7 @@ pub enum RunState {
     Complete,
 }
 
-/// What [`PLAN_STORAGE_KEY`] holds.
+/// What the store holds under [`SUITE_RUN`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StoredRun {
     pub plan: RunPlan,
@@ -149,13 +215,51 @@ impl StoredRun {
     pub fn from_storage(text: &str) -> Result<Self, String> {
         serde_json::from_str(text).map_err(|e| format!("the stored run could not be read ({e})"))
     }
+
+    pub fn save(&self, store: &dyn Store) -> Result<(), StoreError> {
+        store.set(SUITE_RUN.key, &self.to_storage())
+    }
+
+    /// The stored run and its finished episodes, if there is one (entries that do not
+    /// parse are left out: those episodes run again).
+    pub fn load(store: &dyn Store) -> Option<Result<(StoredRun, SuiteRun), String>> {
+        let text = store.get(SUITE_RUN.key)?;
+        Some(Self::from_storage(&text).map(|stored| {
+            let id = stored.plan.id.clone();
+            let entries = store
+                .keys_with_prefix(&suite_run_episodes(&id))
+                .into_iter()
+                .filter_map(|k| {
+                    let job = suite_run_job(&id, &k)?;
+                    let episode = serde_json::from_str(&store.get(&k)?).ok()?;
+                    Some((job, episode))
+                });
+            let run = SuiteRun::restore(stored.plan.clone(), entries);
+            (stored, run)
+        }))
+    }
+
+    /// Removes the stored run and its episodes (also those of a run that no longer
+    /// reads).
+    pub fn forget(store: &dyn Store) {
+        if let Some(Ok((stored, _))) = Self::load(store) {
+            for k in store.keys_with_prefix(&suite_run_episodes(&stored.plan.id)) {
+                store.remove(&k);
+            }
+        }
+        store.remove(SUITE_RUN.key);
+    }
 }
 
-/// A stored episode entry of run `run_id`: its job index and episode (others: `None`).
-pub fn parse_episode_entry(run_id: &str, key: &str, value: &str) -> Option<(usize, ResultEpisode)> {
-    let rest = key.strip_prefix(&format!("{PLAN_STORAGE_KEY}.{run_id}."))?;
-    let job = rest.parse().ok()?;
-    serde_json::from_str(value).ok().map(|e| (job, e))
+/// Stores finished episode `job` of run `run_id` (a reload keeps it).
+pub fn save_episode(
+    store: &dyn Store,
+    run_id: &str,
+    job: usize,
+    episode: &ResultEpisode,
+) -> Result<(), String> {
+    let json = serde_json::to_string(episode).map_err(|e| e.to_string())?;
+    Ok(store.set(&suite_run_episode(run_id, job), &json)?)
 }
 
 /// A run id from the clock (unique enough per device), in base 36.
@@ -345,6 +449,7 @@ mod tests {
         };
         RunPlan {
             id: "r1".into(),
+            suite: suite.id.clone(),
             agent: AgentChoice::Model,
             profile: Profile {
                 model: "m".into(),
@@ -458,16 +563,102 @@ mod tests {
             stored
         );
         assert!(StoredRun::from_storage("{").is_err());
+        let store = crate::storage::MemoryStore::new();
+        assert!(StoredRun::load(&store).is_none());
+        stored.save(&store).unwrap();
         let mut run = SuiteRun::new(plan(suite));
         let (i, job) = run.take_job().unwrap();
         let ep = play(suite, &job);
-        let key = episode_storage_key("r1", i);
-        let value = serde_json::to_string(&ep).unwrap();
-        assert_eq!(parse_episode_entry("r1", &key, &value), Some((i, ep)));
-        assert_eq!(parse_episode_entry("r2", &key, &value), None);
-        assert_eq!(parse_episode_entry("r1", &key, "{"), None);
+        save_episode(&store, &stored.plan.id, i, &ep).unwrap();
+        // Another run's episode and an unreadable one are not this run's.
+        save_episode(&store, "other", i + 1, &ep).unwrap();
+        store
+            .set(&suite_run_episode(&stored.plan.id, i + 1), "{")
+            .unwrap();
+        let (back, restored) = StoredRun::load(&store).unwrap().unwrap();
+        assert_eq!(back, stored);
+        assert_eq!(restored.finished(), 1);
+        assert_eq!(
+            restored.episodes().next().map(|(j, e)| (j, e.clone())),
+            Some((i, ep))
+        );
+        StoredRun::forget(&store);
+        assert!(StoredRun::load(&store).is_none());
+        assert_eq!(store.keys(), [suite_run_episode("other", i + 1)]);
+        store.set(SUITE_RUN.key, "{").unwrap();
+        assert!(StoredRun::load(&store).unwrap().is_err());
+        StoredRun::forget(&store);
+        assert!(StoredRun::load(&store).is_none());
         assert_eq!(run_id(0.0), "0");
         assert_eq!(run_id(36.0 * 36.0 + 35.0), "10z");
+    }
+
+    #[test]
+    fn the_form_makes_a_plan_or_says_what_is_wrong() {
+        let suite = crate::suite_data::suite().unwrap();
+        let form = PlanForm {
+            episodes: " 2 ".into(),
+            concurrency: "3".into(),
+            agent: "random".into(),
+            random_seed: "7".into(),
+        };
+        let sel = Selection {
+            contains: "frozenlake".into(),
+            ..Selection::default()
+        };
+        let p = form
+            .plan(
+                "r9".into(),
+                suite,
+                Profile::default(),
+                RunSettings::default(),
+                sel.clone(),
+            )
+            .unwrap();
+        assert_eq!((p.episodes_per_task, p.concurrency), (2, 3));
+        assert_eq!(p.agent, AgentChoice::Random { seed: 7 });
+        assert_eq!(p.suite, suite.id);
+        assert!(!p.tasks.is_empty() && p.tasks.iter().all(|t| t.contains("frozenlake")));
+        let bad = PlanForm {
+            episodes: "x".into(),
+            concurrency: "0".into(),
+            agent: "random".into(),
+            random_seed: "-1".into(),
+        };
+        let errors = bad
+            .plan(
+                "r".into(),
+                suite,
+                Profile::default(),
+                RunSettings::default(),
+                sel,
+            )
+            .unwrap_err();
+        assert!(
+            errors.iter().any(|e| e.starts_with("Episodes per task")),
+            "{errors:?}"
+        );
+        assert!(errors.iter().any(|e| e.contains("seed")), "{errors:?}");
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.contains("Concurrency must be between")),
+            "{errors:?}"
+        );
+        // A model run needs an endpoint.
+        let model = PlanForm {
+            agent: "model".into(),
+            ..form
+        };
+        assert!(model
+            .plan(
+                "r".into(),
+                suite,
+                Profile::default(),
+                RunSettings::default(),
+                Selection::default()
+            )
+            .is_err());
     }
 
     #[test]
@@ -497,9 +688,7 @@ mod tests {
         let results = run.results(suite);
         assert_eq!(results.kind, ResultsKind::Baseline);
         assert_eq!(results.label, "random (seed 0)");
-        let committed = crate::suite_data::parse_baseline(crate::suite_data::RANDOM_BASELINE_JSON)
-            .unwrap()
-            .unwrap();
+        let committed = crate::suite_data::Baselines::of(suite).random.unwrap();
         assert_eq!(results.report.overall, committed.overall);
         assert_eq!(results.report.by_env, committed.by_env);
         assert_eq!(results.report.failures, committed.failures);

@@ -1,15 +1,13 @@
 //! The study builder's state: what the organiser has chosen so far, kept in
-//! localStorage (`playbench.study.builder`) as JSON, and turned into a [`Study`] and
+//! the browser's storage (`storage_keys::STUDY_DRAFT`) as JSON, and turned into a [`Study`] and
 //! its link once valid.
 
 use bench::study::{suggested_id, Study, StudyError};
 use bench::Suite;
 use serde_json::{json, Value};
 
-/// Where the builder keeps its draft.
-pub const DRAFT_STORAGE_KEY: &str = "playbench.study.builder";
-/// The participant page's path; the study goes in the fragment.
-pub const TAKE_PATH: &str = "/study/take";
+use crate::storage::{Store, StoreError};
+use crate::storage_keys::STUDY_DRAFT;
 
 /// An organiser's study in progress; any field may still be invalid.
 #[derive(Clone, Debug, PartialEq)]
@@ -116,6 +114,18 @@ impl StudyDraft {
         .to_string()
     }
 
+    /// The draft kept in the store (the defaults when there is none).
+    pub fn load(store: &dyn Store, suite: &Suite) -> Self {
+        store
+            .get(STUDY_DRAFT.key)
+            .map(|t| Self::from_storage_json(&t, suite))
+            .unwrap_or_default()
+    }
+
+    pub fn save(&self, store: &dyn Store) -> Result<(), StoreError> {
+        store.set(STUDY_DRAFT.key, &self.to_storage_json())
+    }
+
     /// A stored draft; missing or odd fields keep their defaults, tasks no longer in
     /// the suite are dropped.
     pub fn from_storage_json(text: &str, suite: &Suite) -> Self {
@@ -156,7 +166,7 @@ impl StudyDraft {
 /// The participant link's path and fragment, e.g. `/study/take#s=ps1.…` (prefix the
 /// site's origin to share it).
 pub fn take_href(study: &Study) -> String {
-    format!("{TAKE_PATH}#{}", study.to_link_fragment())
+    format!("{}#{}", crate::routes::STUDY_TAKE, study.to_link_fragment())
 }
 
 #[cfg(test)]
@@ -239,8 +249,10 @@ mod tests {
             ..StudyDraft::default()
         };
         d.set_chosen(&s, "cartpole-s1", true);
-        let back = StudyDraft::from_storage_json(&d.to_storage_json(), &s);
-        assert_eq!(back, d);
+        let store = crate::storage::MemoryStore::new();
+        assert_eq!(StudyDraft::load(&store, &s), StudyDraft::default());
+        d.save(&store).unwrap();
+        assert_eq!(StudyDraft::load(&store, &s), d);
         // Junk gives the defaults; unknown tasks are dropped.
         assert_eq!(
             StudyDraft::from_storage_json("{oops", &s),

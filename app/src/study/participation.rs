@@ -1,40 +1,20 @@
 //! One participant going through a study: a code, the instructions, then each task in
 //! order (its demos if the study shows them, then the play) and the results file at
-//! the end. Every finished episode is saved at once (`to_storage_json` under
-//! [`progress_key`]), so a reload resumes at the next task; an episode in progress is
-//! not saved and starts over from the task's start.
+//! the end. Every finished episode is saved at once ([`Participation::save`], keys in
+//! `crate::storage_keys`), so a reload resumes at the next task; an episode in
+//! progress is not saved and starts over from the task's start.
 
 use bench::results::{ResultEpisode, ResultsFile, ResultsKind};
 use bench::study::Study;
 use bench::{EpisodeRecord, Suite, Task};
 use serde_json::{json, Map, Value};
 
+use crate::storage::{Store, StoreError};
+use crate::storage_keys::{study_current, study_progress, study_sent};
 use crate::task_session::HUMAN_AGENT;
-use crate::url::encode_component;
 
 /// Longest participant code.
 pub const MAX_CODE_CHARS: usize = 64;
-
-/// Where a participant's progress in a study is kept.
-pub fn progress_key(study_id: &str, participant: &str) -> String {
-    format!(
-        "playbench.study.{}.participant.{}",
-        encode_component(study_id),
-        encode_component(participant)
-    )
-}
-
-/// Set once the participant's results reached the collection URL (a reload of the
-/// results page does not send them twice).
-pub fn sent_key(study_id: &str, participant: &str) -> String {
-    format!("{}.sent", progress_key(study_id, participant))
-}
-
-/// Where the code of the participant last active in a study is kept (a reload goes
-/// straight back to their progress).
-pub fn current_participant_key(study_id: &str) -> String {
-    format!("playbench.study.{}.current", encode_component(study_id))
-}
 
 /// A participant code as typed, trimmed; or why it cannot be used.
 pub fn parse_code(text: &str) -> Result<String, String> {
@@ -145,6 +125,51 @@ impl Participation {
             "episodes": self.episodes,
         })
         .to_string()
+    }
+
+    /// Saves the progress, and this participant as the one last active in the study (a
+    /// reload goes straight back to them).
+    pub fn save(&self, store: &dyn Store) -> Result<(), StoreError> {
+        store.set(&study_current(&self.study.id), &self.participant)?;
+        store.set(
+            &study_progress(&self.study.id, &self.participant),
+            &self.to_storage_json(),
+        )
+    }
+
+    /// `participant`'s saved progress in `study`, or a fresh start (with a note when
+    /// what was saved could not be used).
+    pub fn open(store: &dyn Store, study: Study, participant: &str) -> (Self, Option<String>) {
+        match store.get(&study_progress(&study.id, participant)) {
+            Some(saved) => Self::resume(study, participant, &saved),
+            None => (Self::new(study, participant), None),
+        }
+    }
+
+    /// The participant last active in `study`, with their saved progress.
+    pub fn restore(store: &dyn Store, study: &Study) -> (Option<Self>, Option<String>) {
+        let Some(code) = store.get(&study_current(&study.id)) else {
+            return (None, None);
+        };
+        match store.get(&study_progress(&study.id, &code)) {
+            Some(saved) => {
+                let (p, note) = Self::resume(study.clone(), &code, &saved);
+                (Some(p), note)
+            }
+            None => (None, None),
+        }
+    }
+
+    /// Whether this participant's results already reached the collection URL (a
+    /// reload of the results page does not send them twice).
+    pub fn was_sent(&self, store: &dyn Store) -> bool {
+        store
+            .get(&study_sent(&self.study.id, &self.participant))
+            .is_some()
+    }
+
+    pub fn mark_sent(&self, store: &dyn Store) -> Result<(), StoreError> {
+        store.set(&study_sent(&self.study.id, &self.participant), "1")
     }
 
     pub fn study(&self) -> &Study {
@@ -459,17 +484,36 @@ mod tests {
     }
 
     #[test]
-    fn storage_keys_and_codes() {
-        assert_eq!(
-            progress_key("pilot-1", "P 7"),
-            "playbench.study.pilot-1.participant.P%207"
-        );
-        assert_ne!(progress_key("a.b", "c"), progress_key("a", "b.c"));
-        assert_eq!(sent_key("s", "p"), "playbench.study.s.participant.p.sent");
-        assert_eq!(
-            current_participant_key("pilot"),
-            "playbench.study.pilot.current"
-        );
+    fn progress_is_saved_by_participant_and_the_last_one_comes_back() {
+        let s = suite();
+        let store = crate::storage::MemoryStore::new();
+        assert_eq!(Participation::restore(&store, &study(true)), (None, None));
+        let (mut p, note) = Participation::open(&store, study(true), "P 7");
+        assert_eq!(note, None);
+        p.begin();
+        p.start_playing();
+        p.record(s, win_lake()).unwrap();
+        p.save(&store).unwrap();
+        let (mut q, _) = Participation::open(&store, study(true), "Q");
+        q.save(&store).unwrap();
+        // The last one active comes back; the first keeps their progress.
+        let (back, _) = Participation::restore(&store, &study(true));
+        assert_eq!(back.map(|b| b.participant().to_string()), Some("Q".into()));
+        let (again, _) = Participation::open(&store, study(true), "P 7");
+        assert_eq!(again.episodes(), &[win_lake()]);
+        assert!(!again.was_sent(&store));
+        again.mark_sent(&store).unwrap();
+        assert!(again.was_sent(&store));
+        assert!(!q.was_sent(&store));
+        // Keys of two studies or participants never collide.
+        assert_ne!(study_progress("a.b", "c"), study_progress("a", "b.c"));
+        q.begin();
+        let full = crate::storage::MemoryStore::with_quota(10);
+        assert!(q.save(&full).is_err());
+    }
+
+    #[test]
+    fn participant_codes() {
         assert_eq!(parse_code("  P-07 "), Ok("P-07".into()));
         assert!(parse_code("  ").is_err());
         assert!(parse_code("a\tb").is_err());

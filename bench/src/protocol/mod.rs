@@ -1,4 +1,4 @@
-//! The agent protocol's pure parts (protocol.md §3-4, §6): the V-ICAL conversation
+//! The agent protocol's pure parts (`docs/vical-protocol.md`): the V-ICAL conversation
 //! text, the reply parser, the provider request/response shapes, retry timing and the
 //! session state machine. The browser and the command line only add the HTTP layer.
 

@@ -1,5 +1,6 @@
-//! Reading the action from a reply (protocol.md §4): the `[Action: <name>]` marker on the
-//! first line. Names mentioned anywhere else are never executed.
+//! Reading the action from a reply (`docs/vical-protocol.md`, "Reading the action"): the
+//! `[Action: <name>]` marker on the first line. Names mentioned anywhere else are never
+//! executed.
 
 use serde::{Deserialize, Serialize};
 
@@ -8,11 +9,12 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "snake_case")]
 pub enum Strictness {
     /// V-ICAL: the first non-blank line starts with `[Action: <name>]` and the name is
-    /// one of the actions exactly (spaces around the name are ignored).
+    /// one of the actions exactly (spaces around the name are ignored, so no space
+    /// after the colon is fine too).
     #[default]
     Exact,
-    /// Also accepts any letter case, runs of spaces inside the name, no space after
-    /// the colon, and the line wrapped in Markdown emphasis or code marks (`**`, `` ` ``).
+    /// Also accepts any letter case, runs of spaces inside the name, and the line
+    /// wrapped in Markdown emphasis or code marks (`*`, `_`, `` ` ``).
     Lenient,
 }
 

@@ -1,4 +1,4 @@
-//! The V-ICAL conversation (protocol.md §3, V-ICAL Appendix B.3), word for word.
+//! The V-ICAL conversation (`docs/vical-protocol.md`, "The conversation"), word for word.
 //! Messages are text parts and image references; providers turn them into requests.
 
 use serde::{Deserialize, Serialize};
@@ -139,8 +139,9 @@ pub fn later_turn(step: u32, last_action: &str, reward: Option<(f64, f64)>) -> M
     later_turn_with_feedback(step, last_action, reward, None)
 }
 
-/// [`later_turn`] with VisGym's textual environment feedback (protocol.md §6) after the
-/// previous action, e.g. `Feedback: executed; nothing visibly changed`.
+/// [`later_turn`] with VisGym's textual environment feedback (`docs/vical-protocol.md`,
+/// "Feedback") after the previous action, e.g. `Feedback: executed; nothing visibly
+/// changed`.
 pub fn later_turn_with_feedback(
     step: u32,
     last_action: &str,
@@ -179,7 +180,7 @@ mod tests {
         .unwrap()
     }
 
-    /// protocol.md §3, turn 1, with the placeholders filled in.
+    /// `docs/vical-protocol.md`, "Turn 1", with the placeholders filled in.
     const FIRST_TURN: &str = "You are interacting with the environment: MiniGrid-Empty-5x5-v0
 Environment Rules: Mission: get to the green goal square.
 Max Steps: 30

@@ -1,5 +1,6 @@
-//! The three model APIs as data (protocol.md §3-4): request bodies built from a
-//! conversation, the reply text read from a response, and HTTP errors classified.
+//! The three model APIs as data (`docs/vical-protocol.md`, "Providers"): request bodies
+//! built from a conversation, the reply text read from a response, and HTTP errors
+//! classified (same document, "Failure modes").
 //! No IO: the browser and the command line send the bytes.
 
 use serde::{Deserialize, Serialize};
@@ -516,7 +517,7 @@ mod tests {
             b["messages"][1],
             json!({"role": "assistant", "content": [{"type": "text", "text": "[Action: Down]"}]})
         );
-        assert!(b.get("system").is_none(), "no system message (§3)");
+        assert!(b.get("system").is_none(), "V-ICAL sends no system message");
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Transport retry timing (protocol.md §4): exponential backoff, `Retry-After` honoured
-//! (seconds or an HTTP-date), everything capped. Pure: the caller sleeps.
+//! Transport retry timing (`docs/vical-protocol.md`, "Retries and backoff"): exponential
+//! backoff, `Retry-After` honoured (seconds or an HTTP-date), everything capped. Pure:
+//! the caller sleeps.
 
 /// Format retries per decision after the first reply (V-ICAL: three).
 pub const MAX_FORMAT_RETRIES: u32 = 3;

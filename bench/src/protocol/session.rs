@@ -1,4 +1,4 @@
-//! One episode with a model, as a pure state machine (protocol.md §3-4, §6): it builds
+//! One episode with a model, as a pure state machine (`docs/vical-protocol.md`): it builds
 //! the turns, keeps the history window, parses replies, asks again after malformed
 //! ones and after transport errors, and turns the outcome into a [`Reply`] for the
 //! [`EpisodeRunner`]. The caller does the HTTP and the sleeping:
@@ -25,7 +25,8 @@ use crate::demo::play_clip;
 use crate::episode::EpisodeError;
 use crate::{EpisodeRunner, FailureMode, Reply, Task, TaskError};
 
-/// How much of the conversation each request carries (VisGym §2).
+/// How much of the conversation each request carries (`docs/vical-protocol.md`,
+/// "History window").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum HistoryWindow {
@@ -37,8 +38,8 @@ pub enum HistoryWindow {
     Last(u32),
 }
 
-/// How the current state is shown (VisGym §2): the frame, the environment's text
-/// rendering, or both (the text follows the frame).
+/// How the current state is shown (`docs/vical-protocol.md`, "Observation"): the frame,
+/// the environment's text rendering, or both (the text follows the frame).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ObservationMode {

@@ -1,5 +1,6 @@
-//! Acrobot-v1 (reference-envs §4.2): swing a two-link chain, actuated at the middle
-//! joint, until its tip rises above the line. One RK4 step of 0.2 s per action.
+//! Acrobot-v1 (`docs/environments.md`, "Acrobot"): swing a two-link chain, actuated at
+//! the middle joint, until its tip rises above the line. One RK4 step of 0.2 s per
+//! action.
 
 use std::f64::consts::PI;
 
@@ -163,6 +164,10 @@ impl Env for Acrobot {
         vec!["torque -1".into(), "torque 0".into(), "torque +1".into()]
     }
 
+    fn noop(&self) -> Option<usize> {
+        Some(1)
+    }
+
     fn keymap(&self) -> Vec<KeyBinding> {
         vec![
             KeyBinding::new("ArrowLeft", 0),
@@ -211,6 +216,7 @@ impl Env for Acrobot {
             signals: Signals {
                 success: terminated,
                 events: Vec::new(),
+                ..Signals::default()
             },
         })
     }

@@ -1,5 +1,6 @@
-//! CartPole-v1 (reference-envs §4.1): balance a pole on a cart by pushing it left or
-//! right. Euler integration in float64, observations rounded to float32.
+//! CartPole-v1 (`docs/environments.md`, "CartPole"): balance a pole on a cart by
+//! pushing it left or right. Euler integration in float64, observations rounded to
+//! float32.
 
 use std::f64::consts::PI;
 

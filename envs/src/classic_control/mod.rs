@@ -1,6 +1,7 @@
-//! Classic Control: CartPole, Acrobot, MountainCar and Pendulum (reference-envs §4).
-//! Float64 physics in the reference's evaluation order, float32 observations, and
-//! pygame-like renderings (§7.2).
+//! Classic Control: CartPole, Acrobot, MountainCar and Pendulum
+//! (`docs/environments.md`, "Classic Control"). Float64 physics in the reference's
+//! evaluation order, float32 observations, and pygame-like renderings (same document,
+//! "Rendering").
 
 pub mod acrobot;
 mod canvas;

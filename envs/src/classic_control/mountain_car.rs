@@ -1,5 +1,5 @@
-//! MountainCar-v0 (reference-envs §4.3): an under-powered car in a valley must rock
-//! back and forth to reach the flag on the right hill.
+//! MountainCar-v0 (`docs/environments.md`, "MountainCar"): an under-powered car in a
+//! valley must rock back and forth to reach the flag on the right hill.
 
 use super::canvas::{Canvas, BLACK};
 use crate::core::env::{
@@ -81,6 +81,10 @@ impl Env for MountainCar {
         ]
     }
 
+    fn noop(&self) -> Option<usize> {
+        Some(1)
+    }
+
     fn keymap(&self) -> Vec<KeyBinding> {
         vec![
             KeyBinding::new("ArrowLeft", 0),
@@ -126,6 +130,7 @@ impl Env for MountainCar {
             signals: Signals {
                 success: terminated,
                 events: Vec::new(),
+                ..Signals::default()
             },
         })
     }

@@ -1,6 +1,7 @@
 //! float32 operations as numpy 2.x computes them on the reference's x86-64 host with
-//! FMA3 (reference-envs §4.2, §4.4, §6): `numpy.sin`/`numpy.cos` of float32 (Acrobot's
-//! reset observation) and a float32 scalar `u**2` (Pendulum), which is glibc's `powf`.
+//! FMA3 (`docs/environments.md`, "float32 arithmetic on FMA hosts"): `numpy.sin`/
+//! `numpy.cos` of float32 (Acrobot's reset observation) and a float32 scalar `u**2`
+//! (Pendulum), which is glibc's `powf`.
 //!
 //! Both are built with fused multiply-adds (numpy's SIMD kernel explicitly, glibc's
 //! FMA variant by compiler contraction). The fused steps are reproduced with

@@ -1,5 +1,5 @@
-//! Pendulum-v1 (reference-envs §4.4): swing a pendulum up and keep it upright with a
-//! bounded torque. The one continuous-action environment.
+//! Pendulum-v1 (`docs/environments.md`, "Pendulum"): swing a pendulum up and keep it
+//! upright with a bounded torque. The one continuous-action environment.
 //!
 //! Angles follow the reference: θ = 0 is upright and a positive torque turns the rod
 //! counter-clockwise on screen.
@@ -127,6 +127,10 @@ impl Env for Pendulum {
 
     /// Keys 1–5 pick the presets; ArrowLeft/a push counter-clockwise (+2), ArrowRight/d
     /// clockwise (-2), ArrowDown/s/space apply no torque.
+    fn noop(&self) -> Option<usize> {
+        Some(2)
+    }
+
     fn keymap(&self) -> Vec<KeyBinding> {
         vec![
             KeyBinding::new("1", 0),

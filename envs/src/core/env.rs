@@ -100,6 +100,8 @@ pub struct Signals {
     /// Milestones reached or held after this step, named by the family (e.g.
     /// `pickup yellow key`, `open red door`, `pickup passenger`).
     pub events: Vec<String>,
+    /// The game ended in a draw (board games; a draw may also be a success).
+    pub draw: bool,
 }
 
 /// A continuous measure of progress toward the goal (Acrobot's tip height, MountainCar's
@@ -163,6 +165,12 @@ pub trait Env {
 
     /// Keyboard bindings to action presets, as data.
     fn keymap(&self) -> Vec<KeyBinding>;
+
+    /// The preset that does nothing (fills frame-skipped steps and init skips), when the
+    /// environment has one.
+    fn noop(&self) -> Option<usize> {
+        None
+    }
 
     /// The action's text form, as models write it and episode files store it: the
     /// preset's name for presets, the generic call syntax for parametric actions.

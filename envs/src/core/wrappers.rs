@@ -48,6 +48,9 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     fn keymap(&self) -> Vec<KeyBinding> {
         self.inner.keymap()
     }
+    fn noop(&self) -> Option<usize> {
+        self.inner.noop()
+    }
     fn action_text(&self, action: &Action) -> String {
         self.inner.action_text(action)
     }

@@ -13,7 +13,8 @@
 //! JSON GUI actions ([`gui_action`]), the direction reader of 2048 and Maze
 //! ([`direction_words`]) and the prompt templates ([`prompt`]).
 //!
-//! Under the environment interface (ids `GameVerse/…`, see docs/gameverse.md) every game
+//! Under the environment interface (ids `GameVerse/…`, see `docs/gameverse.md` and
+//! `docs/environments.md`, "GameVerse Tic-Tac-Toe") every game
 //! takes the reply text as its action ([`text_actions`]); 2048 and Maze share their moves
 //! ([`moves`]).
 

@@ -1,8 +1,8 @@
 //! GameVerse's Tic-Tac-Toe (`GameVerse/TicTacToe`): the agent plays `player_mark` (X by
 //! default) against GameVerse's deterministic minimax opponent; X always moves first.
-//! Rules, the opponent, the action text and the scores follow `docs/gameverse.md`
-//! ("Tic-Tac-Toe"). Cells are (row, column), rows A-C from the top, columns 1-3 from
-//! the left: `B3` is row 1, column 2.
+//! Rules, the opponent, the action text and the scores follow `docs/environments.md`
+//! ("GameVerse Tic-Tac-Toe"). Cells are (row, column), rows A-C from the top, columns
+//! 1-3 from the left: `B3` is row 1, column 2 (0-based).
 
 use serde_json::{json, Value};
 
@@ -483,6 +483,7 @@ impl Env for TicTacToe {
             signals: Signals {
                 success: matches!(self.outcome, Outcome::Win | Outcome::Draw),
                 events: Vec::new(),
+                draw: self.outcome == Outcome::Draw,
             },
         })
     }

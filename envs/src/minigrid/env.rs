@@ -176,6 +176,7 @@ impl<L: Level> Env for MiniGrid<L> {
             signals: Signals {
                 success: out.terminated && out.reward > 0.0,
                 events,
+                ..Signals::default()
             },
         })
     }

@@ -1,4 +1,5 @@
-//! The grid of cells and the agent's 7×7 view with its visibility rule (reference-envs §5.1).
+//! The grid of cells and the agent's 7×7 view with its visibility rule
+//! (`docs/environments.md`, "The agent's view").
 
 use super::object::{kind, Obj, ObjKind};
 

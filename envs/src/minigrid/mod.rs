@@ -1,4 +1,5 @@
-//! MiniGrid (reference-envs §5, §7.1): seed-exact gridworlds with byte-exact frames.
+//! MiniGrid (`docs/environments.md`, "MiniGrid" and "Rendering"): seed-exact gridworlds
+//! with byte-exact frames.
 //! Ids never take a `TimeLimit`: each level truncates itself at its `max_steps`.
 
 pub mod env;

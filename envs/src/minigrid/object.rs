@@ -1,4 +1,5 @@
-//! MiniGrid's world objects and their (type, colour, state) encoding (reference-envs §5.1).
+//! MiniGrid's world objects and their (type, colour, state) encoding
+//! (`docs/environments.md`, "Objects and their encoding").
 
 use serde::Serialize;
 

@@ -1,5 +1,6 @@
-//! MiniGrid pictures, byte-exact with the reference recipe (reference-envs §7.1): each
-//! tile drawn on a 3× supersampled canvas by point tests, highlighted, averaged down.
+//! MiniGrid pictures, byte-exact with the reference recipe (`docs/environments.md`,
+//! "Rendering"): each tile drawn on a 3× supersampled canvas by point tests,
+//! highlighted, averaged down.
 //! Tiles are cached by what they show, as the reference does.
 
 use std::cell::RefCell;

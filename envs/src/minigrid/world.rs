@@ -1,5 +1,6 @@
 //! The MiniGrid world every level builds on: grid, agent, generator helpers with the
-//! reference's exact draw pattern, and the base step (reference-envs §5.1).
+//! reference's exact draw pattern, and the base step (`docs/environments.md`,
+//! "Generator helpers" and "The base step").
 
 use super::grid::{agent_view, Grid, Pos, View};
 use super::object::{Color, DoorState, Obj, ObjKind};

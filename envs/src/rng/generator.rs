@@ -1,5 +1,5 @@
 //! `numpy.random.Generator` over PCG64: the methods the reference environments call,
-//! bit for bit (reference-envs §2.4).
+//! bit for bit (`docs/environments.md`, "numpy's generator").
 
 use super::pcg64::Pcg64;
 use super::seed_sequence::SeedSequence;

@@ -1,4 +1,4 @@
-//! CliffWalking-v1 (= v0), not slippery: reference-envs §3.2.
+//! CliffWalking-v1 (= v0), not slippery: `docs/environments.md`, "CliffWalking".
 
 use crate::core::env::{
     discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Signals, Step,
@@ -112,6 +112,7 @@ impl Env for CliffWalking {
             signals: Signals {
                 success: terminated,
                 events: Vec::new(),
+                ..Signals::default()
             },
         })
     }

@@ -1,4 +1,4 @@
-//! FrozenLake-v1 and FrozenLake8x8-v1: reference-envs §3.3.
+//! FrozenLake-v1 and FrozenLake8x8-v1: `docs/environments.md`, "FrozenLake".
 
 use crate::core::env::{
     discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Signals, Step,
@@ -171,6 +171,7 @@ impl Env for FrozenLake {
             signals: Signals {
                 success: terminated && reward > 0.0,
                 events: Vec::new(),
+                ..Signals::default()
             },
         })
     }

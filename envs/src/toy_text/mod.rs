@@ -1,5 +1,6 @@
-//! Toy Text: Taxi, CliffWalking and FrozenLake (reference-envs §3), tabular environments
-//! whose every step draws one `random()` for its categorical transition.
+//! Toy Text: Taxi, CliffWalking and FrozenLake, tabular environments whose every step
+//! draws one `random()` for its categorical transition (`docs/environments.md`,
+//! "Toy Text").
 
 pub mod cliff_walking;
 pub mod frozen_lake;

@@ -1,4 +1,4 @@
-//! Taxi-v3 (= Taxi-v4 with default arguments), reference-envs §3.1.
+//! Taxi-v3 (= Taxi-v4 with default arguments): `docs/environments.md`, "Taxi".
 
 use crate::core::env::{
     discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Signals, Step,
@@ -223,6 +223,7 @@ impl Env for Taxi {
                 } else {
                     Vec::new()
                 },
+                ..Signals::default()
             },
         })
     }

@@ -76,7 +76,10 @@ fn skeleton(r: &Recipe, seed: u64) -> Result<Task, TaskError> {
         frame_skip: r.frame_skip,
         // The chosen action holds for the whole decision (the no-op fills nothing).
         action_steps: r.frame_skip,
-        noop: r.noop.map(str::to_string),
+        noop: env
+            .noop()
+            .filter(|_| r.frame_skip > 1)
+            .and_then(|i| env.action_names().get(i).cloned()),
         hide_reward: true,
         rules: String::new(),
         actions: env.action_names(),

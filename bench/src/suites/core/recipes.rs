@@ -30,8 +30,8 @@ pub struct Recipe {
     pub family: String,
     pub memory: Memory,
     pub dynamics: Dynamics,
+    /// Environment steps per decision (the environment's no-op fills the rest).
     pub frame_skip: u32,
-    pub noop: Option<&'static str>,
     pub kind: Kind,
     /// Non-visual rules (the mission and the step limit are added per task).
     pub rules: &'static str,
@@ -67,7 +67,6 @@ fn recipe(
         memory,
         dynamics,
         frame_skip: 1,
-        noop: None,
         kind,
         rules,
         seeds: seeds.to_vec(),
@@ -112,11 +111,10 @@ fn classic_control() -> Vec<Recipe> {
     ];
     // One decision is several physics steps, so the budgets stay near 100 decisions.
     for r in &mut out {
-        (r.frame_skip, r.noop) = match r.env {
-            "Acrobot-v1" => (4, Some("torque 0")),
-            "MountainCar-v0" => (4, Some("don't accelerate")),
-            "Pendulum-v1" => (2, Some("torque 0")),
-            _ => (1, None),
+        r.frame_skip = match r.env {
+            "Acrobot-v1" | "MountainCar-v0" => 4,
+            "Pendulum-v1" => 2,
+            _ => 1,
         };
     }
     out

@@ -124,6 +124,7 @@ impl Env for MazeEnv {
             signals: Signals {
                 success: self.game.won(),
                 events: vec![format!("distance {}", self.game.distance())],
+                ..Signals::default()
             },
         })
     }

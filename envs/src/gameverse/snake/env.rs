@@ -123,6 +123,7 @@ impl SnakeEnv {
             events: (1..=self.game.foods_eaten())
                 .map(|k| format!("foods {k}"))
                 .collect(),
+            ..Signals::default()
         }
     }
 }

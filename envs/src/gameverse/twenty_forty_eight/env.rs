@@ -70,6 +70,7 @@ impl TwentyFortyEightEnv {
         Signals {
             success: self.game.status() == Status::Win,
             events,
+            ..Signals::default()
         }
     }
 }
