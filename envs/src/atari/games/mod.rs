@@ -77,6 +77,21 @@ pub struct Game {
     pub new_rules: fn() -> Box<dyn Rules>,
 }
 
+/// A game is its ROM: ALE supports exactly one image per game.
+impl PartialEq for Game {
+    fn eq(&self, other: &Self) -> bool {
+        self.md5 == other.md5
+    }
+}
+
+impl Eq for Game {}
+
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Game({}, MD5 {})", self.name, self.md5)
+    }
+}
+
 pub static GAMES: [&Game; 20] = [
     &alien::GAME,
     &amidar::GAME,
