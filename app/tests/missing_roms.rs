@@ -2,10 +2,13 @@
 //! process of its own: the ROM shelf is per process, and here it starts empty (the unit
 //! tests fill it). One test, so nothing else in this process touches the shelf.
 
+use bench::share::TaskRef;
+use bench::Task;
 use envs::atari::games::GAMES;
 use envs::atari::roms;
 use playbench_app::catalog::{self, Thumbnail};
 use playbench_app::play_state::PlaySession;
+use playbench_app::replay::source::rom_needed;
 use playbench_app::rom_shelf;
 use playbench_app::storage::{MemoryStore, Store};
 use playbench_app::storage_keys::ATARI_ROMS;
@@ -41,6 +44,21 @@ fn atari_without_roms_asks_for_them_and_dropped_roms_are_kept_restored_and_remov
     }
     let breakout = rom_shelf::missing_rom("ALE/Breakout-v5").unwrap();
     assert_eq!(breakout.id, "breakout");
+
+    // An episode of a Breakout task asks for the ROM before it is replayed; an episode
+    // of another environment does not.
+    let task = |env: &str| {
+        let json = serde_json::json!({
+            "id": "t", "env": env, "seed": 0, "max_steps": 10, "actions": ["NOOP"],
+            "demos": [{"label": "d", "seed": 0, "actions": ["NOOP"]}],
+            "pass": {"kind": "survive"}, "score": {"kind": "env_score"},
+            "tags": {"family": "f", "memory": "single", "dynamics": "dynamic"}
+        });
+        TaskRef::Inline(Box::new(serde_json::from_value::<Task>(json).unwrap()))
+    };
+    let (env, game) = rom_needed(&task("ALE/Breakout-v5")).unwrap();
+    assert_eq!((env.as_str(), game), ("ALE/Breakout-v5", breakout));
+    assert_eq!(rom_needed(&task("FrozenLake-v1")), None);
 
     // Dropping a file that is not a ROM changes nothing.
     let store = MemoryStore::default();
@@ -80,6 +98,8 @@ fn atari_without_roms_asks_for_them_and_dropped_roms_are_kept_restored_and_remov
         .unwrap();
     assert_eq!(rom_shelf::restore(&store), vec![breakout]);
     assert_eq!(store.get(ATARI_ROMS.key), Some(text));
+
+    assert_eq!(rom_needed(&task("ALE/Breakout-v5")), None);
 
     // Removing: off the shelf and out of storage.
     rom_shelf::remove(&store, breakout).unwrap();
