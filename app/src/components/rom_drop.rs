@@ -100,6 +100,8 @@ pub fn RomDrop(on_added: Callback<Vec<&'static Game>>) -> impl IntoView {
             on:dragleave=move |_| dragging.set(false)
             on:drop=move |ev: web_sys::DragEvent| {
                 ev.prevent_default();
+                // Not also to a page-wide drop target (the replay viewer opens files dropped anywhere).
+                ev.stop_propagation();
                 dragging.set(false);
                 if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
                     take_files(files, lines, on_added);
