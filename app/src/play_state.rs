@@ -786,6 +786,43 @@ mod tests {
     }
 
     #[test]
+    fn breakout_plays_in_real_time_at_60_frames_a_second_with_ale_action_names() {
+        playbench_tests::atari::shelve_test_roms().unwrap();
+        let mut s = PlaySession::new(request("ALE/Breakout-v5", json!({}), 0)).unwrap();
+        let names: Vec<&str> = s.controls().iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["NOOP", "FIRE", "RIGHT", "LEFT"]);
+        let key = |s: &PlaySession, name: &str| {
+            let c = s.controls().iter().find(|c| c.name == name).unwrap();
+            c.keys[0].clone()
+        };
+        assert_eq!(key(&s, "FIRE"), " ");
+        assert_eq!(key(&s, "LEFT"), "ArrowLeft");
+        // Four frames a step at 60 Hz: 67 ms ticks, NOOP between presses.
+        let clock = s.clock().unwrap();
+        assert_eq!(
+            (clock.mode, clock.tick_ms, clock.idle),
+            (ClockMode::Fixed, 67, 0)
+        );
+        assert!(s.is_paused());
+        let frames = |s: &PlaySession| -> u64 {
+            let text = s.render_text();
+            let line = text.lines().next().unwrap_or_default();
+            line.rsplit(' ').next().unwrap().parse().unwrap()
+        };
+        let at_reset = frames(&s);
+        let fire = key(&s, "FIRE");
+        assert!(matches!(
+            s.press_key_at(&fire, 0.0),
+            KeyResult::Queued { action: 1, .. }
+        ));
+        s.tick(1000.0);
+        // One second of play: 14 whole ticks (the 15th falls due at 1005 ms).
+        assert_eq!(s.steps(), 14);
+        assert_eq!(s.virtual_ms(), Some(1000));
+        assert_eq!(frames(&s), at_reset + 14 * 4);
+    }
+
+    #[test]
     fn bad_kwargs_and_unknown_ids_are_load_errors() {
         let e = PlaySession::new(request("FrozenLake-v1", json!({"map_name": "5x5"}), 0)).err();
         assert!(matches!(e, Some(LoadError::BadKwargs(m)) if m.contains("map_name")));
