@@ -5,7 +5,9 @@
 // Playbench ships no ROM: a person drops it on the page. The tests take Breakout's ROM
 // from the test cache `.cache/atari-roms/` (or ATARI_ROMS_DIR), which the native tests
 // fill from the ale-py wheel (`tests/src/atari/roms.rs`); when it is missing, this file
-// fills it by running the one native test that reads Breakout's ROM.
+// fills it by running the one native test that reads Breakout's ROM. No suite has Atari
+// tasks yet: the shared episode is played on (forked) from a short scripted episode of a
+// task written out in full (`tests/src/bin/atari_episode.rs`).
 
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -105,6 +107,8 @@ test('Breakout: the ROM dropped on the page plays by keyboard at 60 Hz; its link
   // FIRE serves and starts the clock; then the paddle moves for a few seconds.
   const started = Date.now();
   await page.keyboard.press('Space');
+  // On fixed ticks the latest press before a tick wins: FIRE gets a tick of its own.
+  await page.waitForTimeout(200);
   for (let i = 0; i < 12; i++) {
     await page.keyboard.press(i % 4 < 2 ? 'ArrowRight' : 'ArrowLeft');
     await page.waitForTimeout(250);
@@ -175,6 +179,70 @@ test('Files that are not ROMs are refused with a clear message; the wheel-sized 
   // A zip without ROMs is refused as such.
   await dropFiles(page, '[data-testid=rom-drop]', [{ name: 'other.whl', bytes: emptyZip() }]);
   await expectText(page.getByTestId('rom-refused'), /other\.whl is a zip archive without ROMs/);
+});
+
+/** A short scripted Breakout episode's link fragment (`e=pb1.…`), from the native tools. */
+function scriptedEpisode() {
+  breakoutRomPath();
+  const out = execFileSync('cargo', ['run', '-j', '1', '-q', '-p', 'playbench-tests', '--bin', 'atari_episode'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const fragment = out.trim().split('\n').pop();
+  assert.match(fragment, /^e=pb1\./);
+  return fragment;
+}
+
+test('A person plays Breakout on from an episode, shares it, and the link verifies in a fresh browser once the ROM is dropped', { timeout: 240_000 }, async () => {
+  const fragment = scriptedEpisode();
+  const rom = fs.readFileSync(breakoutRomPath());
+  const person = await launchBrowser();
+  let link;
+  try {
+    const { page, problems } = await openPage(person.context);
+    // The episode asks for its ROM, then verifies.
+    await page.goto(`${harness.url()}/episode#${fragment}`);
+    await expectText(page.getByTestId('needs-rom-text'), /breakout\.bin/);
+    await dropFiles(page, '[data-testid=rom-drop]', [{ name: 'breakout.bin', bytes: rom }]);
+    await expectText(page.getByTestId('verdict'), 'Verified', 30_000);
+
+    // Playing on from its start, by keyboard in real time: FIRE, then moves, until the
+    // decision budget (60 ticks, 4 seconds) runs out.
+    await page.goto(`${harness.url()}/task/play?fork=0#${fragment}`);
+    await page.getByTestId('decision-text').waitFor();
+    await expectText(page.getByTestId('virtual-time'), '0.0 s');
+    // On fixed ticks the latest press before a tick wins: FIRE gets a tick of its own.
+    await page.keyboard.press('Space');
+    await page.waitForTimeout(200);
+    for (let i = 0; i < 40 && (await page.getByTestId('result').count()) === 0; i++) {
+      await page.keyboard.press(i % 6 < 3 ? 'ArrowRight' : 'ArrowLeft');
+      await page.waitForTimeout(200);
+    }
+    await page.getByTestId('result').waitFor({ timeout: 20_000 });
+    link = await page.getByTestId('share-link').inputValue();
+    assert.ok(!/rom/i.test(link.split('#')[0]), link);
+    const href = await page.getByTestId('download-episode').getAttribute('href');
+    const record = JSON.parse(decodeURIComponent(href.slice(href.indexOf(',') + 1)));
+    assert.ok(record.decisions.some((d) => d.action === 'FIRE'), 'FIRE was played');
+    assert.ok(record.decisions.some((d) => d.action === 'RIGHT' || d.action === 'LEFT'), 'the paddle moved');
+    assert.deepEqual(problems, [], 'the page logged errors');
+  } finally {
+    await person.close();
+  }
+
+  // A fresh browser: the link asks for the ROM; once chosen, the episode verifies.
+  const other = await launchBrowser();
+  try {
+    const { page, problems } = await openPage(other.context);
+    await page.goto(link);
+    await expectText(page.getByTestId('needs-rom-text'), /breakout\.bin/);
+    await page.getByTestId('rom-file').setInputFiles(breakoutRomPath());
+    await expectText(page.getByTestId('verdict'), 'Verified', 30_000);
+    assert.deepEqual(problems, [], 'the fresh browser logged errors');
+  } finally {
+    await other.close();
+  }
 });
 
 /** The smallest zip archive: an end-of-central-directory record and nothing else. */
