@@ -201,15 +201,12 @@ test('A person plays Breakout on from an episode, shares it, and the link verifi
   let link;
   try {
     const { page, problems } = await openPage(person.context);
-    // The episode asks for its ROM, then verifies.
-    await page.goto(`${harness.url()}/episode#${fragment}`);
+    // Playing on from the episode's start asks for the ROM first.
+    await page.goto(`${harness.url()}/task/play?fork=0#${fragment}`);
     await expectText(page.getByTestId('needs-rom-text'), /breakout\.bin/);
     await dropFiles(page, '[data-testid=rom-drop]', [{ name: 'breakout.bin', bytes: rom }]);
-    await expectText(page.getByTestId('verdict'), 'Verified', 30_000);
-
-    // Playing on from its start, by keyboard in real time: FIRE, then moves, until the
-    // decision budget (60 ticks, 4 seconds) runs out.
-    await page.goto(`${harness.url()}/task/play?fork=0#${fragment}`);
+    // Then by keyboard in real time: FIRE, then moves, until the decision budget (60
+    // ticks, 4 seconds) runs out.
     await page.getByTestId('decision-text').waitFor();
     await expectText(page.getByTestId('virtual-time'), '0.0 s');
     // On fixed ticks the latest press before a tick wins: FIRE gets a tick of its own.
@@ -226,6 +223,9 @@ test('A person plays Breakout on from an episode, shares it, and the link verifi
     const record = JSON.parse(decodeURIComponent(href.slice(href.indexOf(',') + 1)));
     assert.ok(record.decisions.some((d) => d.action === 'FIRE'), 'FIRE was played');
     assert.ok(record.decisions.some((d) => d.action === 'RIGHT' || d.action === 'LEFT'), 'the paddle moved');
+    // The scripted episode it continued verifies here too, now that the ROM is here.
+    await page.goto(`${harness.url()}/episode#${fragment}`);
+    await expectText(page.getByTestId('verdict'), 'Verified', 30_000);
     assert.deepEqual(problems, [], 'the page logged errors');
   } finally {
     await person.close();

@@ -36,7 +36,9 @@ use crate::play_state::format_reward;
 use crate::pointer::{self, NoGesture};
 use crate::replay::fork::{fork, parse_fork_step, ForkOrigin};
 use crate::replay::share::{episode_at_href, episode_file_name, share_target};
-use crate::replay::source::{open_link, parse_viewer_fragment, read_stored, Origin, AT_PARAM};
+use crate::replay::source::{
+    open_link, parse_viewer_fragment, read_stored, rom_needed, Origin, AT_PARAM,
+};
 use crate::routes::{self, task_href, task_play_href};
 use crate::suite_data::TaskLoadError;
 use crate::task_session::{
@@ -77,10 +79,11 @@ pub fn TaskPlay() -> impl IntoView {
         roms_added.track();
         if let Some(step) = fork_step.get() {
             let stored = query.with_untracked(|q| q.get_str("stored").map(str::to_string));
-            return match forked_task(&step, &location.hash.get(), stored) {
-                Ok((task, _, _)) if crate::rom_shelf::missing_rom(&task.env).is_some() => {
-                    needs_rom(&task.env, on_rom)
-                }
+            let hash = location.hash.get();
+            if let Some(env) = fork_needs_rom(&hash, stored.as_deref()) {
+                return needs_rom(&env, on_rom);
+            }
+            return match forked_task(&step, &hash, stored) {
                 Ok((task, origin, back)) => match start(task) {
                     Ok(session) => {
                         let session: Session = RwSignal::new_local(Ok(session));
@@ -142,6 +145,16 @@ fn needs_rom(env: &str, on_added: Callback<Vec<&'static envs::atari::Game>>) -> 
         }
         None => ().into_any(),
     }
+}
+
+/// The environment of the episode a fork link continues, when it needs a missing ROM.
+fn fork_needs_rom(hash: &str, stored: Option<&str>) -> Option<String> {
+    let file = match (parse_viewer_fragment(hash).primary, stored) {
+        (Some(link), _) => open_link(Origin::Link, &link).ok()?,
+        (None, Some(key)) => read_stored(&local(), key).ok()?,
+        (None, None) => return None,
+    };
+    rom_needed(&file.task).map(|(env, _)| env)
 }
 
 /// A built-in suite's id as a `'static` string (the default for anything else).
