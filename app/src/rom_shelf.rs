@@ -244,6 +244,25 @@ mod tests {
     }
 
     #[test]
+    fn the_ale_py_wheel_itself_yields_every_supported_rom() {
+        let wheel = playbench_tests::wheels::wheel("ale-py==0.12.1", "ale_py-0.12.1-").unwrap();
+        let bytes = std::fs::read(wheel).unwrap();
+        let found = roms_in("ale_py-0.12.1.whl", bytes).unwrap();
+        let mut games: Vec<&str> = found
+            .iter()
+            .filter_map(|r| r.game.map(|g| g.name))
+            .collect();
+        games.sort_unstable();
+        let mut all: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
+        all.sort_unstable();
+        assert_eq!(games, all);
+        assert!(
+            found.len() > GAMES.len(),
+            "the wheel has more ROMs than we support"
+        );
+    }
+
+    #[test]
     fn the_request_for_a_rom_names_the_file_its_md5_and_the_wheel() {
         let g = game("Breakout");
         let text = needs_rom_text("ALE/Breakout-v5", g);
