@@ -245,6 +245,32 @@ test('A person plays Breakout on from an episode, shares it, and the link verifi
   }
 });
 
+test('The ale-py wheel dropped on /roms puts every supported game on the shelf', { timeout: TIMEOUT }, async () => {
+  breakoutRomPath(); // fills .cache/wheels/ too
+  const wheels = path.join(repoRoot, '.cache', 'wheels');
+  const wheel = fs.readdirSync(wheels).find((f) => f.startsWith('ale_py-0.12.1-') && f.endsWith('.whl'));
+  assert.ok(wheel, `no ale-py wheel in ${wheels}`);
+  const fresh = await launchBrowser();
+  try {
+    const { page, problems } = await openPage(fresh.context);
+    await page.goto(`${harness.url()}/roms`);
+    await expectText(page.getByTestId('rom-count'), '0 of 20 supported games have their ROM here.');
+    await page.getByTestId('rom-file').setInputFiles(path.join(wheels, wheel));
+    await expectText(page.getByTestId('rom-count'), '20 of 20 supported games have their ROM here.', 30_000);
+    const lines = await page.getByTestId('rom-accepted').allTextContents();
+    assert.ok(lines.some((l) => /^breakout\.bin: Breakout \(ALE's breakout\.bin\) — MD5 f34f08e5eb96e500e851a80be3277a56/.test(l)), lines.join('\n'));
+    assert.match(lines.at(-1), /other ROMs in it are games Playbench does not play yet/);
+    assert.equal(await page.getByTestId('rom-refused').count(), 0);
+    // Kept across a reload, and every Atari card now shows its first frame.
+    await page.goto(`${harness.url()}/`);
+    await page.locator('[data-env-id="ALE/Pong-v5"] canvas').waitFor();
+    assert.equal(await page.getByTestId('needs-rom-thumb').count(), 0);
+    assert.deepEqual(problems, [], 'the page logged errors');
+  } finally {
+    await fresh.close();
+  }
+});
+
 /** The smallest zip archive: an end-of-central-directory record and nothing else. */
 function emptyZip() {
   const b = Buffer.alloc(22);
