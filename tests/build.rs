@@ -2,6 +2,10 @@
 //! `fixtures/` (except scripts and notes) is embedded, so the same tests read them
 //! natively and as wasm in the browser, and a file added there is checked without
 //! editing any list.
+//!
+//! Wasm test builds also embed the Atari ROMs from the ignored `.cache/` folder (filled
+//! from the ale-py wheel by the same code the native tests use, `src/atari/roms.rs`):
+//! a browser test has no file system to read them from. Native builds embed none.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -21,6 +25,59 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
                 out.push(path);
             }
         }
+    }
+}
+
+// Only `rom_files` is used here; the rest serves the native tests.
+#[allow(dead_code)]
+#[path = "src/atari/roms.rs"]
+mod roms;
+#[allow(dead_code)]
+#[path = "src/wheels.rs"]
+mod wheels;
+
+/// `atari_roms.rs`: `EMBEDDED_ROMS` (file name, bytes) and, when there are none,
+/// `EMBEDDED_ROMS_MISSING` saying why.
+fn embed_atari_roms(out_dir: &Path) {
+    println!("cargo:rerun-if-env-changed=ATARI_ROMS_DIR");
+    let wasm = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32");
+    let mut code = String::from(
+        "/// The Atari ROMs embedded in wasm test builds: (file name, bytes).\n\
+         pub static EMBEDDED_ROMS: &[(&str, &[u8])] = &[\n",
+    );
+    let mut missing = String::new();
+    if wasm {
+        match roms::rom_dir().and_then(|dir| {
+            println!("cargo:rerun-if-changed={}", dir.display());
+            roms::rom_files().map(|files| (dir, files))
+        }) {
+            Ok((dir, files)) => {
+                for (name, _) in files {
+                    let path = dir.join(&name);
+                    let _ = writeln!(
+                        code,
+                        "    ({name:?}, include_bytes!({:?})),",
+                        path.display().to_string()
+                    );
+                }
+            }
+            Err(e) => {
+                println!("cargo:warning=no Atari ROMs for the wasm tests: {e}");
+                missing = e;
+            }
+        }
+    } else {
+        missing = "native builds read the ROMs from .cache/ (playbench_tests::atari::roms)".into();
+    }
+    code.push_str("];\n");
+    let _ = writeln!(
+        code,
+        "/// Why [`EMBEDDED_ROMS`] is empty (empty when it is not).\n\
+         pub static EMBEDDED_ROMS_MISSING: &str = {missing:?};"
+    );
+    let out = out_dir.join("atari_roms.rs");
+    if let Err(e) = std::fs::write(&out, code) {
+        panic!("writing {}: {e}", out.display());
     }
 }
 
@@ -53,8 +110,10 @@ fn main() {
         }
     }
     code.push_str("];\n");
-    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default()).join("data_files.rs");
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
+    let out = out_dir.join("data_files.rs");
     if let Err(e) = std::fs::write(&out, code) {
         panic!("writing {}: {e}", out.display());
     }
+    embed_atari_roms(&out_dir);
 }

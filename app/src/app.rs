@@ -12,6 +12,7 @@ use crate::pages::episode::EpisodePage;
 use crate::pages::home::Home;
 use crate::pages::models::ModelsPage;
 use crate::pages::play::Play;
+use crate::pages::roms::RomsPage;
 use crate::pages::run::RunPage;
 use crate::pages::study::StudyPage;
 use crate::pages::study_take::StudyTakePage;
@@ -25,6 +26,8 @@ use crate::routes::{self, Page, Section};
 /// loading screen (`#boot`).
 pub fn start() {
     console_error_panic_hook::set_once();
+    // The Atari ROMs people supplied on this device go back on the shelf first.
+    crate::rom_shelf::restore(&crate::browser::storage::local());
     leptos::mount::mount_to_body(App);
     if let Some(boot) = document().get_element_by_id("boot") {
         boot.remove();
@@ -65,6 +68,7 @@ pub fn App() -> impl IntoView {
                     <Route path=one(Page::Study) view=StudyPage />
                     <Route path=two(Page::StudyTake) view=StudyTakePage />
                     <Route path=one(Page::Compare) view=ComparePage />
+                    <Route path=one(Page::Roms) view=RomsPage />
                 </Routes>
             </main>
         </Router>

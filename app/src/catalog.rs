@@ -1,6 +1,7 @@
 //! What the home page lists: every registered environment, grouped by family, with the
 //! links that start it and its seed-0 first frame for a thumbnail.
 
+use envs::atari::Game;
 use envs::{Family, Frame};
 use serde_json::{Map, Value};
 
@@ -120,6 +121,29 @@ pub fn first_frame(request: &PlayRequest) -> Result<Frame, LoadError> {
     Ok(session.frame().clone())
 }
 
+/// What a card shows above its links.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Thumbnail {
+    /// The first frame of seed 0.
+    Frame(Frame),
+    /// The environment cannot start before its game's ROM is supplied (`/roms`).
+    NeedsRom(&'static Game),
+    /// The environment failed to start for another reason (a bug: shown, never hidden).
+    Failed(LoadError),
+}
+
+/// The card's thumbnail for an entry.
+pub fn thumbnail(entry: &Entry) -> Thumbnail {
+    match first_frame(&entry.default_request()) {
+        Ok(frame) => Thumbnail::Frame(frame),
+        Err(LoadError::MissingAsset(why)) => match crate::rom_shelf::missing_rom(entry.id) {
+            Some(game) => Thumbnail::NeedsRom(game),
+            None => Thumbnail::Failed(LoadError::MissingAsset(why)),
+        },
+        Err(e) => Thumbnail::Failed(e),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,6 +223,9 @@ mod tests {
 
     #[test]
     fn every_link_starts_and_every_thumbnail_draws() {
+        // Atari ids start once their ROMs are on the shelf (`tests/missing_roms.rs` covers
+        // the cards without them).
+        assert!(playbench_tests::atari::shelve_test_roms().unwrap().len() >= 20);
         for g in groups() {
             for e in &g.entries {
                 for link in &e.links {
@@ -210,6 +237,7 @@ mod tests {
                     );
                 }
                 assert!(first_frame(&e.default_request()).is_ok());
+                assert!(matches!(thumbnail(e), Thumbnail::Frame(_)), "{}", e.id);
             }
         }
     }

@@ -5,7 +5,8 @@
 //! [`catalog`] (what the home page lists); for the benchmark, [`bench`] (the built-in
 //! suite and its baselines), [`suite_filter`] (the suite page's filters and groups),
 //! [`task_text`] (a task's rules in plain words), [`demo_player`] (demonstration
-//! playback) and [`task_session`] (a person playing a task as an agent would). The
+//! playback) and [`task_session`] (a person playing a task as an agent would); [`rom_shelf`]
+//! (the Atari ROMs people supply, kept on their device). The
 //! Leptos views, compiled for wasm32 only, draw them and forward clicks and key presses.
 
 pub mod action_form;
@@ -16,6 +17,7 @@ pub mod play_state;
 pub mod pointer;
 pub mod realtime;
 pub mod replay;
+pub mod rom_shelf;
 pub mod routes;
 pub mod runner;
 pub mod storage;
@@ -28,6 +30,7 @@ pub mod task_text;
 #[cfg(test)]
 mod test_envs;
 pub mod url;
+pub mod zip_reader;
 
 #[cfg(target_arch = "wasm32")]
 mod app;

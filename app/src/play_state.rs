@@ -140,6 +140,7 @@ impl PlaySession {
         let env = envs::make(spec.id, &request.kwargs).map_err(|e| match e {
             EnvError::UnknownEnv(id) => LoadError::UnknownEnv(id),
             EnvError::BadKwargs(why) => LoadError::BadKwargs(why),
+            EnvError::MissingAsset(why) => LoadError::MissingAsset(why),
             other => LoadError::BadKwargs(other.to_string()),
         })?;
         let request = PlayRequest {
@@ -723,6 +724,8 @@ mod tests {
 
     #[test]
     fn every_env_starts_with_a_frame_and_bound_keys() {
+        // Atari ids need their ROMs (`tests/missing_roms.rs` covers them missing).
+        playbench_tests::atari::shelve_test_roms().unwrap();
         for spec in envs::specs() {
             let s = PlaySession::new(PlayRequest::new(spec.id, Map::new(), 0)).unwrap();
             let (w, h) = (s.frame().width(), s.frame().height());
@@ -744,6 +747,8 @@ mod tests {
 
     #[test]
     fn one_key_press_is_one_step_or_one_input_to_the_clock_everywhere() {
+        // Atari ids need their ROMs (`tests/missing_roms.rs` covers them missing).
+        playbench_tests::atari::shelve_test_roms().unwrap();
         for spec in envs::specs() {
             let mut s = PlaySession::new(PlayRequest::new(spec.id, Map::new(), 1)).unwrap();
             let c = s
@@ -780,6 +785,43 @@ mod tests {
                 Some(u64::from(clock.tick_ms) * u64::from(1 - at_once))
             );
         }
+    }
+
+    #[test]
+    fn breakout_plays_in_real_time_at_60_frames_a_second_with_ale_action_names() {
+        playbench_tests::atari::shelve_test_roms().unwrap();
+        let mut s = PlaySession::new(request("ALE/Breakout-v5", json!({}), 0)).unwrap();
+        let names: Vec<&str> = s.controls().iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["NOOP", "FIRE", "RIGHT", "LEFT"]);
+        let key = |s: &PlaySession, name: &str| {
+            let c = s.controls().iter().find(|c| c.name == name).unwrap();
+            c.keys[0].clone()
+        };
+        assert_eq!(key(&s, "FIRE"), " ");
+        assert_eq!(key(&s, "LEFT"), "ArrowLeft");
+        // Four frames a step at 60 Hz: 67 ms ticks, NOOP between presses.
+        let clock = s.clock().unwrap();
+        assert_eq!(
+            (clock.mode, clock.tick_ms, clock.idle),
+            (ClockMode::Fixed, 67, 0)
+        );
+        assert!(s.is_paused());
+        let frames = |s: &PlaySession| -> u64 {
+            let text = s.render_text();
+            let line = text.lines().next().unwrap_or_default();
+            line.rsplit(' ').next().unwrap().parse().unwrap()
+        };
+        let at_reset = frames(&s);
+        let fire = key(&s, "FIRE");
+        assert!(matches!(
+            s.press_key_at(&fire, 0.0),
+            KeyResult::Queued { action: 1, .. }
+        ));
+        s.tick(1000.0);
+        // One second of play: 14 whole ticks (the 15th falls due at 1005 ms).
+        assert_eq!(s.steps(), 14);
+        assert_eq!(s.virtual_ms(), Some(1000));
+        assert_eq!(frames(&s), at_reset + 14 * 4);
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub enum Page {
     Study,
     StudyTake,
     Compare,
+    Roms,
 }
 
 pub const HOME: &str = "/";
@@ -34,9 +35,10 @@ pub const EPISODE: &str = "/episode";
 pub const STUDY: &str = "/study";
 pub const STUDY_TAKE: &str = "/study/take";
 pub const COMPARE: &str = "/compare";
+pub const ROMS: &str = "/roms";
 
 impl Page {
-    pub const ALL: [Page; 12] = [
+    pub const ALL: [Page; 13] = [
         Self::Home,
         Self::Play,
         Self::Suite,
@@ -49,6 +51,7 @@ impl Page {
         Self::Study,
         Self::StudyTake,
         Self::Compare,
+        Self::Roms,
     ];
 
     pub fn path(self) -> &'static str {
@@ -65,6 +68,7 @@ impl Page {
             Self::Study => STUDY,
             Self::StudyTake => STUDY_TAKE,
             Self::Compare => COMPARE,
+            Self::Roms => ROMS,
         }
     }
 
@@ -90,6 +94,7 @@ impl Page {
             Self::Episode => Section::Episode,
             Self::Study | Self::StudyTake => Section::Study,
             Self::Compare => Section::Compare,
+            Self::Roms => Section::Roms,
         }
     }
 }
@@ -103,16 +108,18 @@ pub enum Section {
     Episode,
     Study,
     Compare,
+    Roms,
 }
 
 impl Section {
-    pub const ALL: [Section; 6] = [
+    pub const ALL: [Section; 7] = [
         Self::Envs,
         Self::Suite,
         Self::Run,
         Self::Episode,
         Self::Study,
         Self::Compare,
+        Self::Roms,
     ];
 
     /// Where the navigation link leads.
@@ -124,6 +131,7 @@ impl Section {
             Self::Episode => EPISODE,
             Self::Study => STUDY,
             Self::Compare => COMPARE,
+            Self::Roms => ROMS,
         }
     }
 
@@ -135,6 +143,7 @@ impl Section {
             Self::Episode => "Replay",
             Self::Study => "Human study",
             Self::Compare => "Compare",
+            Self::Roms => "ROMs",
         }
     }
 
@@ -147,6 +156,7 @@ impl Section {
             Self::Episode => "nav-episode",
             Self::Study => "nav-study",
             Self::Compare => "nav-compare",
+            Self::Roms => "nav-roms",
         }
     }
 
@@ -217,6 +227,7 @@ mod tests {
         assert_eq!(Section::of_path("/play"), Some(Section::Envs));
         assert_eq!(Section::of_path("/models"), Some(Section::Run));
         assert_eq!(Section::of_path("/study/take"), Some(Section::Study));
+        assert_eq!(Section::of_path("/roms"), Some(Section::Roms));
         for s in Section::ALL {
             assert_eq!(Section::of_path(s.href()), Some(s), "{s:?}");
             assert!(s.testid().starts_with("nav-") && !s.label().is_empty());

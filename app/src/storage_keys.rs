@@ -95,8 +95,17 @@ pub const STORED_EPISODE: StorageKey = StorageKey {
     holds: "an episode file (playbench-episode-file/1) too large for a link",
 };
 
+/// The Atari ROMs people supplied (`rom_shelf`), kept on this device only.
+pub const ATARI_ROMS: StorageKey = StorageKey {
+    key: "playbench.atari-roms",
+    format: 1,
+    family: false,
+    holds: "supported ROM images as a JSON object, MD5 (lower-case hex) to the bytes in \
+            base64url without padding",
+};
+
 /// Every key and family, for the tests and the docs.
-pub const ALL: [StorageKey; 9] = [
+pub const ALL: [StorageKey; 10] = [
     ENDPOINT_PROFILES,
     ENDPOINT_KEYS,
     RUN_SETTINGS,
@@ -106,6 +115,7 @@ pub const ALL: [StorageKey; 9] = [
     STUDY_DRAFT,
     STUDY,
     STORED_EPISODE,
+    ATARI_ROMS,
 ];
 
 /// Where finished episode `job` of suite run `run_id` is kept.

@@ -142,6 +142,9 @@ pub enum LoadError {
     BadKwargs(String),
     /// `seed=` is not a non-negative integer that fits in 64 bits.
     BadSeed(String),
+    /// The environment needs a file Playbench does not ship (an Atari ROM): the
+    /// environment's message. Pages offer to supply it (`rom_shelf`).
+    MissingAsset(String),
 }
 
 impl LoadError {
@@ -154,6 +157,7 @@ impl LoadError {
                 "Bad environment arguments"
             }
             Self::BadSeed(_) => "Bad seed",
+            Self::MissingAsset(_) => "A file is needed",
         }
     }
 }
@@ -171,6 +175,7 @@ impl fmt::Display for LoadError {
                 )
             }
             Self::BadKwargs(why) => write!(f, "The environment refused its kwargs: {why}."),
+            Self::MissingAsset(why) => write!(f, "{why}."),
             Self::BadSeed(got) => {
                 write!(
                     f,

@@ -11,6 +11,7 @@ use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
 use crate::png_out::write_png;
+use crate::rom_folder::{shelve_folder, Shelved, ROMS_KWARG};
 
 /// The most actions a `solve` reply lists.
 pub const SOLVE_LIMIT: usize = 10_000;
@@ -195,11 +196,31 @@ impl Driver {
 
     fn make(&mut self, id: Option<String>, kwargs: &Map<String, Value>) -> Result<Value, String> {
         let id = id.ok_or("make needs \"env\": a registered id such as \"CartPole-v1\"")?;
-        let env = envs::make(&id, kwargs).map_err(|e| e.to_string())?;
+        // The driver's own kwarg: a folder of ROM files for the shelf, not the env's.
+        let mut kwargs = kwargs.clone();
+        let shelved = match kwargs.remove(ROMS_KWARG) {
+            None => None,
+            Some(dir) => {
+                let dir: String = serde_json::from_value(dir.clone()).map_err(|_| {
+                    format!("\"{ROMS_KWARG}\" must be a folder of ROM files (a path), got {dir}")
+                })?;
+                Some((shelve_folder(std::path::Path::new(&dir))?, dir))
+            }
+        };
+        let env = envs::make(&id, &kwargs).map_err(|e| match (&e, &shelved) {
+            (envs::EnvError::MissingAsset(_), Some((found, dir))) => {
+                format!("{e} (the folder {dir} holds {})", describe(found))
+            }
+            _ => e.to_string(),
+        })?;
         let actions = env.action_names();
         let frame_sha256 = envs::spec(&id).is_some_and(|s| s.family.frame_sha256);
         self.load(env, frame_sha256);
-        Ok(json!({ "ok": true, "actions": actions }))
+        let mut reply = json!({ "ok": true, "actions": actions });
+        if let Some((found, _)) = shelved {
+            reply["roms"] = json!(found.games);
+        }
+        Ok(reply)
     }
 
     /// A reset or step reply: the environment's own fields, then `fields` (which win),
@@ -282,6 +303,16 @@ impl Driver {
         }
         Ok(json!({ "actions": solve(env, SOLVE_LIMIT) }))
     }
+}
+
+/// The games a ROM folder held, for an error message.
+fn describe(found: &Shelved) -> String {
+    let games = if found.games.is_empty() {
+        "no supported ROM".to_string()
+    } else {
+        format!("ROMs of {}", found.games.join(", "))
+    };
+    format!("{games}, and {} other files", found.other_files)
 }
 
 /// An index for discrete spaces; a number (or a one-element array) for continuous ones;

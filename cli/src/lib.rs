@@ -8,5 +8,6 @@ pub mod driver;
 pub mod endpoint;
 pub mod error;
 pub mod png_out;
+pub mod rom_folder;
 pub mod runs;
 pub mod verify;

@@ -7,6 +7,9 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
+use playbench_tests::atari::{
+    check_atari_golden, golden_for, gunzip, AtariStepped, AtariStepper, Seen,
+};
 use playbench_tests::{check_golden_with, golden_files, Stepped, Stepper};
 use serde_json::{json, Map, Value};
 
@@ -81,6 +84,86 @@ impl Stepper for DriverProcess {
             terminated: r["terminated"].as_bool().ok_or("no terminated")?,
             truncated: r["truncated"].as_bool().ok_or("no truncated")?,
         })
+    }
+}
+
+/// The driver playing `ALE/<Game>-v5` with ROMs from a folder (the `"roms"` kwarg).
+struct AtariDriver {
+    driver: DriverProcess,
+    roms: String,
+}
+
+fn seen(reply: &mut Value) -> Result<Seen, String> {
+    let hex = reply["frame_sha256"].as_str().ok_or("no frame_sha256")?;
+    let mut screen_sha256 = [0u8; 32];
+    for (i, byte) in screen_sha256.iter_mut().enumerate() {
+        *byte = hex
+            .get(2 * i..2 * i + 2)
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+            .ok_or("frame_sha256 is not 64 hex digits")?;
+    }
+    Ok(Seen {
+        state: reply["state"].take(),
+        screen_sha256,
+        obs: None,
+    })
+}
+
+impl AtariStepper for AtariDriver {
+    fn make(&mut self, env: &str, kwargs: &Map<String, Value>) -> Result<(), String> {
+        let mut kwargs = kwargs.clone();
+        kwargs.insert("roms".into(), self.roms.clone().into());
+        let reply = self
+            .driver
+            .ask(&json!({"op": "make", "env": env, "kwargs": kwargs}))?;
+        if reply["roms"].as_array().is_none_or(|r| r.is_empty()) {
+            return Err(format!("the driver found no ROM in {}: {reply}", self.roms));
+        }
+        Ok(())
+    }
+
+    fn reset(&mut self, seed: Option<u64>) -> Result<Seen, String> {
+        seen(&mut self.driver.ask(&json!({"op": "reset", "seed": seed}))?)
+    }
+
+    fn step(&mut self, action: usize) -> Result<AtariStepped, String> {
+        let mut r = self.driver.ask(&json!({"op": "step", "action": action}))?;
+        Ok(AtariStepped {
+            reward: r["reward"].as_f64().ok_or("no reward")?,
+            terminated: r["terminated"].as_bool().ok_or("no terminated")?,
+            truncated: r["truncated"].as_bool().ok_or("no truncated")?,
+            seen: seen(&mut r)?,
+        })
+    }
+}
+
+/// The Atari goldens through the driver, the ROMs given as a folder (the ale-py wheel's,
+/// extracted into `.cache/`; without them this test fails, it does not skip).
+#[test]
+fn driver_replays_the_atari_golden_files_with_a_rom_folder() {
+    let dir = playbench_tests::atari::roms::rom_dir()
+        .unwrap_or_else(|e| panic!("the Atari driver test needs the ALE ROMs: {e}"));
+    let mut atari = AtariDriver {
+        driver: DriverProcess::start(),
+        roms: dir.to_string_lossy().into_owned(),
+    };
+    // Without the folder, a game whose ROM this process has not seen is refused clearly.
+    let e = atari
+        .driver
+        .ask(&json!({"op": "make", "env": "ALE/Pong-v5"}))
+        .unwrap_err();
+    assert!(
+        e.contains("ROM not supplied: ALE/Pong-v5") && e.contains("\\\"roms\\\""),
+        "{e}"
+    );
+    for spec in envs::atari::FAMILY.specs {
+        let json = gunzip(golden_for(spec.id).unwrap()).unwrap();
+        let cov = check_atari_golden(&mut atari, &json).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            cov.steps >= 6000 && cov.ram_checks >= 20,
+            "{}: {cov:?}",
+            spec.id
+        );
     }
 }
 

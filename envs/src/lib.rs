@@ -33,6 +33,7 @@ families!(
     flappy_bird,
     highway,
     visgym,
+    atari,
 );
 
 pub use crate::core::action::{ActionError, ArgKind, ArgValue, Call};

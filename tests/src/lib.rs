@@ -280,6 +280,7 @@ pub fn golden(name: &str) -> &'static str {
         .find(|(n, _)| *n == name)
         .map_or("", |(_, json)| json)
 }
+pub mod atari;
 pub mod bench;
 pub mod minigrid;
 pub mod reference;

@@ -31,3 +31,11 @@ pub async fn read_text(file: web_sys::File) -> Result<String, String> {
         .await
         .map_err(|e| format!("the file could not be read: {e}"))
 }
+
+/// The bytes of a file chosen or dropped by the person.
+pub async fn read_bytes(file: web_sys::File) -> Result<Vec<u8>, String> {
+    let blob = gloo_file::Blob::from(file);
+    gloo_file::futures::read_as_bytes(&blob)
+        .await
+        .map_err(|e| format!("the file could not be read: {e}"))
+}

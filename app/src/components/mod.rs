@@ -8,6 +8,7 @@ pub mod frame_view;
 pub mod keys;
 pub mod realtime;
 pub mod results_view;
+pub mod rom_drop;
 pub mod run_setup;
 pub mod share_box;
 pub mod study_demos;

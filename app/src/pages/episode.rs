@@ -16,6 +16,7 @@ use crate::browser::files::read_text;
 use crate::browser::storage::local;
 use crate::components::frame_view::{FrameSource, FrameView};
 use crate::components::keys::on_page_keys;
+use crate::components::rom_drop::NeedsRom;
 use crate::components::share_box::{page_origin, ShareBox};
 use crate::pages::home::set_title;
 use crate::play_state::format_reward;
@@ -25,7 +26,8 @@ use crate::replay::share::{
     episode_file_name, fork_href, share_target, stored_key_for, ForkSource, ForkWith,
 };
 use crate::replay::source::{
-    open_file, open_link, parse_viewer_fragment, read_stored, store_episode, OpenError, Origin,
+    check_rom, open_file, open_link, parse_viewer_fragment, read_stored, store_episode, OpenError,
+    Origin, Reason,
 };
 use crate::replay::timeline::{Outcome, Replay, Scrubber};
 use crate::routes::task_href;
@@ -49,7 +51,7 @@ fn load(
     origin: Origin,
     file: Result<bench::share::EpisodeFile, OpenError>,
 ) -> Result<Rc<Loaded>, OpenError> {
-    let file = file?;
+    let file = check_rom(origin.clone(), file?)?;
     let fragment = file.to_link_fragment().ok();
     let replay = Replay::open(file).map_err(|e| OpenError::share(origin, e))?;
     Ok(Rc::new(Loaded { replay, fragment }))
@@ -138,6 +140,13 @@ pub fn EpisodePage() -> impl IntoView {
                 </p>
             }
             .into_any(),
+            Some(Err(OpenError { origin, reason: Reason::MissingRom { env, game, file } })) => {
+                // Once the ROM is supplied, the same episode opens.
+                let on_added = Callback::new(move |_| {
+                    primary.set(Some(load(origin.clone(), Ok((*file).clone()))));
+                });
+                view! { <NeedsRom env_id=env game=game on_added=on_added /> }.into_any()
+            }
             Some(Err(e)) => view! { <OpenErrorBox error=e /> }.into_any(),
             Some(Ok(left)) => match compare {
                 Some(Ok(right)) => match check_pair(&left.replay, &right.replay) {

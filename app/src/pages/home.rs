@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::catalog::{self, Entry};
+use crate::catalog::{self, Entry, Thumbnail};
 use crate::components::frame_view::{FrameSource, FrameView};
 
 #[component]
@@ -113,15 +113,25 @@ fn EnvCard(entry: Entry, query: RwSignal<String>) -> impl IntoView {
     view! {
         <li class="card" data-testid="env-card" data-env-id=entry.id hidden=hidden>
             <a class="thumb-link" href=play_href tabindex="-1" aria-hidden="true">
-                {crate::catalog::first_frame(&entry.default_request()).ok().map(|frame| view! {
-                    <FrameView
-                        frame=FrameSource::fixed(frame)
-                        label=format!("{}: the first frame of seed 0", entry.id)
-                        testid="thumb"
-                        class="thumb"
-                        unfocusable=true
-                    />
-                })}
+                {match catalog::thumbnail(&entry) {
+                    Thumbnail::Frame(frame) => view! {
+                        <FrameView
+                            frame=FrameSource::fixed(frame)
+                            label=format!("{}: the first frame of seed 0", entry.id)
+                            testid="thumb"
+                            class="thumb"
+                            unfocusable=true
+                        />
+                    }.into_any(),
+                    Thumbnail::NeedsRom(game) => view! {
+                        <span class="thumb rom-placeholder" data-testid="needs-rom-thumb">
+                            {format!("Needs its ROM ({}.bin)", game.id)}
+                        </span>
+                    }.into_any(),
+                    Thumbnail::Failed(e) => view! {
+                        <span class="thumb rom-placeholder" data-testid="thumb-error">{e.to_string()}</span>
+                    }.into_any(),
+                }}
             </a>
             <div class="card-body">
                 <h3 class="env-id">{entry.id}</h3>

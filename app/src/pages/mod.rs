@@ -5,6 +5,7 @@ pub mod episode;
 pub mod home;
 pub mod models;
 pub mod play;
+pub mod roms;
 pub mod run;
 pub mod study;
 pub mod study_take;

@@ -24,6 +24,7 @@ use crate::components::error_box::ErrorBox;
 use crate::components::frame_view::{FrameSource, FrameView, PointerInput};
 use crate::components::keys::on_page_keys;
 use crate::components::realtime::{realtime_timer, RealtimeBar};
+use crate::components::rom_drop::NeedsRom;
 use crate::pages::home::set_title;
 use crate::play_state::{format_reward, PlaySession};
 use crate::pointer::{self, NoGesture};
@@ -84,7 +85,25 @@ pub fn Play() -> impl IntoView {
     });
 
     let load_error = Memo::new(move |_| session.with(|s| s.as_ref().err().cloned()));
+    // A ROM added on this page starts the episode the URL describes.
+    let on_rom = Callback::new(move |_| {
+        session.set(start(request.get_untracked(), shown.get_untracked()));
+    });
     move || match load_error.get() {
+        Some(err @ LoadError::MissingAsset(_)) => {
+            let env_id = request
+                .with_untracked(|r| r.as_ref().map(|r| r.env_id.clone()).unwrap_or_default());
+            match crate::rom_shelf::missing_rom(&env_id) {
+                Some(game) => {
+                    set_title("ROM needed · Playbench");
+                    view! { <NeedsRom env_id=env_id game=game on_added=on_rom /> }.into_any()
+                }
+                None => {
+                    view! { <ErrorBox title=err.title().to_string() message=err.to_string() /> }
+                        .into_any()
+                }
+            }
+        }
         Some(err) => {
             set_title("Cannot play · Playbench");
             view! { <ErrorBox title=err.title().to_string() message=err.to_string() /> }.into_any()

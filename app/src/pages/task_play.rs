@@ -28,6 +28,7 @@ use crate::components::error_box::ErrorBox;
 use crate::components::frame_view::{FrameSource, FrameView, PointerInput};
 use crate::components::keys::on_page_keys;
 use crate::components::realtime::{realtime_timer, RealtimeBar};
+use crate::components::rom_drop::NeedsRom;
 use crate::components::share_box::{page_origin, ShareBox};
 use crate::pages::home::set_title;
 use crate::pages::task::{suite_task, TagChips, TaskFacts, TaskLoadErrorBox};
@@ -35,7 +36,9 @@ use crate::play_state::format_reward;
 use crate::pointer::{self, NoGesture};
 use crate::replay::fork::{fork, parse_fork_step, ForkOrigin};
 use crate::replay::share::{episode_at_href, episode_file_name, share_target};
-use crate::replay::source::{open_link, parse_viewer_fragment, read_stored, Origin, AT_PARAM};
+use crate::replay::source::{
+    open_link, parse_viewer_fragment, read_stored, rom_needed, Origin, AT_PARAM,
+};
 use crate::routes::{self, task_href, task_play_href};
 use crate::suite_data::TaskLoadError;
 use crate::task_session::{
@@ -69,10 +72,18 @@ pub fn TaskPlay() -> impl IntoView {
         query.with(|q| q.get_str("record").and_then(parse_flag).unwrap_or(false))
     });
     let fork_step = Memo::new(move |_| query.with(|q| q.get_str("fork").map(str::to_string)));
+    // Bumped when a ROM is supplied on this page: the task is started again.
+    let roms_added = RwSignal::new(0u32);
+    let on_rom = Callback::new(move |_| roms_added.update(|n| *n += 1));
     move || {
+        roms_added.track();
         if let Some(step) = fork_step.get() {
             let stored = query.with_untracked(|q| q.get_str("stored").map(str::to_string));
-            return match forked_task(&step, &location.hash.get(), stored) {
+            let hash = location.hash.get();
+            if let Some(env) = fork_needs_rom(&hash, stored.as_deref()) {
+                return needs_rom(&env, on_rom);
+            }
+            return match forked_task(&step, &hash, stored) {
                 Ok((task, origin, back)) => match start(task) {
                     Ok(session) => {
                         let session: Session = RwSignal::new_local(Ok(session));
@@ -97,7 +108,15 @@ pub fn TaskPlay() -> impl IntoView {
                 }
             };
         }
-        let started = found.get().and_then(|(suite, id)| {
+        let wanted = found.get();
+        if let Ok((suite, id)) = &wanted {
+            if let Some(task) = suite.task(id) {
+                if crate::rom_shelf::missing_rom(&task.env).is_some() {
+                    return needs_rom(&task.env, on_rom);
+                }
+            }
+        }
+        let started = wanted.and_then(|(suite, id)| {
             let task = suite.task(&id).ok_or(TaskLoadError::MissingId)?;
             start(task).map(|s| (suite, task, s))
         });
@@ -115,6 +134,27 @@ pub fn TaskPlay() -> impl IntoView {
             }
         }
     }
+}
+
+/// The panel asking for the ROM a task's environment needs.
+fn needs_rom(env: &str, on_added: Callback<Vec<&'static envs::atari::Game>>) -> AnyView {
+    match crate::rom_shelf::missing_rom(env) {
+        Some(game) => {
+            set_title("ROM needed · Playbench");
+            view! { <NeedsRom env_id=env.to_string() game=game on_added=on_added /> }.into_any()
+        }
+        None => ().into_any(),
+    }
+}
+
+/// The environment of the episode a fork link continues, when it needs a missing ROM.
+fn fork_needs_rom(hash: &str, stored: Option<&str>) -> Option<String> {
+    let file = match (parse_viewer_fragment(hash).primary, stored) {
+        (Some(link), _) => open_link(Origin::Link, &link).ok()?,
+        (None, Some(key)) => read_stored(&local(), key).ok()?,
+        (None, None) => return None,
+    };
+    rom_needed(&file.task).map(|(env, _)| env)
 }
 
 /// A built-in suite's id as a `'static` string (the default for anything else).

@@ -17,7 +17,8 @@
 
 use std::fmt;
 
-use bench::share::{EpisodeFile, ShareError, LINK_PARAM};
+use bench::share::{resolve_task, EpisodeFile, ShareError, TaskRef, LINK_PARAM};
+use envs::atari::Game;
 
 use crate::storage::{Store, StoreError};
 use crate::storage_keys::stored_episode;
@@ -115,6 +116,13 @@ pub enum Reason {
     NothingStored,
     /// The file is empty.
     Empty,
+    /// The episode's environment needs a ROM this browser does not have; the file,
+    /// kept to open once the ROM is supplied.
+    MissingRom {
+        env: String,
+        game: &'static Game,
+        file: Box<EpisodeFile>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -149,6 +157,7 @@ impl OpenError {
             }
             Reason::Share(_) | Reason::Empty => "This episode could not be read",
             Reason::BadKey | Reason::NothingStored => "No stored episode",
+            Reason::MissingRom { .. } => "This episode needs a ROM",
         }
     }
 }
@@ -168,6 +177,11 @@ impl fmt::Display for OpenError {
                  the browser that saved them): open the episode file instead."
             ),
             Reason::Empty => write!(f, "Could not open {origin}: it is empty."),
+            Reason::MissingRom { env, game, .. } => write!(
+                f,
+                "{origin} plays {env}, which needs the {} ROM ({}.bin, MD5 {}).",
+                game.name, game.id, game.md5
+            ),
         }
     }
 }
@@ -202,6 +216,32 @@ pub fn open_file(name: &str, text: &str) -> Result<EpisodeFile, OpenError> {
         EpisodeFile::from_link_fragment(text)
     };
     read.map_err(|e| OpenError::share(origin, e))
+}
+
+/// The environment a task plays and the game whose ROM it needs but this browser lacks.
+pub fn rom_needed(task: &TaskRef) -> Option<(String, &'static Game)> {
+    // An inline task is not resolved first: validating it makes its environment.
+    let env = match task {
+        TaskRef::Inline(t) => t.env.clone(),
+        other => resolve_task(other).ok()?.env,
+    };
+    let game = crate::rom_shelf::missing_rom(&env)?;
+    Some((env, game))
+}
+
+/// The file, or an error asking for the ROM its environment needs.
+pub fn check_rom(origin: Origin, file: EpisodeFile) -> Result<EpisodeFile, OpenError> {
+    match rom_needed(&file.task) {
+        Some((env, game)) => Err(OpenError::new(
+            origin,
+            Reason::MissingRom {
+                env,
+                game,
+                file: Box::new(file),
+            },
+        )),
+        None => Ok(file),
+    }
 }
 
 #[cfg(test)]

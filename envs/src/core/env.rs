@@ -20,6 +20,27 @@ pub enum Observation {
     Vector(Vec<f32>),
     /// MiniGrid: the agent's 7×7 view encoding, its direction and the mission.
     Grid(GridObservation),
+    /// Atari: the `uint8` array ALE returns (the screen as RGB or grayscale, or the RAM).
+    Bytes(ByteArray),
+}
+
+/// A numpy `uint8` array: its shape and its elements, row-major.
+#[derive(Clone, PartialEq, Eq, Serialize)]
+pub struct ByteArray {
+    pub shape: Vec<usize>,
+    pub data: Vec<u8>,
+}
+
+impl std::fmt::Debug for ByteArray {
+    /// The shape and a digest of the elements: an Atari screen has 100,800 of them, and
+    /// debug text is compared whole (e.g. by `core::check`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // FNV-1a, 64 bits.
+        let digest = self.data.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        write!(f, "uint8{:?} fnv1a={digest:016x}", self.shape)
+    }
 }
 
 /// MiniGrid's `obs` dict.
@@ -378,6 +399,7 @@ pub fn reset_state_json(env: &dyn Env, obs: &Observation, info: &Info) -> serde_
 fn plain_state(env: &dyn Env, obs: &Observation, info: &Info) -> serde_json::Value {
     match obs {
         Observation::Grid(g) => serde_json::json!(g),
+        Observation::Bytes(b) => serde_json::json!({ "obs": b }),
         Observation::Int(n) => serde_json::json!({ "obs": n, "info": info }),
         Observation::Vector(v) => {
             let obs: Vec<f64> = v.iter().map(|&x| f64::from(x)).collect();

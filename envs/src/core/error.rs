@@ -7,6 +7,9 @@ pub enum EnvError {
     BadKwargs(String),
     InvalidAction(String),
     NotReset,
+    /// Something the environment needs that Playbench does not ship and the user must
+    /// supply (an Atari ROM): what is missing and how to supply it.
+    MissingAsset(String),
 }
 
 impl fmt::Display for EnvError {
@@ -16,6 +19,7 @@ impl fmt::Display for EnvError {
             Self::BadKwargs(why) => write!(f, "bad kwargs: {why}"),
             Self::InvalidAction(why) => write!(f, "invalid action: {why}"),
             Self::NotReset => write!(f, "step called before reset"),
+            Self::MissingAsset(why) => write!(f, "missing asset: {why}"),
         }
     }
 }
