@@ -457,12 +457,18 @@ test('a saved suite run is deleted only after asking, its results offered first;
   await confirm.waitFor({ state: 'detached' });
   assert.equal(await page.getByTestId('suite-done').textContent(), done);
   assert.ok(await page.evaluate(() => localStorage.getItem('playbench.suite-run') !== null));
-  // Discarding asks too, and then deletes it.
+  // Discarding asks too, and then deletes it; for a short while it can be undone.
   await page.getByTestId('suite-discard').click();
   await page.getByTestId('suite-confirm-yes').click();
   await page.getByTestId('suite-progress').waitFor({ state: 'detached' });
   assert.ok(await page.evaluate(() => localStorage.getItem('playbench.suite-run') === null));
   assert.equal(await page.getByTestId('suite-discard').isDisabled(), true);
+  await page.getByTestId('suite-undo-button').click();
+  await page.getByTestId('suite-phase').getByText('Complete').waitFor();
+  assert.equal(await page.getByTestId('suite-done').textContent(), done);
+  assert.equal(await page.getByTestId('sel-contains').inputValue(), 'frozenlake-4x4');
+  await discardSaved(page);
+  await page.getByTestId('suite-undo').waitFor();
 });
 
 test('the run page says what a run will send before it starts', { timeout: TIMEOUT }, async () => {

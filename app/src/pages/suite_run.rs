@@ -31,6 +31,9 @@ use crate::runner::suite_run::{
 use crate::suite_data;
 use crate::task_session::failure_key;
 
+/// How long a discarded run can be put back.
+const UNDO_SECONDS: u64 = 20;
+
 #[component]
 pub fn SuiteRunPage() -> impl IntoView {
     set_title("Run the suite with a model · Playbench");
@@ -61,6 +64,8 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
     let resume_note = RwSignal::new(None::<String>);
     // The destructive action waiting for its confirmation, if any.
     let confirm = RwSignal::new(None::<Replace>);
+    // What the last discard removed, kept for a short while to undo it.
+    let undo = RwSignal::new(None::<(u64, Vec<(String, String)>)>);
 
     let bump = move || tick.update(|t| *t += 1);
     let bump_finished = move || finished_tick.update(|t| *t += 1);
@@ -173,6 +178,8 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
             }
         };
         problems.set(Vec::new());
+        // A new run is saved: a discarded one can no longer come back over it.
+        undo.set(None);
         StoredRun::forget(&local());
         let key = Some(setup.key.get_untracked()).filter(|k| !k.is_empty());
         match Live::new(SuiteRun::new(plan), key) {
@@ -208,7 +215,19 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
         }
     };
     let discard_now = move || {
-        StoredRun::forget(&local());
+        let removed = StoredRun::forget_undoably(&local());
+        if !removed.is_empty() {
+            let id = undo.with_untracked(|u| u.as_ref().map_or(0, |(n, _)| n + 1));
+            undo.set(Some((id, removed)));
+            set_timeout(
+                move || {
+                    if undo.with_untracked(|u| u.as_ref().is_some_and(|(n, _)| *n == id)) {
+                        undo.set(None);
+                    }
+                },
+                std::time::Duration::from_secs(UNDO_SECONDS),
+            );
+        }
         shared.get_value().replace(None);
         run.set_phase(RunPhase::Idle);
         resume_note.set(None);
@@ -260,6 +279,26 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
             Replace::Start => start_now(),
             Replace::Discard => discard_now(),
         }
+    };
+    let undo_note = move || {
+        undo.with(|u| u.is_some()).then(|| {
+            let put_back = move |_| {
+                let Some((_, removed)) = undo.get_untracked() else { return };
+                match StoredRun::undo_forget(&local(), &removed) {
+                    // The page reads the run back as after any reload.
+                    Ok(()) => {
+                        let _ = window().location().reload();
+                    }
+                    Err(e) => problems.set(vec![format!("The run could not be put back: {e}")]),
+                }
+            };
+            view! {
+                <p class="notice" role="status" data-testid="suite-undo">
+                    "The saved run was deleted. "
+                    <button type="button" class="secondary small" data-testid="suite-undo-button" on:click=put_back>"Undo"</button>
+                </p>
+            }
+        })
     };
     let question = move || {
         confirm.get().map(|action| {
@@ -359,6 +398,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                         <button type="button" data-testid="suite-discard" on:click=discard disabled=move || running() || !has_run.get()>"Discard the saved run"</button>
                     </div>
                     {question}
+                    {undo_note}
                     {move || {
                         let p = problems.get();
                         (!p.is_empty()).then(|| view! {

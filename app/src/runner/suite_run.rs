@@ -293,6 +293,34 @@ impl StoredRun {
         }))
     }
 
+    /// Removes the stored run and its episodes like [`StoredRun::forget`], returning
+    /// every entry removed, so that [`StoredRun::undo_forget`] can put them back.
+    pub fn forget_undoably(store: &dyn Store) -> Vec<(String, String)> {
+        let mut kept = Vec::new();
+        if let Some(Ok((stored, _))) = Self::load(store) {
+            for k in store.keys_with_prefix(&suite_run_episodes(&stored.plan.id)) {
+                if let Some(v) = store.get(&k) {
+                    kept.push((k, v));
+                }
+            }
+        }
+        if let Some(v) = store.get(SUITE_RUN.key) {
+            kept.push((SUITE_RUN.key.to_string(), v));
+        }
+        Self::forget(store);
+        kept
+    }
+
+    /// Puts back what [`StoredRun::forget_undoably`] removed (a run saved since is
+    /// replaced).
+    pub fn undo_forget(store: &dyn Store, removed: &[(String, String)]) -> Result<(), StoreError> {
+        Self::forget(store);
+        for (k, v) in removed {
+            store.set(k, v)?;
+        }
+        Ok(())
+    }
+
     /// Removes the stored run and its episodes (also those of a run that no longer
     /// reads).
     pub fn forget(store: &dyn Store) {
@@ -794,5 +822,30 @@ mod tests {
             "{q}"
         );
         assert!(Replace::Discard.question(6, 6).contains("all 6"));
+
+        // Discarding can be undone: every entry comes back as it was.
+        let store = crate::storage::MemoryStore::new();
+        let mut run = SuiteRun::new(made.clone());
+        let (job, j) = run.take_job().unwrap();
+        let ep = play(suite, &j);
+        save_episode(&store, &made.id, job, &ep).unwrap();
+        StoredRun {
+            plan: made.clone(),
+            state: RunState::Complete,
+            key_needed: false,
+        }
+        .save(&store)
+        .unwrap();
+        let mut before = store.keys();
+        before.sort();
+        let removed = StoredRun::forget_undoably(&store);
+        assert!(store.keys().is_empty());
+        assert_eq!(removed.len(), 2);
+        StoredRun::undo_forget(&store, &removed).unwrap();
+        let mut after = store.keys();
+        after.sort();
+        assert_eq!(after, before);
+        let (_, restored) = StoredRun::load(&store).unwrap().unwrap();
+        assert_eq!(restored.finished(), 1);
     }
 }
