@@ -51,7 +51,7 @@ pub fn App() -> impl IntoView {
             <a class="skip-link" href="#main">"Skip to content"</a>
             <header class="site-header">
                 <a class="brand" href=routes::HOME>"Playbench"</a>
-                <span class="tagline">"Gymnasium reference environments, played in your browser"</span>
+                <span class="tagline">"Reference environments of V-ICAL, VisGym and GameVerse, played in your browser"</span>
                 <SiteNav />
             </header>
             <main id="main">

@@ -220,7 +220,8 @@ test('A person plays Breakout on from an episode, shares it, and the link verifi
     link = await page.getByTestId('share-link').inputValue();
     assert.ok(!/rom/i.test(link.split('#')[0]), link);
     const href = await page.getByTestId('download-episode').getAttribute('href');
-    const record = JSON.parse(decodeURIComponent(href.slice(href.indexOf(',') + 1)));
+    // The download is the episode file (`playbench-episode/1`): the record is inside.
+    const { record } = JSON.parse(decodeURIComponent(href.slice(href.indexOf(',') + 1)));
     assert.ok(record.decisions.some((d) => d.action === 'FIRE'), 'FIRE was played');
     assert.ok(record.decisions.some((d) => d.action === 'RIGHT' || d.action === 'LEFT'), 'the paddle moved');
     // The scripted episode it continued verifies here too, now that the ROM is here.

@@ -214,12 +214,12 @@ function assertActions(got, expected) {
   }
 }
 
-/** The episode file behind the result card's download link. */
+/** The episode record inside the episode file behind the result card's download link. */
 async function downloadedRecord(page) {
   const href = await page.getByTestId('download-episode').getAttribute('href');
   const prefix = 'data:application/json;charset=utf-8,';
   assert.ok(href.startsWith(prefix));
-  return JSON.parse(decodeURIComponent(href.slice(prefix.length)));
+  return JSON.parse(decodeURIComponent(href.slice(prefix.length))).record;
 }
 
 const links = new Map();
