@@ -39,8 +39,8 @@ pub fn Home() -> impl IntoView {
         <div class="home">
             <h1>"Environments"</h1>
             <p class="intro">
-                "Each environment reproduces its Gymnasium reference seed for seed. "
-                "Pick one to play it with the keyboard or the action buttons; "
+                "Each environment reproduces its reference implementation seed for seed. "
+                "Pick one to play it with the keyboard, the pointer or the action buttons; "
                 "the link keeps the environment, its arguments and the seed."
             </p>
             <BenchBanner />
