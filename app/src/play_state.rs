@@ -442,7 +442,11 @@ impl PlaySession {
             Outcome::Success => format!("success — {} in {steps} {step_word}", words.success),
             Outcome::Draw => format!("draw — the game ended in a draw after {steps} {step_word}"),
             Outcome::Terminated => {
-                format!("terminated — {} after {steps} {step_word}", words.failure)
+                let why = self
+                    .env
+                    .ending_note()
+                    .unwrap_or_else(|| words.failure.to_string());
+                format!("terminated — {why} after {steps} {step_word}")
             }
             Outcome::Truncated => match self.max_episode_steps() {
                 Some(max) => format!("truncated — time limit of {max} steps reached"),
@@ -837,6 +841,36 @@ mod tests {
         let s = PlaySession::new(request("CliffWalking-v0", json!({}), 0)).unwrap();
         assert_eq!(s.env_id(), "CliffWalking-v1");
         assert_eq!(s.request().href(), "/play?env=CliffWalking-v1&seed=0");
+    }
+
+    #[test]
+    fn an_episode_ended_in_lava_says_so() {
+        // LavaGapS5: walk every turn-then-forward pattern until one ends the episode;
+        // in this level every ending that is not the goal is a step into lava.
+        let request = || request("MiniGrid-LavaGapS5-v0", json!({}), 0);
+        let mut lava = None;
+        'search: for turns in 0..4 {
+            for forwards in 1..5 {
+                let mut s = PlaySession::new(request()).unwrap();
+                for _ in 0..turns {
+                    s.act(1).unwrap();
+                }
+                for _ in 0..forwards {
+                    s.act(2).unwrap();
+                }
+                if s.terminated() && s.outcome() != Outcome::Success {
+                    lava = Some(s);
+                    break 'search;
+                }
+            }
+        }
+        let s = lava.expect("some pattern walks into the lava");
+        assert!(
+            s.status_text()
+                .starts_with("terminated — stepped into lava after "),
+            "{}",
+            s.status_text()
+        );
     }
 
     fn door_key() -> PlaySession {

@@ -249,6 +249,12 @@ pub trait Env {
         None
     }
 
+    /// Why a terminated episode ended, when the state says more than `words().failure`
+    /// (MiniGrid: "stepped into lava"); asked only after termination.
+    fn ending_note(&self) -> Option<String> {
+        None
+    }
+
     fn reset(&mut self, seed: Option<u64>) -> Reset;
 
     fn step(&mut self, action: Action) -> Result<Step, EnvError>;

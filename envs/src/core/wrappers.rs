@@ -81,6 +81,9 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     fn status_note(&self) -> Option<String> {
         self.inner.status_note()
     }
+    fn ending_note(&self) -> Option<String> {
+        self.inner.ending_note()
+    }
     fn reset(&mut self, seed: Option<u64>) -> Reset {
         self.has_reset = true;
         self.elapsed = 0;

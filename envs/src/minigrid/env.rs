@@ -353,6 +353,11 @@ impl<L: Level> Env for MiniGrid<L> {
             .map(|c| format!("carrying a {} {}", c.color.name(), c.type_name()))
     }
 
+    fn ending_note(&self) -> Option<String> {
+        let under = self.world.grid.get(self.world.agent_pos)?;
+        (under.kind == ObjKind::Lava).then(|| "stepped into lava".to_string())
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
