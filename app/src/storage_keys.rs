@@ -56,7 +56,8 @@ pub const SUITE_RUN_EPISODE: StorageKey = StorageKey {
     key: "playbench.suite-run.",
     format: 1,
     family: true,
-    holds: "one finished episode of the run as a results-file episode (JSON)",
+    holds: "one finished episode of the run as a results-file episode (JSON); under \
+            `<run>.unfinished`, the usage of episodes that did not finish",
 };
 
 /// The results files imported on `/compare` (`compare::imports::Imports`).
@@ -126,6 +127,12 @@ pub fn suite_run_episode(run_id: &str, job: usize) -> String {
 /// The prefix of every episode of suite run `run_id`.
 pub fn suite_run_episodes(run_id: &str) -> String {
     format!("{}{run_id}.", SUITE_RUN_EPISODE.key)
+}
+
+/// Where the usage of suite run `run_id`'s unfinished episodes is kept
+/// (`runner::unfinished::Unfinished`).
+pub fn suite_run_unfinished(run_id: &str) -> String {
+    format!("{}unfinished", suite_run_episodes(run_id))
 }
 
 /// The job of a key made by [`suite_run_episode`] for `run_id`.

@@ -195,6 +195,23 @@ pub fn is_initialized(task: &Task) -> bool {
     task.tags.extra.iter().any(|t| t == "initialized")
 }
 
+/// An extra tag for people: the mid-route variants said in words.
+pub fn extra_tag_label(tag: &str) -> &str {
+    match tag {
+        "initialized" => "starts mid-route",
+        other => other,
+    }
+}
+
+/// A results row's name for people (`tag: initialized` reads "starts mid-route");
+/// tables, files and URLs keep the names `bench::report::tag_names` gives.
+pub fn row_label(name: &str) -> String {
+    match name.strip_prefix("tag: ") {
+        Some(tag) => extra_tag_label(tag).to_string(),
+        None => name.to_string(),
+    }
+}
+
 /// The tags as chips: family, memory, dynamics, then the extra tags.
 pub fn tag_chips(task: &Task) -> Vec<String> {
     let mut chips = vec![
@@ -202,7 +219,12 @@ pub fn tag_chips(task: &Task) -> Vec<String> {
         memory_text(task.tags.memory).to_string(),
         dynamics_text(task.tags.dynamics).to_string(),
     ];
-    chips.extend(task.tags.extra.iter().cloned());
+    chips.extend(
+        task.tags
+            .extra
+            .iter()
+            .map(|t| extra_tag_label(t).to_string()),
+    );
     chips
 }
 
@@ -369,9 +391,12 @@ pub(crate) mod tests {
             ..t.tags.clone()
         };
         assert!(is_initialized(&t));
+        assert_eq!(row_label("tag: initialized"), "starts mid-route");
+        assert_eq!(row_label("tag: oracle-demo"), "oracle-demo");
+        assert_eq!(row_label("memory: single"), "memory: single");
         assert_eq!(
             tag_chips(&t).last().map(String::as_str),
-            Some("initialized")
+            Some("starts mid-route")
         );
     }
 

@@ -55,6 +55,8 @@ pub struct Progress {
     pub active: Vec<String>,
     pub work: String,
     pub save_error: Option<String>,
+    /// The usage of attempts cut short, in words.
+    pub unfinished: Option<String>,
     /// The newest endpoint error, worded as on `/run` and `/models`.
     pub last_error: Option<String>,
     pub summary: String,
@@ -140,6 +142,7 @@ impl Live {
             active,
             work: format!("{work:.2}"),
             save_error: self.save_error.clone(),
+            unfinished: self.run.unfinished.text(),
             last_error: last_error.or_else(|| self.last_error.clone()),
             summary: format!(
                 "Run {} · {} · {} task(s) × {} · {} in parallel",
@@ -175,6 +178,29 @@ impl Live {
         }
         self.run.finish(job, episode);
         self.finished_here += 1;
+        self.store_unfinished();
+    }
+
+    /// Gives `job` back unfinished; its requests so far are kept as given up.
+    fn release(&mut self, job: usize) {
+        self.run.release(job);
+        self.store_unfinished();
+    }
+
+    /// Stores the usage of the episodes that have not finished (a failure is kept for
+    /// the page to show).
+    fn store_unfinished(&mut self) {
+        if let Err(e) = self.run.unfinished.save(&local(), &self.run.plan.id) {
+            self.save_error = Some(e.to_string());
+        }
+    }
+
+    /// Records the usage so far of the episode of `job` after an answer, so a reload
+    /// does not lose it.
+    fn in_flight(&mut self, job: usize, usage: &bench::results::Usage) {
+        if self.run.unfinished.progress(job, usage) {
+            self.store_unfinished();
+        }
     }
 }
 
@@ -196,7 +222,7 @@ pub async fn worker(
                 return;
             };
             let Ok(task) = suite_data::find_task(l.suite, &j.task) else {
-                l.run.release(job);
+                l.release(job);
                 return;
             };
             let demo_images = l.demo_images.entry(task.id.clone()).or_default().clone();
@@ -219,7 +245,7 @@ pub async fn worker(
                 match played {
                     Ok(record) => l.finish(job, record, None),
                     Err(e) => {
-                        l.run.release(job);
+                        l.release(job);
                         l.save_error = Some(format!("{}: {e}", task.id));
                         return;
                     }
@@ -235,7 +261,7 @@ pub async fn worker(
             Ok(x) => x,
             Err(e) => {
                 if let Some(l) = live.borrow_mut().as_mut() {
-                    l.run.release(job);
+                    l.release(job);
                     l.save_error = Some(format!("{}: {e}", task.id));
                 }
                 return;
@@ -247,6 +273,17 @@ pub async fn worker(
             l.active.insert(job, ep.clone());
         }
         bump();
+        let changed = {
+            let (live, ep) = (live.clone(), ep.clone());
+            move || {
+                if let (Ok(mut b), Ok(e)) = (live.try_borrow_mut(), ep.try_borrow()) {
+                    if let Some(l) = b.as_mut() {
+                        l.in_flight(job, e.usage());
+                    }
+                }
+                bump();
+            }
+        };
         let ended = drive(
             ep.clone(),
             &mut encoder,
@@ -255,7 +292,7 @@ pub async fn worker(
             profile.base_url.clone(),
             settings.video_fps,
             control.clone(),
-            bump,
+            changed,
         )
         .await;
         let mut b = live.borrow_mut();
@@ -271,7 +308,7 @@ pub async fn worker(
             (Ended::Finished, Some(record)) => {
                 l.finish(job, record.clone(), Some(e.usage().clone()))
             }
-            _ => l.run.release(job),
+            _ => l.release(job),
         }
         drop(e);
         drop(b);

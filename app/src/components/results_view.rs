@@ -19,7 +19,7 @@ fn rows_view(rows: Vec<Row>, kind: &'static str) -> impl IntoView {
         .map(|r| {
             view! {
                 <tr data-row=kind>
-                    <th scope="row">{r.name.clone()}</th>
+                    <th scope="row">{crate::task_text::row_label(&r.name)}</th>
                     <td>{count_text(&r, kind)}</td>
                     <td>{r.episodes}</td>
                     <td>{score_cell(Some(&r))}</td>

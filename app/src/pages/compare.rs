@@ -238,7 +238,7 @@ fn Results(computed: Computed, selection: RwSignal<Option<Selection>>) -> impl I
                         None => view! { <td class="muted">"–"</td> }.into_any(),
                     })
                     .collect_view();
-                view! { <tr><th scope="row">{name}</th>{cells}</tr> }
+                view! { <tr><th scope="row">{crate::task_text::row_label(&name)}</th>{cells}</tr> }
             })
             .collect_view();
         view! {
@@ -364,15 +364,19 @@ fn StatCell(row: StatRow, who: String, selection: RwSignal<Option<Selection>>) -
 
 /// Overall scores as horizontal bars (0-100) with their interval as a whisker.
 fn chart(c: &Computed) -> impl IntoView + use<> {
-    const W: f64 = 640.0;
-    const LABEL: f64 = 220.0;
-    const BAR: f64 = 22.0;
+    // Each label sits above its bar, so the chart is narrow enough to read at a
+    // phone's width without shrinking its text (a label column beside the bars did).
+    const W: f64 = 400.0;
+    const LEFT: f64 = 4.0;
+    const LABEL: f64 = 16.0;
+    const BAR: f64 = 18.0;
     const GAP: f64 = 10.0;
+    const ROW: f64 = LABEL + BAR + GAP;
     // Room on the right for the value written past the whisker.
-    let plot = W - LABEL - 50.0;
-    let x = move |v: f64| LABEL + plot * v.clamp(0.0, 100.0) / 100.0;
+    let plot = W - LEFT - 44.0;
+    let x = move |v: f64| LEFT + plot * v.clamp(0.0, 100.0) / 100.0;
     let n = c.entries.len();
-    let height = (n as f64) * (BAR + GAP) + 30.0;
+    let height = (n as f64) * ROW + 24.0;
     let bars = c
         .entries
         .iter()
@@ -380,15 +384,16 @@ fn chart(c: &Computed) -> impl IntoView + use<> {
         .enumerate()
         .map(|(i, (e, t))| {
             let Estimate { value, low, high } = t.overall.score;
-            let y = i as f64 * (BAR + GAP);
+            let top = i as f64 * ROW;
+            let y = top + LABEL;
             let mid = y + BAR / 2.0;
-            let label: String = e.label.chars().take(32).collect();
+            let label: String = e.label.chars().take(60).collect();
             let class = format!("bar kind-{}", kind_text(e.kind));
             view! {
                 <g data-testid="chart-bar">
                     <title>{format!("{}: {}", e.label, score_text(&t.overall.score))}</title>
-                    <text x=LABEL - 8.0 y=mid + 4.0 text-anchor="end" class="chart-label">{label}</text>
-                    <rect x=LABEL y=y width=x(value) - LABEL height=BAR class=class></rect>
+                    <text x=LEFT y=top + 12.0 class="chart-label">{label}</text>
+                    <rect x=LEFT y=y width=x(value) - LEFT height=BAR class=class></rect>
                     <line x1=x(low) x2=x(high) y1=mid y2=mid class="whisker"></line>
                     <line x1=x(low) x2=x(low) y1=mid - 6.0 y2=mid + 6.0 class="whisker"></line>
                     <line x1=x(high) x2=x(high) y1=mid - 6.0 y2=mid + 6.0 class="whisker"></line>
@@ -397,12 +402,12 @@ fn chart(c: &Computed) -> impl IntoView + use<> {
             }
         })
         .collect_view();
-    let axis_y = (n as f64) * (BAR + GAP) + 4.0;
+    let axis_y = (n as f64) * ROW;
     let ticks = [0.0, 25.0, 50.0, 75.0, 100.0]
         .into_iter()
         .map(|v| {
             view! {
-                <line x1=x(v) x2=x(v) y1=0 y2=axis_y class="grid"></line>
+                <line x1=x(v) x2=x(v) y1=LABEL y2=axis_y class="grid"></line>
                 <text x=x(v) y=axis_y + 16.0 text-anchor="middle" class="chart-tick">{plain_score(v)}</text>
             }
         })

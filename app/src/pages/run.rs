@@ -133,8 +133,10 @@ fn RunTask(target: Target) -> impl IntoView {
         let task = task.clone();
         move || {
             setup.settings.with(|settings| {
-                crate::runner::estimate::run_estimate_text(&task, settings)
-                    .unwrap_or_else(|e| format!("No estimate of what the run sends: {e}"))
+                setup.profiles.with(|profiles| {
+                    crate::runner::estimate::run_estimate_text(&task, settings, profiles.current())
+                        .unwrap_or_else(|e| format!("No estimate of what the run sends: {e}"))
+                })
             })
         }
     };

@@ -514,7 +514,7 @@ fn BaselineLine(row: BaselineRow, strong: bool) -> impl IntoView {
     view! {
         <tr class=class>
             <th scope="row">
-                <span class="row-name">{row.name.clone()}</span>
+                <span class="row-name">{crate::task_text::row_label(&row.name)}</span>
                 <span class="row-count">{count}</span>
             </th>
             <td>{score_cell(row.random.as_ref())}</td>

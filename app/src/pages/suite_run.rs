@@ -333,6 +333,31 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
         let n = selection.with(|s| s.tasks(suite).len());
         format!("{n} task(s) selected")
     };
+    // What a model run of the selection would send, worked out on request (it plays
+    // every selected task's oracle) and shown while the selection it was made for holds.
+    let estimate = RwSignal::new(None::<(Selection, String, String)>);
+    let make_estimate = move |_| {
+        let sel = selection.get_untracked();
+        let episodes = episodes_text.get_untracked();
+        let n = episodes.trim().parse::<u32>().unwrap_or(1).max(1);
+        let tasks = sel.tasks(suite);
+        let text = setup.settings.with_untracked(|settings| {
+            setup.profiles.with_untracked(|p| {
+                crate::runner::estimate::suite_estimate_text(&tasks, n, settings, p.current())
+            })
+        });
+        let text = text.unwrap_or_else(|e| format!("No estimate of what the run sends: {e}"));
+        estimate.set(Some((sel, episodes, text)));
+    };
+    let estimate_text = move || {
+        estimate.with(|e| {
+            e.as_ref()
+                .filter(|(sel, episodes, _)| {
+                    selection.with(|s| s == sel) && episodes_text.with(|t| t == episodes)
+                })
+                .map(|(_, _, text)| text.clone())
+        })
+    };
     view! {
         <div class="suite-run-page">
             <h1>"Run the suite with a model"</h1>
@@ -386,6 +411,15 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                                 prop:value=move || concurrency_text.get()
                                 on:input=move |ev| concurrency_text.set(event_target_value(&ev)) />
                         </div>
+                        {move || (agent_kind.get() == "model").then(|| view! {
+                            <div class="form-row">
+                                <button type="button" class="secondary" data-testid="suite-estimate-button"
+                                    on:click=make_estimate>"Estimate what the run sends"</button>
+                            </div>
+                            {move || estimate_text().map(|t| view! {
+                                <p class="hint" role="status" data-testid="suite-estimate">{t}</p>
+                            })}
+                        })}
                     </fieldset>
                     <div class="form-actions">
                         <button type="button" data-testid="suite-start" on:click=start disabled=running>"Start a new run"</button>
@@ -424,6 +458,8 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                             </p>
                             <p class="hint" data-testid="suite-eta">{field(|p| p.eta.clone())}</p>
                             <p class="hint">"App work per request: " <span data-testid="suite-work">{field(|p| p.work.clone())}</span> " ms"</p>
+                            {move || progress.with(|p| p.as_ref().and_then(|p| p.unfinished.clone()))
+                                .map(|t| view! { <p class="hint" data-testid="suite-unfinished">{t}</p> })}
                             {move || progress.with(|p| p.as_ref().and_then(|p| p.save_error.clone()))
                                 .map(|e| view! { <p class="field-error" role="alert">{e}</p> })}
                             {move || progress.with(|p| p.as_ref().and_then(|p| p.last_error.clone()))
@@ -491,7 +527,7 @@ fn AnyOrOne(
                 <option value="" prop:selected=move || current.with(Option::is_none)>"all"</option>
                 {options.into_iter().map(|o| {
                     let this = o.clone();
-                    view! { <option value=o.clone() prop:selected=move || current.with(|c| c.as_ref() == Some(&this))>{o.clone()}</option> }
+                    view! { <option value=o.clone() prop:selected=move || current.with(|c| c.as_ref() == Some(&this))>{crate::task_text::row_label(&o)}</option> }
                 }).collect_view()}
             </select>
         </div>

@@ -6,9 +6,15 @@
 
 use bench::agents::OracleAgent;
 use bench::encode::{FrameEncoder, ImageEncoder};
+use bench::protocol::endpoint::Prices;
 use bench::protocol::prompt::{Message, Part};
+use bench::protocol::providers::{Provider, DEFAULT_MAX_TOKENS};
 use bench::protocol::session::{ModelSession, Next, SessionConfig};
 use bench::{run_episode, EpisodeRunner, Task};
+
+use super::profiles::Profile;
+use super::settings::RunSettings;
+use super::tokens::{grouped, image_tokens, text_tokens};
 
 /// Totals for one conversation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -18,6 +24,8 @@ pub struct Sent {
     /// Base64 image data and text, in bytes (the JSON around them is small).
     pub bytes: u64,
     pub largest_request: u64,
+    /// The text alone, in bytes.
+    pub text: u64,
 }
 
 impl Sent {
@@ -25,8 +33,89 @@ impl Sent {
         let bytes = images * image_bytes + text;
         self.requests += 1;
         self.images += images;
+        self.text += text;
         self.bytes += bytes;
         self.largest_request = self.largest_request.max(bytes);
+    }
+
+    fn plus(mut self, other: &Sent, times: u64) -> Sent {
+        self.requests += other.requests * times as u32;
+        self.images += other.images * times;
+        self.text += other.text * times;
+        self.bytes += other.bytes * times;
+        self.largest_request = self.largest_request.max(other.largest_request);
+        self
+    }
+
+    /// Input tokens, about, with each image `image_tokens`.
+    pub fn input_tokens(&self, image_tokens: u64) -> u64 {
+        self.images * image_tokens + text_tokens(self.text)
+    }
+}
+
+/// What sizes and prices turn an estimate into tokens and dollars.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pricing {
+    pub provider: Provider,
+    /// The size of each image as sent.
+    pub image: (u32, u32),
+    /// The most output tokens per request, when the profile (or the API) sets it.
+    pub max_output_tokens: Option<u32>,
+    pub prices: Prices,
+}
+
+impl Pricing {
+    pub fn of(profile: &Profile, image: (u32, u32)) -> Self {
+        let max_output_tokens = profile
+            .max_output_tokens
+            .or((profile.provider == Provider::Anthropic).then_some(DEFAULT_MAX_TOKENS));
+        Self {
+            provider: profile.provider,
+            image,
+            max_output_tokens,
+            prices: profile.prices.clone(),
+        }
+    }
+
+    /// Tokens, and the price when the profile has prices, for `like_oracle` and
+    /// `whole_budget`, in words.
+    pub fn text(&self, like_oracle: &Sent, whole_budget: &Sent) -> String {
+        let per_image = image_tokens(self.provider, self.image.0, self.image.1);
+        let (low, high) = (
+            like_oracle.input_tokens(per_image),
+            whole_budget.input_tokens(per_image),
+        );
+        let mut out = format!(
+            "About {} to {} input tokens ({} per {}×{} image by {}'s rule; your server may \
+             count otherwise)",
+            grouped(low),
+            grouped(high),
+            per_image,
+            self.image.0,
+            self.image.1,
+            self.provider.name()
+        );
+        let out_max = self
+            .max_output_tokens
+            .map(|m| u64::from(m) * u64::from(whole_budget.requests));
+        if let Some(m) = out_max {
+            out.push_str(&format!(", and at most {} output tokens", grouped(m)));
+        }
+        match (
+            self.prices.cost(low, 0),
+            self.prices.cost(high, out_max.unwrap_or(0)),
+        ) {
+            (Some(a), Some(b)) => out.push_str(&format!(
+                "; at this profile's prices about ${a:.2} to ${b:.2}{}.",
+                if out_max.is_some() {
+                    ""
+                } else {
+                    " plus the replies"
+                }
+            )),
+            _ => out.push_str(". Add prices to the profile on Models to see a cost."),
+        }
+        out
     }
 }
 
@@ -91,17 +180,64 @@ pub fn estimate(task: &Task, config: SessionConfig, image_bytes: u64) -> Result<
     })
 }
 
-/// The estimate for `task` run with `settings`, in words: images at the size of the
-/// task's first frame encoded as the run will encode it.
-pub fn run_estimate_text(
-    task: &Task,
-    settings: &super::settings::RunSettings,
-) -> Result<String, String> {
+/// The estimate for `task` run with `settings`, with the size of each image as sent:
+/// the task's first frame encoded as the run will encode it.
+pub fn run_estimate(task: &Task, settings: &RunSettings) -> Result<(Estimate, (u32, u32)), String> {
     let runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
     let mut frame = envs::Frame::default();
     runner.env().render(&mut frame);
     let image = ImageEncoder::new(settings.image).encode(&frame)?;
-    Ok(estimate(task, settings.session, image.base64.len() as u64)?.text())
+    let size = settings.image.scaled(frame.width(), frame.height());
+    Ok((
+        estimate(task, settings.session, image.base64.len() as u64)?,
+        size,
+    ))
+}
+
+/// [`run_estimate`] in words, with tokens and cost for `profile`.
+pub fn run_estimate_text(
+    task: &Task,
+    settings: &RunSettings,
+    profile: &Profile,
+) -> Result<String, String> {
+    let (e, size) = run_estimate(task, settings)?;
+    Ok(format!(
+        "{} {}",
+        e.text(),
+        Pricing::of(profile, size).text(&e.like_oracle, &e.whole_budget)
+    ))
+}
+
+/// The estimate for a suite run: every task of `tasks`, `episodes` times each. Images
+/// are taken at the size of the largest first frame, for the tokens.
+pub fn suite_estimate_text(
+    tasks: &[&Task],
+    episodes: u32,
+    settings: &RunSettings,
+    profile: &Profile,
+) -> Result<String, String> {
+    let (mut like_oracle, mut whole_budget) = (Sent::default(), Sent::default());
+    let mut size = (0, 0);
+    for task in tasks {
+        let (e, s) = run_estimate(task, settings).map_err(|err| format!("{}: {err}", task.id))?;
+        like_oracle = like_oracle.plus(&e.like_oracle, u64::from(episodes));
+        whole_budget = whole_budget.plus(&e.whole_budget, u64::from(episodes));
+        if s.0 * s.1 > size.0 * size.1 {
+            size = s;
+        }
+    }
+    let e = Estimate {
+        like_oracle,
+        whole_budget,
+    };
+    Ok(format!(
+        "For {} episode(s): {} {}",
+        tasks.len() as u64 * u64::from(episodes),
+        e.text()
+            .trim_start_matches("Before you start: ")
+            .replacen("played", "Played", 1),
+        Pricing::of(profile, size).text(&e.like_oracle, &e.whole_budget)
+    ))
 }
 
 /// Bytes in words: "812 KB", "3.4 MB".
@@ -140,6 +276,31 @@ mod tests {
     use bench::protocol::session::HistoryWindow;
 
     #[test]
+    fn a_suite_estimate_sums_its_tasks() {
+        let suite = crate::suite_data::suite().unwrap();
+        let tasks: Vec<&Task> = suite
+            .tasks
+            .iter()
+            .filter(|t| t.id.starts_with("frozenlake-4x4"))
+            .collect();
+        let settings = RunSettings::default();
+        let one = |t: &Task| run_estimate(t, &settings).unwrap().0.whole_budget.requests;
+        let requests: u32 = tasks.iter().map(|t| one(t)).sum();
+        let words = suite_estimate_text(&tasks, 2, &settings, &Profile::default()).unwrap();
+        assert!(
+            words.starts_with(&format!(
+                "For {} episode(s): Played like the oracle, ",
+                tasks.len() * 2
+            )),
+            "{words}"
+        );
+        assert!(
+            words.contains(&format!("up to {} requests", requests * 2)),
+            "{words}"
+        );
+    }
+
+    #[test]
     fn the_estimate_counts_the_conversation_the_run_sends() {
         let suite = crate::suite_data::suite().unwrap();
         let task = suite.task("frozenlake-4x4-det-s0").unwrap();
@@ -161,10 +322,23 @@ mod tests {
         assert!(e
             .text()
             .starts_with("Before you start: played like the oracle, "));
-        let words =
-            run_estimate_text(task, &crate::runner::settings::RunSettings::default()).unwrap();
+        let mut profile = Profile::default();
+        let words = run_estimate_text(task, &RunSettings::default(), &profile).unwrap();
         assert!(
             words.contains(&format!("{} requests", task.max_steps)),
+            "{words}"
+        );
+        assert!(words.contains("input tokens"), "{words}");
+        assert!(words.ends_with("Add prices to the profile on Models to see a cost."));
+        profile.prices.input_per_million = Some(2.5);
+        profile.max_output_tokens = Some(100);
+        let words = run_estimate_text(task, &RunSettings::default(), &profile).unwrap();
+        assert!(words.contains(&format!(
+            "at most {} output tokens",
+            grouped(u64::from(task.max_steps) * 100)
+        )));
+        assert!(
+            words.contains("at this profile's prices about $"),
             "{words}"
         );
         assert_eq!(bytes_text(812_300), "813 KB");

@@ -10,3 +10,5 @@ pub mod estimate;
 pub mod profiles;
 pub mod settings;
 pub mod suite_run;
+pub mod tokens;
+pub mod unfinished;

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::profiles::Profile;
 use super::settings::RunSettings;
+use super::unfinished::Unfinished;
 use crate::storage::{Store, StoreError};
 use crate::storage_keys::{suite_run_episode, suite_run_episodes, suite_run_job, SUITE_RUN};
 
@@ -288,7 +289,10 @@ impl StoredRun {
                     let episode = serde_json::from_str(&store.get(&k)?).ok()?;
                     Some((job, episode))
                 });
-            let run = SuiteRun::restore(stored.plan.clone(), entries);
+            let mut run = SuiteRun::restore(stored.plan.clone(), entries);
+            // Episodes in flight when the page went away start again.
+            run.unfinished = Unfinished::load(store, &id);
+            run.unfinished.abandon_all();
             (stored, run)
         }))
     }
@@ -372,6 +376,8 @@ pub struct SuiteRun {
     jobs: Vec<Job>,
     done: BTreeMap<usize, ResultEpisode>,
     running: BTreeSet<usize>,
+    /// The usage of episodes in flight and of those given up.
+    pub unfinished: Unfinished,
 }
 
 impl SuiteRun {
@@ -391,6 +397,7 @@ impl SuiteRun {
             jobs,
             done: BTreeMap::new(),
             running: BTreeSet::new(),
+            unfinished: Unfinished::default(),
         }
     }
 
@@ -421,13 +428,16 @@ impl SuiteRun {
         Some((i, self.jobs[i].clone()))
     }
 
-    /// A job given back unfinished (stopped): it will run again.
+    /// A job given back unfinished (stopped): it will run again; its requests so far
+    /// are counted as given up.
     pub fn release(&mut self, job: usize) {
         self.running.remove(&job);
+        self.unfinished.abandon(job);
     }
 
     pub fn finish(&mut self, job: usize, episode: ResultEpisode) {
         self.running.remove(&job);
+        self.unfinished.finished(job);
         self.done.insert(job, episode);
     }
 
@@ -476,6 +486,15 @@ impl SuiteRun {
         config.insert("run_id".into(), p.id.clone().into());
         config.insert("episodes_per_task".into(), p.episodes_per_task.into());
         config.insert("concurrency".into(), p.concurrency.into());
+        if self.unfinished.abandoned_attempts > 0 {
+            config.insert(
+                "unfinished_attempts".into(),
+                serde_json::json!({
+                    "attempts": self.unfinished.abandoned_attempts,
+                    "usage": self.unfinished.abandoned,
+                }),
+            );
+        }
         config.insert(
             "selection".into(),
             serde_json::to_value(&p.selection).unwrap_or_default(),
@@ -597,6 +616,44 @@ mod tests {
         assert_eq!(imports.results(), vec![results.clone()]);
         let csv = imports.add("run.csv", &results.to_csv()).unwrap_err();
         assert_eq!(csv.message, crate::compare::imports::CSV_HINT);
+    }
+
+    #[test]
+    fn requests_of_episodes_in_flight_at_a_reload_are_counted() {
+        let suite = crate::suite_data::suite().unwrap();
+        let store = crate::storage::MemoryStore::default();
+        let p = plan(suite);
+        let stored = StoredRun {
+            plan: p.clone(),
+            state: RunState::Running,
+            key_needed: true,
+        };
+        stored.save(&store).unwrap();
+        let mut run = SuiteRun::new(p);
+        let (a, _) = run.take_job().unwrap();
+        let (b, job_b) = run.take_job().unwrap();
+        let used = |requests| bench::results::Usage {
+            requests,
+            input_tokens: 1000,
+            ..Default::default()
+        };
+        run.unfinished.progress(a, &used(7));
+        run.unfinished.progress(b, &used(3));
+        run.finish(b, play(suite, &job_b));
+        save_episode(&store, "r1", b, &run.done[&b]).unwrap();
+        run.unfinished.save(&store, "r1").unwrap();
+
+        // The reload: job `a` runs again; its 7 requests stay counted.
+        let (_, resumed) = StoredRun::load(&store).unwrap().unwrap();
+        assert_eq!(resumed.finished(), 1);
+        assert_eq!(resumed.unfinished.abandoned_attempts, 1);
+        assert_eq!(resumed.unfinished.abandoned.requests, 7);
+        let config = resumed.results(suite).config.unwrap();
+        assert_eq!(config["unfinished_attempts"]["attempts"], 1);
+        assert_eq!(config["unfinished_attempts"]["usage"]["requests"], 7);
+        // Forgetting the run forgets this too.
+        StoredRun::forget(&store);
+        assert_eq!(Unfinished::load(&store, "r1"), Unfinished::default());
     }
 
     #[test]
