@@ -17,24 +17,10 @@ use std::time::Instant;
 
 use playbench_tests::atari::shelve_test_roms;
 use playbench_tests::atari::speed::{best_of, Speed, Workload, DEFAULT_GAMES};
+use playbench_tests::speed::{flag, option};
 
 /// The packages of `tests/golden/atari/generate.py`.
 const ALE_PACKAGES: [&str; 3] = ["ale-py==0.12.1", "gymnasium==1.2.2", "numpy==2.4.6"];
-
-fn option(name: &str) -> Option<String> {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
-}
-
-fn flag(name: &str) -> bool {
-    std::env::args().any(|a| a == name)
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn run(cmd: &mut Command) -> Result<String, String> {
     let out = cmd
@@ -53,7 +39,7 @@ fn run(cmd: &mut Command) -> Result<String, String> {
 
 /// `.cache/venv-atari/bin/python`, created when missing.
 fn ale_python() -> Result<PathBuf, String> {
-    let venv = root().join(".cache/venv-atari");
+    let venv = playbench_tests::repo_root().join(".cache/venv-atari");
     let python = venv.join("bin/python");
     if !python.exists() {
         eprintln!("creating {} with {ALE_PACKAGES:?}...", venv.display());
@@ -76,7 +62,7 @@ fn parse(lines: &str, prefix: &str) -> Vec<Speed> {
 fn ale_py(games: &[String], seconds: f64, rounds: usize) -> Result<Vec<Speed>, String> {
     let python = ale_python()?;
     let out = run(Command::new(python)
-        .arg(root().join("tests/golden/atari/speed.py"))
+        .arg(playbench_tests::repo_root().join("tests/golden/atari/speed.py"))
         .arg(seconds.to_string())
         .arg(rounds.to_string())
         .args(games))?;
@@ -104,7 +90,7 @@ fn browser(games: &[String], seconds: f64, rounds: usize) -> Result<Vec<Speed>, 
         .env("ATARI_SPEED_ROUNDS", rounds.to_string())
         // The whole browser run is one test; the runner's default limit is 20 s.
         .env("WASM_BINDGEN_TEST_TIMEOUT", "3600")
-        .current_dir(root())
+        .current_dir(playbench_tests::repo_root())
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);

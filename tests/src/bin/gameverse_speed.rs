@@ -10,31 +10,20 @@
 //! `Env` trait and times the steps only (a finished episode is reset untimed), with and
 //! without rendering the frame after each step (the reference's step renders it).
 
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use envs::{Action, Frame};
-use serde_json::{Map, Value};
+use playbench_tests::speed::{
+    cell, option, ratio, reference_or_none, run_reference, seconds, Figure, Picker,
+};
+use serde_json::Map;
 
 const GAMES: [(&str, &str, [&str; 4]); 3] = [
     ("2048", "GameVerse/2048", ["up", "down", "left", "right"]),
     ("Maze", "GameVerse/Maze", ["up", "down", "left", "right"]),
     ("Snake", "GameVerse/Snake", ["L", "R", "U", "D"]),
 ];
-
-/// A fixed sequence of choices (no entropy: an LCG).
-struct Picker(u64);
-
-impl Picker {
-    fn next(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
 
 /// Steps per second of one game, rendering after each step or not.
 fn ours(id: &str, replies: &[&str], seconds: f64, render: bool) -> Result<f64, String> {
@@ -61,53 +50,23 @@ fn ours(id: &str, replies: &[&str], seconds: f64, render: bool) -> Result<f64, S
     Ok(steps as f64 / spent.as_secs_f64())
 }
 
-fn option(name: &str) -> Option<String> {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
-}
-
 /// The reference's figures by game, from speed.py.
-fn reference(root: &std::path::Path, seconds: f64) -> Result<Vec<(String, f64)>, String> {
+fn reference(root: &std::path::Path, seconds: f64) -> Result<Vec<Figure>, String> {
     let python = root.join(option("--python").unwrap_or(".cache/venv-gameverse/bin/python".into()));
     let checkout = root.join(option("--reference").unwrap_or(".cache/gameverse-ref".into()));
-    let out = Command::new(&python)
-        .arg(root.join("tests/golden/gameverse/speed.py"))
+    let mut cmd = Command::new(python);
+    cmd.arg(root.join("tests/golden/gameverse/speed.py"))
         .arg(&checkout)
         .arg(seconds.to_string())
         .env("SDL_VIDEODRIVER", "dummy")
-        .env("SDL_AUDIODRIVER", "dummy")
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
-    let figures: Vec<(String, f64)> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter_map(|v| Some((v["game"].as_str()?.to_string(), v["steps_per_s"].as_f64()?)))
-        .collect();
-    if figures.is_empty() {
-        return Err(format!(
-            "the reference printed no figures:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(figures)
+        .env("SDL_AUDIODRIVER", "dummy");
+    run_reference(cmd, None, "game")
 }
 
 fn main() {
-    let seconds = option("--seconds")
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2.0);
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let reference = if std::env::args().any(|a| a == "--native-only") {
-        Vec::new()
-    } else {
-        eprintln!("timing GameVerse's environments ({seconds} s each)...");
-        reference(&root, seconds).unwrap_or_else(|e| {
-            eprintln!("{e}");
-            Vec::new()
-        })
-    };
+    let seconds = seconds();
+    let root = playbench_tests::repo_root();
+    let reference = reference_or_none("GameVerse's environments", || reference(&root, seconds));
     println!(
         "{:<6} {:>14} {:>18} {:>16} {:>10} {:>14}",
         "game", "ours steps/s", "ours +frame /s", "reference /s", "ratio", "ratio +frame"
@@ -124,13 +83,15 @@ fn main() {
                 continue;
             }
         };
-        let theirs = reference.iter().find(|(g, _)| g == name).map(|(_, v)| *v);
-        let ratio = |ours: f64| theirs.map_or("-".to_string(), |t| format!("{:.0}×", ours / t));
+        let theirs = reference
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.steps_per_s);
         println!(
             "{name:<6} {plain:>14.0} {framed:>18.0} {:>16} {:>10} {:>14}",
-            theirs.map_or("-".to_string(), |t| format!("{t:.0}")),
-            ratio(plain),
-            ratio(framed)
+            cell(theirs),
+            ratio(plain, theirs),
+            ratio(framed, theirs)
         );
     }
 }

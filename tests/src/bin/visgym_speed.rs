@@ -12,27 +12,15 @@
 //! terminated episode is reset outside the timing; a frame is one `render` after an
 //! untimed step (a new state each time).
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use envs::core::action::{ArgKind, ArgValue, Call};
 use envs::{Action, ActionSpace, Frame};
+use playbench_tests::speed::{
+    cell, option, ratio, reference_or_none, run_reference, seconds, Figure, Picker,
+};
 use serde_json::{Map, Value};
-
-/// A fixed sequence of choices (no entropy: an LCG).
-struct Picker(u64);
-
-impl Picker {
-    fn next(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n.max(1) as u64) as usize
-    }
-}
 
 /// A call of `function` with arguments drawn from their ranges (numbers to 0.1).
 fn random_call(space: &ActionSpace, picker: &mut Picker) -> Option<Call> {
@@ -118,63 +106,26 @@ fn ours(id: &str, actions: &[String], seconds: f64) -> Result<(f64, f64), String
     Ok((steps_per_s, frames as f64 / spent.as_secs_f64()))
 }
 
-fn option(name: &str) -> Option<String> {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1).cloned())
-}
-
-/// The reference's figures by id: (steps/s, frames/s when timed).
+/// The reference's figures by id.
 fn reference(
     root: &std::path::Path,
     seconds: f64,
     plans: &Map<String, Value>,
-) -> Result<Vec<(String, f64, Option<f64>)>, String> {
+) -> Result<Vec<Figure>, String> {
     let python = root.join(option("--python").unwrap_or(".cache/venv-visgym/bin/python".into()));
     let checkout = root.join(option("--reference").unwrap_or(".cache/visgym-ref".into()));
-    let mut child = Command::new(&python)
-        .arg(root.join("tests/golden/visgym/speed.py"))
+    let mut cmd = Command::new(python);
+    cmd.arg(root.join("tests/golden/visgym/speed.py"))
         .arg(&checkout)
         .arg(seconds.to_string())
         .env("SDL_VIDEODRIVER", "dummy")
-        .env("SDL_AUDIODRIVER", "dummy")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin
-            .write_all(Value::Object(plans.clone()).to_string().as_bytes())
-            .map_err(|e| e.to_string())?;
-    }
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
-    let figures: Vec<(String, f64, Option<f64>)> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter_map(|v| {
-            Some((
-                v["env"].as_str()?.to_string(),
-                v["steps_per_s"].as_f64()?,
-                v["frames_per_s"].as_f64(),
-            ))
-        })
-        .collect();
-    if figures.is_empty() {
-        return Err(format!(
-            "the reference printed no figures:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(figures)
+        .env("SDL_AUDIODRIVER", "dummy");
+    run_reference(cmd, Some(Value::Object(plans.clone()).to_string()), "env")
 }
 
 fn main() {
-    let seconds = option("--seconds")
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2.0);
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let seconds = seconds();
+    let root = playbench_tests::repo_root();
     let only = option("--only").unwrap_or_default();
     let ids: Vec<&str> = envs::visgym::FAMILY
         .specs
@@ -191,15 +142,9 @@ fn main() {
             Err(e) => eprintln!("{id}: {e}"),
         }
     }
-    let reference = if std::env::args().any(|a| a == "--native-only") {
-        Vec::new()
-    } else {
-        eprintln!("timing VisGym's environments ({seconds} s of steps and of frames each)...");
-        reference(&root, seconds, &plans).unwrap_or_else(|e| {
-            eprintln!("{e}");
-            Vec::new()
-        })
-    };
+    let reference = reference_or_none("VisGym's environments, steps and frames", || {
+        reference(&root, seconds, &plans)
+    });
     println!(
         "{:<30} {:>12} {:>12} {:>8} {:>12} {:>12} {:>8}",
         "id", "steps/s", "reference", "ratio", "frames/s", "reference", "ratio"
@@ -216,11 +161,11 @@ fn main() {
                 continue;
             }
         };
-        let theirs = reference.iter().find(|(i, ..)| i == id);
-        let cell = |v: Option<f64>| v.map_or("-".to_string(), |t| format!("{t:.0}"));
-        let ratio =
-            |ours: f64, t: Option<f64>| t.map_or("-".to_string(), |t| format!("{:.0}×", ours / t));
-        let (ts, tf) = (theirs.map(|t| t.1), theirs.and_then(|t| t.2));
+        let theirs = reference.iter().find(|f| f.name == *id);
+        let (ts, tf) = (
+            theirs.map(|t| t.steps_per_s),
+            theirs.and_then(|t| t.frames_per_s),
+        );
         println!(
             "{id:<30} {steps:>12.0} {:>12} {:>8} {frames:>12.0} {:>12} {:>8}",
             cell(ts),
