@@ -28,13 +28,22 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-// Only `rom_files` is used here; the rest serves the native tests.
+// Only `rom_files` is used here; the rest serves the native tests. Both files reach the
+// repository root and the zip reader through `crate::`, which is this script here.
 #[allow(dead_code)]
 #[path = "src/atari/roms.rs"]
 mod roms;
 #[allow(dead_code)]
 #[path = "src/wheels.rs"]
 mod wheels;
+#[allow(dead_code)]
+#[path = "../envs/src/core/zip.rs"]
+mod zip;
+
+fn repo_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.parent().unwrap_or(here).to_path_buf()
+}
 
 /// `atari_roms.rs`: `EMBEDDED_ROMS` (file name, bytes) and, when there are none,
 /// `EMBEDDED_ROMS_MISSING` saying why.

@@ -30,7 +30,6 @@ pub mod task_text;
 #[cfg(test)]
 mod test_envs;
 pub mod url;
-pub mod zip_reader;
 
 #[cfg(target_arch = "wasm32")]
 mod app;

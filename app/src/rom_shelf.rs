@@ -15,7 +15,7 @@ use envs::atari::{ale_env, md5_hex, roms, Game};
 
 use crate::storage::{Store, StoreError};
 use crate::storage_keys::ATARI_ROMS;
-use crate::zip_reader;
+use envs::core::zip as zip_reader;
 
 /// The largest ROM image ALE supports is 64 KB; larger files are not read as ROMs.
 const MAX_ROM_BYTES: usize = 64 << 10;
@@ -198,7 +198,7 @@ pub fn needs_rom_text(env_id: &str, game: &Game) -> String {
 mod tests {
     use super::*;
     use crate::storage::MemoryStore;
-    use crate::zip_reader::tests::make_zip;
+    use envs::core::zip::build as make_zip;
 
     fn game(name: &str) -> &'static Game {
         GAMES.iter().copied().find(|g| g.name == name).unwrap()

@@ -398,6 +398,13 @@ test('a suite run with concurrency 4 resumes after a reload without losing or re
   assert.equal(pairs.size, total, 'an episode is missing or repeated');
   assert.equal(results.config.concurrency, 4);
   assert.ok(results.usage.requests >= total);
+  // The requests of the episodes cut short by the reload are counted, not lost.
+  const cut = results.config.unfinished_attempts;
+  assert.ok(cut && cut.attempts >= 1 && cut.usage.requests >= cut.attempts, JSON.stringify(cut));
+  assert.match(
+    await page.getByTestId('suite-unfinished').textContent(),
+    new RegExp(`^Also spent on ${cut.attempts} attempts? cut short by a reload or a stop and started again: ${cut.usage.requests} requests`),
+  );
   const csv = await downloaded(page, 'export-csv');
   assert.match(csv, /^# label: /);
   assert.match(csv, /\nsection,name,tasks,episodes,score,pass_rate\noverall,overall,/);
@@ -480,6 +487,22 @@ test('the run page says what a run will send before it starts', { timeout: TIMEO
     await estimate.textContent(),
     /played like the oracle, 6 requests, \d+ images, about \d+(\.\d)? (KB|MB) \(largest request \d+(\.\d)? (KB|MB)\); using the whole budget, up to \d+ requests/,
   );
+  assert.match(await estimate.textContent(), /About [\d,]+ to [\d,]+ input tokens \(\d+ per \d+×\d+ image by OpenAI's rule/);
+  assert.equal((await scripted.log()).length, 0, 'nothing was sent');
+
+  // /run/suite estimates the selection on request, and says it again only for it.
+  const suite = await open('/run/suite');
+  await discardSaved(suite);
+  await suite.getByTestId('sel-contains').fill('frozenlake-4x4');
+  await suite.getByTestId('run-episodes').fill('2');
+  await suite.getByTestId('suite-estimate-button').click();
+  const tasks = Number((await suite.getByTestId('sel-count').textContent()).match(/\d+/)[0]);
+  assert.match(
+    await suite.getByTestId('suite-estimate').textContent(),
+    new RegExp(`^For ${tasks * 2} episode\\(s\\): Played like the oracle, \\d+ requests, .* input tokens`),
+  );
+  await suite.getByTestId('run-episodes').fill('3');
+  assert.equal(await suite.getByTestId('suite-estimate').count(), 0, 'an estimate of another selection stays hidden');
   assert.equal((await scripted.log()).length, 0, 'nothing was sent');
 });
 

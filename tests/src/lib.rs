@@ -284,11 +284,24 @@ pub mod atari;
 pub mod bench;
 pub mod minigrid;
 pub mod reference;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod speed;
 pub mod thirdparty;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod wheels;
 
 include!(concat!(env!("OUT_DIR"), "/data_files.rs"));
+
+/// The zip reader `wheels` uses (the build script includes `wheels.rs` with its own).
+#[cfg(not(target_arch = "wasm32"))]
+use envs::core::zip;
+
+/// The repository root: caches (`.cache/`) and the reference scripts are found from it.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn repo_root() -> std::path::PathBuf {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.parent().unwrap_or(here).to_path_buf()
+}
 
 /// The data files whose path (relative to `tests/`) starts with `prefix`.
 pub fn data_files(prefix: &str) -> impl Iterator<Item = (&'static str, &'static [u8])> + '_ {

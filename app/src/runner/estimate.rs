@@ -86,14 +86,18 @@ impl Pricing {
             whole_budget.input_tokens(per_image),
         );
         let mut out = format!(
-            "About {} to {} input tokens ({} per {}×{} image by {}'s rule; your server may \
+            "About {} to {} input tokens ({} per {}×{} image by {} rule; your server may \
              count otherwise)",
             grouped(low),
             grouped(high),
             per_image,
             self.image.0,
             self.image.1,
-            self.provider.name()
+            match self.provider {
+                Provider::OpenAi => "OpenAI's",
+                Provider::Anthropic => "Anthropic's",
+                Provider::Gemini => "Google's",
+            }
         );
         let out_max = self
             .max_output_tokens

@@ -1,6 +1,7 @@
 //! The environment interface (`Env`), actions and their text forms, input maps, the
 //! virtual clock for real-time play, oracles, frames, errors, kwargs, the `gym.make`
-//! wrappers, specs and the registry-wide environment checker.
+//! wrappers, specs, the registry-wide environment checker, and a zip reader for the wheels
+//! users' assets come in.
 
 pub mod action;
 pub mod check;
@@ -13,3 +14,4 @@ pub mod kwargs;
 pub mod oracle;
 pub mod spec;
 pub mod wrappers;
+pub mod zip;

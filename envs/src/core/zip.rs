@@ -1,6 +1,8 @@
-//! Reads the files of a zip archive held in memory — enough for a Python wheel (the
-//! ale-py wheel ships the Atari ROMs): the central directory, entries stored or
-//! deflated, no encryption, no zip64, no spanning.
+//! Reads the files of a zip archive held in memory — enough for a Python wheel, which is
+//! where the assets users supply come from (the ale-py wheel ships the Atari ROMs,
+//! flappy-bird-gymnasium's its sprites): the central directory, entries stored or
+//! deflated, no encryption, no zip64, no spanning. The app's ROM shelf and the tests'
+//! wheel cache both read through it.
 
 use std::fmt;
 
@@ -115,59 +117,60 @@ pub fn extract(bytes: &[u8], entry: &ZipEntry) -> Result<Vec<u8>, ZipError> {
     Ok(out)
 }
 
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-
-    /// An archive of (name, bytes, deflate?) made the way zip tools lay one out.
-    pub(crate) fn make_zip(files: &[(&str, &[u8], bool)]) -> Vec<u8> {
-        let mut out = Vec::new();
-        let mut directory = Vec::new();
-        for &(name, data, deflate) in files {
-            let stored = if deflate {
-                miniz_oxide::deflate::compress_to_vec(data, 6)
-            } else {
-                data.to_vec()
-            };
-            let method: u16 = if deflate { 8 } else { 0 };
-            let offset = out.len() as u32;
-            out.extend_from_slice(&LOCAL_HEADER.to_le_bytes());
-            out.extend_from_slice(&[20, 0, 0, 0]);
-            out.extend_from_slice(&method.to_le_bytes());
-            out.extend_from_slice(&[0; 8]); // time, date, crc (unchecked here)
-            out.extend_from_slice(&(stored.len() as u32).to_le_bytes());
-            out.extend_from_slice(&(data.len() as u32).to_le_bytes());
-            out.extend_from_slice(&(name.len() as u16).to_le_bytes());
-            out.extend_from_slice(&0u16.to_le_bytes());
-            out.extend_from_slice(name.as_bytes());
-            out.extend_from_slice(&stored);
-            directory.extend_from_slice(&DIRECTORY_ENTRY.to_le_bytes());
-            directory.extend_from_slice(&[20, 0, 20, 0, 0, 0]);
-            directory.extend_from_slice(&method.to_le_bytes());
-            directory.extend_from_slice(&[0; 8]);
-            directory.extend_from_slice(&(stored.len() as u32).to_le_bytes());
-            directory.extend_from_slice(&(data.len() as u32).to_le_bytes());
-            directory.extend_from_slice(&(name.len() as u16).to_le_bytes());
-            directory.extend_from_slice(&[0; 12]);
-            directory.extend_from_slice(&offset.to_le_bytes());
-            directory.extend_from_slice(name.as_bytes());
-        }
-        let dir_at = out.len() as u32;
-        out.extend_from_slice(&directory);
-        out.extend_from_slice(&END_OF_DIRECTORY.to_le_bytes());
-        out.extend_from_slice(&[0; 4]);
-        out.extend_from_slice(&(files.len() as u16).to_le_bytes());
-        out.extend_from_slice(&(files.len() as u16).to_le_bytes());
-        out.extend_from_slice(&(directory.len() as u32).to_le_bytes());
-        out.extend_from_slice(&dir_at.to_le_bytes());
+/// An archive of (name, bytes, deflate?) laid out the way zip tools write one, without
+/// checksums (this reader does not check them): for tests that need a wheel.
+pub fn build(files: &[(&str, &[u8], bool)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut directory = Vec::new();
+    for &(name, data, deflate) in files {
+        let stored = if deflate {
+            miniz_oxide::deflate::compress_to_vec(data, 6)
+        } else {
+            data.to_vec()
+        };
+        let method: u16 = if deflate { 8 } else { 0 };
+        let offset = out.len() as u32;
+        out.extend_from_slice(&LOCAL_HEADER.to_le_bytes());
+        out.extend_from_slice(&[20, 0, 0, 0]);
+        out.extend_from_slice(&method.to_le_bytes());
+        out.extend_from_slice(&[0; 8]); // time, date, crc (unchecked here)
+        out.extend_from_slice(&(stored.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(name.len() as u16).to_le_bytes());
         out.extend_from_slice(&0u16.to_le_bytes());
-        out
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(&stored);
+        directory.extend_from_slice(&DIRECTORY_ENTRY.to_le_bytes());
+        directory.extend_from_slice(&[20, 0, 20, 0, 0, 0]);
+        directory.extend_from_slice(&method.to_le_bytes());
+        directory.extend_from_slice(&[0; 8]);
+        directory.extend_from_slice(&(stored.len() as u32).to_le_bytes());
+        directory.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        directory.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        directory.extend_from_slice(&[0; 12]);
+        directory.extend_from_slice(&offset.to_le_bytes());
+        directory.extend_from_slice(name.as_bytes());
     }
+    let dir_at = out.len() as u32;
+    out.extend_from_slice(&directory);
+    out.extend_from_slice(&END_OF_DIRECTORY.to_le_bytes());
+    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(&(files.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(files.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(directory.len() as u32).to_le_bytes());
+    out.extend_from_slice(&dir_at.to_le_bytes());
+    out.extend_from_slice(&0u16.to_le_bytes());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     #[test]
     fn stored_and_deflated_entries_read_back() {
         let long: Vec<u8> = (0..5000u32).map(|i| (i % 7) as u8).collect();
-        let zip = make_zip(&[("a/one.txt", b"hello", false), ("b/two.bin", &long, true)]);
+        let zip = build(&[("a/one.txt", b"hello", false), ("b/two.bin", &long, true)]);
         assert!(looks_like_zip(&zip));
         let list = entries(&zip).unwrap();
         let names: Vec<&str> = list.iter().map(|e| e.name.as_str()).collect();
@@ -178,7 +181,7 @@ pub(crate) mod tests {
 
     #[test]
     fn damaged_archives_are_errors_not_panics() {
-        let zip = make_zip(&[("x", b"data", true)]);
+        let zip = build(&[("x", b"data", true)]);
         assert!(!looks_like_zip(b"not a zip"));
         assert!(entries(b"not a zip").is_err());
         for cut in [0, 10, zip.len() / 2, zip.len() - 1] {

@@ -17,13 +17,6 @@ const ALE_PY: &str = "ale-py==0.12.1";
 const WHEEL_PREFIX: &str = "ale_py-0.12.1-";
 const ROM_PREFIX: &str = "ale_py/roms/";
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."))
-}
-
 fn has_roms(dir: &Path) -> bool {
     std::fs::read_dir(dir)
         .map(|entries| {
@@ -47,7 +40,7 @@ pub fn rom_dir() -> Result<PathBuf, String> {
             ))
         };
     }
-    let cache = repo_root().join(".cache");
+    let cache = crate::repo_root().join(".cache");
     let dir = cache.join("atari-roms");
     if has_roms(&dir) {
         return Ok(dir);
