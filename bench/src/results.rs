@@ -38,6 +38,19 @@ pub struct Usage {
 }
 
 impl Usage {
+    /// `12 requests · 3400 input / 120 output tokens · $0.0123`.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} requests · {} input / {} output tokens{}",
+            self.requests,
+            self.input_tokens,
+            self.output_tokens,
+            self.cost_usd
+                .map(|c| format!(" · ${c:.4}"))
+                .unwrap_or_default()
+        )
+    }
+
     pub fn add(&mut self, other: &Usage) {
         self.requests += other.requests;
         self.input_tokens += other.input_tokens;

@@ -103,6 +103,35 @@ pub fn reference_or_none(
     })
 }
 
+/// The header of a table of steps and frames per second, ids `width` wide.
+pub fn steps_and_frames_header(width: usize) -> String {
+    format!(
+        "{:<width$} {:>12} {:>12} {:>8} {:>12} {:>12} {:>8}",
+        "id", "steps/s", "reference", "ratio", "frames/s", "reference", "ratio"
+    )
+}
+
+/// One row of that table: ours, the reference's (when measured) and the ratios.
+pub fn steps_and_frames_row(
+    id: &str,
+    width: usize,
+    steps: f64,
+    frames: f64,
+    theirs: Option<&Figure>,
+) -> String {
+    let (ts, tf) = (
+        theirs.map(|t| t.steps_per_s),
+        theirs.and_then(|t| t.frames_per_s),
+    );
+    format!(
+        "{id:<width$} {steps:>12.0} {:>12} {:>8} {frames:>12.0} {:>12} {:>8}",
+        cell(ts),
+        ratio(steps, ts),
+        cell(tf),
+        ratio(frames, tf)
+    )
+}
+
 /// `1234` or `-`.
 pub fn cell(v: Option<f64>) -> String {
     v.map_or("-".to_string(), |t| format!("{t:.0}"))

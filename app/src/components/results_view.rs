@@ -39,17 +39,7 @@ pub fn ResultsTable(results: ResultsFile) -> impl IntoView {
         .map(|(k, v)| format!("{} {v}", k.replace('_', " ")))
         .collect::<Vec<_>>()
         .join(" · ");
-    let usage = results.usage.clone().map(|u| {
-        format!(
-            "{} requests · {} input / {} output tokens{}",
-            u.requests,
-            u.input_tokens,
-            u.output_tokens,
-            u.cost_usd
-                .map(|c| format!(" · ${c:.4}"))
-                .unwrap_or_default()
-        )
-    });
+    let usage = results.usage.as_ref().map(bench::results::Usage::summary);
     view! {
         <table class="results-table" data-testid="results-table">
             <caption>{format!("{} on {}", results.label, r.suite)}</caption>

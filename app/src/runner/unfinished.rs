@@ -59,7 +59,6 @@ impl Unfinished {
     /// What the progress and results sections add to the run's usage.
     pub fn text(&self) -> Option<String> {
         (self.abandoned_attempts > 0).then(|| {
-            let u = &self.abandoned;
             let attempts = if self.abandoned_attempts == 1 {
                 "1 attempt".to_string()
             } else {
@@ -67,13 +66,8 @@ impl Unfinished {
             };
             format!(
                 "Also spent on {attempts} cut short by a reload or a stop and started again: \
-                 {} requests · {} input / {} output tokens{}.",
-                u.requests,
-                u.input_tokens,
-                u.output_tokens,
-                u.cost_usd
-                    .map(|c| format!(" · ${c:.4}"))
-                    .unwrap_or_default()
+                 {}.",
+                self.abandoned.summary()
             )
         })
     }

@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 
 use envs::{Action, Frame};
 use playbench_tests::speed::{
-    cell, ratio, reference_or_none, run_reference, seconds, Figure, Picker,
+    reference_or_none, run_reference, seconds, steps_and_frames_header, steps_and_frames_row,
+    Picker,
 };
 use serde_json::Map;
 
@@ -69,10 +70,7 @@ fn main() {
             .arg(seconds.to_string());
         run_reference(cmd, None, "env")
     });
-    println!(
-        "{:<26} {:>12} {:>12} {:>8} {:>12} {:>12} {:>8}",
-        "id", "steps/s", "reference", "ratio", "frames/s", "reference", "ratio"
-    );
+    println!("{}", steps_and_frames_header(26));
     for id in IDS {
         let (steps, frames) = match ours(id, seconds) {
             Ok(f) => f,
@@ -81,17 +79,7 @@ fn main() {
                 continue;
             }
         };
-        let theirs: Option<&Figure> = reference.iter().find(|f| f.name == id);
-        let (ts, tf) = (
-            theirs.map(|t| t.steps_per_s),
-            theirs.and_then(|t| t.frames_per_s),
-        );
-        println!(
-            "{id:<26} {steps:>12.0} {:>12} {:>8} {frames:>12.0} {:>12} {:>8}",
-            cell(ts),
-            ratio(steps, ts),
-            cell(tf),
-            ratio(frames, tf)
-        );
+        let theirs = reference.iter().find(|f| f.name == id);
+        println!("{}", steps_and_frames_row(id, 26, steps, frames, theirs));
     }
 }

@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 use envs::core::action::{ArgKind, ArgValue, Call};
 use envs::{Action, ActionSpace, Frame};
 use playbench_tests::speed::{
-    cell, option, ratio, reference_or_none, run_reference, seconds, Figure, Picker,
+    option, reference_or_none, run_reference, seconds, steps_and_frames_header,
+    steps_and_frames_row, Figure, Picker,
 };
 use serde_json::{Map, Value};
 
@@ -145,10 +146,7 @@ fn main() {
     let reference = reference_or_none("VisGym's environments, steps and frames", || {
         reference(&root, seconds, &plans)
     });
-    println!(
-        "{:<30} {:>12} {:>12} {:>8} {:>12} {:>12} {:>8}",
-        "id", "steps/s", "reference", "ratio", "frames/s", "reference", "ratio"
-    );
+    println!("{}", steps_and_frames_header(30));
     for id in &ids {
         let actions: Vec<String> = plans
             .get(*id)
@@ -162,16 +160,6 @@ fn main() {
             }
         };
         let theirs = reference.iter().find(|f| f.name == *id);
-        let (ts, tf) = (
-            theirs.map(|t| t.steps_per_s),
-            theirs.and_then(|t| t.frames_per_s),
-        );
-        println!(
-            "{id:<30} {steps:>12.0} {:>12} {:>8} {frames:>12.0} {:>12} {:>8}",
-            cell(ts),
-            ratio(steps, ts),
-            cell(tf),
-            ratio(frames, tf)
-        );
+        println!("{}", steps_and_frames_row(id, 30, steps, frames, theirs));
     }
 }
