@@ -73,7 +73,7 @@ impl Pricing {
             provider: profile.provider,
             image,
             max_output_tokens,
-            prices: profile.prices.clone(),
+            prices: profile.prices,
         }
     }
 
