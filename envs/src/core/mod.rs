@@ -12,6 +12,7 @@ pub mod frame;
 pub mod input;
 pub mod kwargs;
 pub mod oracle;
+pub mod package_port;
 pub mod spec;
 pub mod wrappers;
 pub mod zip;

@@ -1,16 +1,13 @@
 //! FlappyBird under the `Env` interface: the package's action names as presets, keys and
 //! the 30 fps clock for people, the driver's STATE and info, a text picture, the oracle.
 
-use serde_json::{Map, Value};
-
-use crate::core::action::ActionSpace;
 use crate::core::clock::{Clock, ClockMode};
 use crate::core::env::{
-    discrete_action, Action, Env, Info, KeyBinding, Observation, ProgressMeasure, Reset, Signals,
+    discrete_action, Action, Env, Info, Observation, ProgressMeasure, Reset, Signals,
     Step, Words,
 };
 use crate::core::error::EnvError;
-use crate::core::frame::Frame;
+use crate::core::package_port::package_port_methods;
 use crate::core::oracle::{Control, Solver};
 
 use super::env::{FlappyBird, PIPE_HEIGHT, PIPE_WIDTH};
@@ -27,23 +24,7 @@ impl Env for FlappyBird {
         ID
     }
 
-    fn action_space(&self) -> ActionSpace {
-        ActionSpace::Discrete {
-            n: ACTION_NAMES.len(),
-        }
-    }
-
-    fn action_names(&self) -> Vec<String> {
-        ACTION_NAMES.iter().map(|s| s.to_string()).collect()
-    }
-
-    fn noop(&self) -> Option<usize> {
-        Some(super::NOOP_ACTION)
-    }
-
-    fn keymap(&self) -> Vec<KeyBinding> {
-        KEYMAP.to_vec()
-    }
+    package_port_methods!(ACTION_NAMES, NOOP_ACTION, KEYMAP);
 
     /// The package's human mode steps once per frame and waits with pygame's
     /// `clock.tick(30)`, which truncates 1000/30 to whole milliseconds: 33 ms a step.
@@ -98,14 +79,6 @@ impl Env for FlappyBird {
         narrowed(self.observation_values())
     }
 
-    fn frame_size(&self) -> (u32, u32) {
-        self.frame_dims()
-    }
-
-    fn render(&self, frame: &mut Frame) {
-        self.draw(frame);
-    }
-
     /// The bird's height and speed, the next pipe's gap and distance, the score (screen
     /// pixels, y down).
     fn render_text(&self) -> String {
@@ -127,27 +100,6 @@ impl Env for FlappyBird {
              {pipe}; score {}",
             self.player_y, self.ground_y, self.vel_y, self.score
         )
-    }
-
-    fn clone_box(&self) -> Box<dyn Env> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-
-    /// The driver's STATE (`docs/third-party-games.md`), with the exact float64
-    /// observation.
-    fn snapshot(&self) -> Option<Value> {
-        Some(self.state_json())
-    }
-
-    /// The package's info dict of the last reset or step.
-    fn reply_fields(&self) -> Map<String, Value> {
-        let mut fields = Map::new();
-        fields.insert("info".into(), self.info());
-        fields
     }
 
     fn oracle(&self, control: Control) -> Option<Box<dyn Solver>> {

@@ -2,15 +2,14 @@
 //! and the real-time clock for people, the driver's STATE and info, a text picture, the
 //! oracle.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::core::action::ActionSpace;
 use crate::core::clock::{Clock, ClockMode};
 use crate::core::env::{
-    discrete_action, Action, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words,
+    discrete_action, Action, Env, Info, Observation, Reset, Signals, Step, Words,
 };
 use crate::core::error::EnvError;
-use crate::core::frame::Frame;
+use crate::core::package_port::package_port_methods;
 use crate::core::oracle::{Control, Solver};
 
 use super::env::{Highway, HighwayObservation};
@@ -32,23 +31,7 @@ impl Env for Highway {
         Highway::id(self)
     }
 
-    fn action_space(&self) -> ActionSpace {
-        ActionSpace::Discrete {
-            n: ACTION_NAMES.len(),
-        }
-    }
-
-    fn action_names(&self) -> Vec<String> {
-        ACTION_NAMES.iter().map(|s| s.to_string()).collect()
-    }
-
-    fn noop(&self) -> Option<usize> {
-        Some(super::NOOP_ACTION)
-    }
-
-    fn keymap(&self) -> Vec<KeyBinding> {
-        KEYMAP.to_vec()
-    }
+    package_port_methods!(ACTION_NAMES, NOOP_ACTION, KEYMAP);
 
     /// Real time is simulated time: one policy step per `1 / policy_frequency` seconds
     /// (1 s by default), the pace of the package's human mode, which shows the
@@ -102,14 +85,6 @@ impl Env for Highway {
         flat(self.observation_array())
     }
 
-    fn frame_size(&self) -> (u32, u32) {
-        self.frame_dims()
-    }
-
-    fn render(&self, frame: &mut Frame) {
-        self.draw(frame);
-    }
-
     /// The ego's lane, speed and target speed, the time left, and the nearest cars with
     /// their lane, distance (bumper to bumper) and speed.
     fn render_text(&self) -> String {
@@ -158,29 +133,9 @@ impl Env for Highway {
         )
     }
 
-    fn clone_box(&self) -> Box<dyn Env> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-
-    /// The driver's STATE (`docs/third-party-games.md`).
-    fn snapshot(&self) -> Option<Value> {
-        Some(self.state_json())
-    }
-
     /// The STATE with every car's IDM exponent, as the reset reply carries it.
     fn snapshot_at_reset(&self) -> Option<Value> {
         Some(self.reset_state_json())
-    }
-
-    /// The package's info dict of the last reset or step.
-    fn reply_fields(&self) -> Map<String, Value> {
-        let mut fields = Map::new();
-        fields.insert("info".into(), self.info());
-        fields
     }
 
     fn oracle(&self, control: Control) -> Option<Box<dyn Solver>> {

@@ -1,15 +1,12 @@
 //! Tetris under the `Env` interface: the package's action names as presets, keys and the
 //! real-time clock for people, the driver's STATE and info, a text picture, the oracle.
 
-use serde_json::{Map, Value};
-
-use crate::core::action::ActionSpace;
 use crate::core::clock::{Clock, ClockMode};
 use crate::core::env::{
-    discrete_action, Action, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words,
+    discrete_action, Action, Env, Info, Observation, Reset, Signals, Step, Words,
 };
 use crate::core::error::EnvError;
-use crate::core::frame::Frame;
+use crate::core::package_port::package_port_methods;
 use crate::core::oracle::{Control, Solver};
 
 use super::env::{Tetris, TetrisObservation};
@@ -46,23 +43,7 @@ impl Env for Tetris {
         ID
     }
 
-    fn action_space(&self) -> ActionSpace {
-        ActionSpace::Discrete {
-            n: ACTION_NAMES.len(),
-        }
-    }
-
-    fn action_names(&self) -> Vec<String> {
-        ACTION_NAMES.iter().map(|s| s.to_string()).collect()
-    }
-
-    fn noop(&self) -> Option<usize> {
-        Some(super::NOOP_ACTION)
-    }
-
-    fn keymap(&self) -> Vec<KeyBinding> {
-        KEYMAP.to_vec()
-    }
+    package_port_methods!(ACTION_NAMES, NOOP_ACTION, KEYMAP);
 
     /// One step per tick at the package's `render_fps` (1): every step is one gravity
     /// row, so this is the speed the package's game falls at. Its own keyboard example
@@ -114,14 +95,6 @@ impl Env for Tetris {
         flat_observation(&self.observation_dict())
     }
 
-    fn frame_size(&self) -> (u32, u32) {
-        self.frame_dims()
-    }
-
-    fn render(&self, frame: &mut Frame) {
-        self.draw(frame);
-    }
-
     /// The well (`.` empty, a piece's letter for locked cells, `@` for the falling
     /// piece), then the falling piece, the queue and the holder by name.
     fn render_text(&self) -> String {
@@ -167,26 +140,6 @@ impl Env for Tetris {
             }
         ));
         lines.join("\n")
-    }
-
-    fn clone_box(&self) -> Box<dyn Env> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-
-    /// The driver's STATE (`docs/third-party-games.md`).
-    fn snapshot(&self) -> Option<Value> {
-        Some(self.state_json())
-    }
-
-    /// The package's info dict of the last reset or step.
-    fn reply_fields(&self) -> Map<String, Value> {
-        let mut fields = Map::new();
-        fields.insert("info".into(), self.info());
-        fields
     }
 
     fn oracle(&self, control: Control) -> Option<Box<dyn Solver>> {
