@@ -429,14 +429,20 @@ impl Parser {
     }
 
     fn expressions(&mut self) -> Option<Expr> {
+        self.comma_tuple(Self::expression)
+    }
+
+    /// `item (',' item)+ [','] | item ',' | item`: CPython's `expressions` and
+    /// `star_expressions`, which differ only in their item.
+    fn comma_tuple(&mut self, item: fn(&mut Self) -> Option<Expr>) -> Option<Expr> {
         let m = self.mark;
-        if let Some(a) = self.expression() {
+        if let Some(a) = item(self) {
             let line = a.line;
             let mut items = vec![a];
             loop {
                 let m2 = self.mark;
                 if self.op(",").is_some() {
-                    if let Some(c) = self.expression() {
+                    if let Some(c) = item(self) {
                         items.push(c);
                         continue;
                     }
@@ -462,7 +468,7 @@ impl Parser {
             return None;
         }
         self.mark = m;
-        if let Some(a) = self.expression() {
+        if let Some(a) = item(self) {
             if self.op(",").is_some() {
                 let line = a.line;
                 return Some(Expr::new(ExprKind::Tuple(vec![a]), line));
@@ -472,7 +478,7 @@ impl Parser {
             return None;
         }
         self.mark = m;
-        self.expression()
+        item(self)
     }
 
     // ----- expressions -----------------------------------------------------------------
@@ -638,50 +644,7 @@ impl Parser {
     }
 
     fn star_expressions(&mut self) -> Option<Expr> {
-        let m = self.mark;
-        if let Some(a) = self.star_expression() {
-            let line = a.line;
-            let mut items = vec![a];
-            loop {
-                let m2 = self.mark;
-                if self.op(",").is_some() {
-                    if let Some(c) = self.star_expression() {
-                        items.push(c);
-                        continue;
-                    }
-                }
-                if self.failed() {
-                    return None;
-                }
-                self.mark = m2;
-                break;
-            }
-            if items.len() > 1 {
-                let m3 = self.mark;
-                if self.op(",").is_none() {
-                    self.mark = m3;
-                }
-                if self.failed() {
-                    return None;
-                }
-                return Some(Expr::new(ExprKind::Tuple(items), line));
-            }
-        }
-        if self.failed() {
-            return None;
-        }
-        self.mark = m;
-        if let Some(a) = self.star_expression() {
-            if self.op(",").is_some() {
-                let line = a.line;
-                return Some(Expr::new(ExprKind::Tuple(vec![a]), line));
-            }
-        }
-        if self.failed() {
-            return None;
-        }
-        self.mark = m;
-        self.star_expression()
+        self.comma_tuple(Self::star_expression)
     }
 
     fn star_expression(&mut self) -> Option<Expr> {
