@@ -166,8 +166,14 @@ impl TaskSession {
         }
     }
 
+    /// Decisions of the budget used: every recorded decision and, in fixed-clock real
+    /// time, every idle tick (each uses a decision of the budget, as the agent's would).
     pub fn decisions_used(&self) -> u32 {
-        self.decisions().len() as u32
+        match (&self.runner, &self.record) {
+            (Some(r), _) => r.progress().decisions,
+            (None, Some(rec)) => rec.progress.decisions,
+            (None, None) => 0,
+        }
     }
 
     pub fn max_steps(&self) -> u32 {
@@ -551,11 +557,16 @@ mod tests {
                 s.decision_text(),
                 format!("Decision 1 of {}", task.max_steps)
             );
-            // A key for every action, or (parametric spaces) the form and the text box.
+            // A key for every action, or (parametric spaces) the form and the text box;
+            // in real time the clock's idle action is what waiting plays (and its button).
             let parametric = !s.functions().is_empty();
+            let names = envs::make(&task.env, &task.kwargs)
+                .map(|e| e.action_names())
+                .unwrap_or_default();
+            let idle = s.clock().and_then(|c| names.get(c.idle).cloned());
             for c in s.controls() {
                 assert!(
-                    parametric || !c.keys.is_empty(),
+                    parametric || !c.keys.is_empty() || idle.as_ref() == Some(&c.name),
                     "{}: no key plays {:?}",
                     task.id,
                     c.name
@@ -759,6 +770,46 @@ mod tests {
             );
             replays(&task, env(), &record);
         }
+    }
+
+    #[test]
+    fn idle_ticks_of_a_frame_skipped_task_use_the_budget_the_player_sees() {
+        // FlappyBird with a frame skip of 3: a tick is a decision, 99 ms.
+        let task = bench::suites::latest("vical")
+            .unwrap()
+            .task("flappybird-s1")
+            .unwrap()
+            .clone();
+        let mut s = TaskSession::new(&task).unwrap();
+        assert_eq!(s.clock().map(|c| c.tick_ms), Some(99));
+        assert_eq!(s.press_key_at(" ", 0.0), TaskKey::Queued(1));
+        s.tick(99.0);
+        assert_eq!(s.decisions_used(), 1, "the flap");
+        // Four ticks without a key: four idle decisions of the budget.
+        s.tick(99.0 * 5.0);
+        assert_eq!(s.decisions().len(), 1);
+        assert_eq!(s.decisions_used(), 5);
+        assert_eq!(
+            s.decision_text(),
+            format!("Decision 6 of {}", task.max_steps)
+        );
+        assert_eq!(s.virtual_ms(), Some(495));
+        // Without flapping the bird falls: the episode ends on an idle tick.
+        let mut t = 495.0;
+        while !s.is_done() {
+            t += 99.0;
+            s.tick(t);
+        }
+        let record = s.record().unwrap().clone();
+        let recorded = record.decisions.len() as u32;
+        let idle: u32 = record.decisions.iter().map(|d| d.idle_before).sum();
+        assert_eq!(record.progress.decisions, recorded + idle);
+        assert_eq!(s.decisions_used(), record.progress.decisions);
+        assert_eq!(
+            record.decisions.last().map(|d| d.action.as_str()),
+            Some("IDLE")
+        );
+        replays(&task, envs::make(&task.env, &task.kwargs).unwrap(), &record);
     }
 
     fn picker_task() -> Task {

@@ -212,9 +212,14 @@ impl EpisodeRunner {
         self.tracker.progress()
     }
 
-    /// The real-time rule of the task's environment, if it has one.
+    /// The real-time rule of the task, if its environment has one: the environment's
+    /// clock with a tick of one whole decision (`frame_skip` steps), so a person plays
+    /// at the pace and under the budget an agent has.
     pub fn clock(&self) -> Option<Clock> {
-        self.clock.as_ref().map(|(c, _)| *c)
+        self.clock.as_ref().map(|(c, _)| Clock {
+            tick_ms: c.tick_ms.saturating_mul(self.task.frame_skip),
+            ..*c
+        })
     }
 
     /// The task's action index for a name (exact match).
@@ -260,9 +265,11 @@ impl EpisodeRunner {
         self.play(action, name, raw, rejected)
     }
 
-    /// Lets the environment's clock play `steps` idle steps before the next decision
-    /// (real-time environments only). In `Fixed` mode each tick is a decision of the
-    /// budget. An episode that ends on an idle step records it as its last decision.
+    /// Lets the environment's clock play `steps` idle ticks before the next decision
+    /// (real-time environments only). A tick is a decision's worth of time: the idle
+    /// action for `frame_skip` environment steps. In `Fixed` mode each tick is a
+    /// decision of the budget. An episode that ends on an idle tick records it as its
+    /// last decision.
     pub fn idle(&mut self, steps: u32) -> Result<(), EpisodeError> {
         let Some((clock, idle)) = self.clock.clone() else {
             return if steps == 0 {
@@ -275,22 +282,24 @@ impl EpisodeRunner {
             if self.ending.is_some() {
                 return Err(EpisodeError::Finished);
             }
-            let step = self
-                .env
-                .step(idle.clone())
-                .map_err(|e| EpisodeError::Env(e.to_string()))?;
-            self.tracker.env_step(self.env.as_ref(), &step);
+            let (mut reward, mut terminated, mut truncated) = (0.0, false, false);
+            for _ in 0..self.task.frame_skip {
+                let step = self
+                    .env
+                    .step(idle.clone())
+                    .map_err(|e| EpisodeError::Env(e.to_string()))?;
+                self.tracker.env_step(self.env.as_ref(), &step);
+                reward += step.reward;
+                terminated |= step.terminated;
+                truncated |= step.truncated;
+                if terminated || truncated {
+                    break;
+                }
+            }
             let counts = clock.mode == ClockMode::Fixed;
-            if step.terminated || step.truncated || (counts && self.budget_left() == 1) {
+            if terminated || truncated || (counts && self.budget_left() == 1) {
                 let name = self.env.action_text(&idle);
-                self.record(
-                    name,
-                    None,
-                    Vec::new(),
-                    step.reward,
-                    step.terminated,
-                    step.truncated,
-                );
+                self.record(name, None, Vec::new(), reward, terminated, truncated);
                 return Ok(());
             }
             if counts {
@@ -613,6 +622,36 @@ mod tests {
         assert_eq!(runner.env().physical_state(), env.physical_state());
         assert_eq!(runner.progress().env_steps, 4);
         assert_eq!(runner.decisions()[0].reward, -4.0);
+    }
+
+    #[test]
+    fn a_real_time_tick_of_a_frame_skipped_task_is_one_decision() {
+        // FlappyBird ticks every 33 ms; with a frame skip of 3 a tick is a whole
+        // decision: 99 ms, three idle steps, one decision of the budget.
+        let t = task(serde_json::json!({
+            "env": "FlappyBird-v0", "kwargs": {}, "seed": 1, "frame_skip": 3,
+            "action_steps": 1, "noop": "IDLE", "max_steps": 4, "actions": ["IDLE", "FLAP"],
+            "demos": [{"label": "x", "seed": 1, "actions": ["FLAP"]}],
+            "pass": {"kind": "survive"},
+            "score": {"kind": "capped_ratio", "value": "steps_survived", "floor": 0.0, "reference": 12.0}
+        }));
+        let mut runner = EpisodeRunner::start(&t).unwrap();
+        assert_eq!(runner.clock().map(|c| c.tick_ms), Some(99));
+        runner.idle(2).unwrap();
+        assert_eq!(runner.progress().env_steps, 6);
+        assert_eq!(runner.progress().decisions, 2);
+        let flap = runner.action_index("FLAP").unwrap();
+        runner.apply(flap, None, Vec::new()).unwrap();
+        assert_eq!(runner.decisions()[0].idle_before, 2);
+        assert_eq!(runner.progress().env_steps, 9);
+        // The last tick of the budget is recorded as the closing idle decision.
+        runner.idle(1).unwrap();
+        assert!(runner.is_done());
+        let rec = runner.finish("test");
+        assert_eq!(rec.decisions.len(), 2);
+        assert_eq!(rec.decisions[1].action, "IDLE");
+        assert_eq!(rec.progress.decisions, 4);
+        assert!(rec.passed, "{rec:?}");
     }
 
     #[test]

@@ -183,7 +183,7 @@ fn baseline(args: &BaselineArgs) -> Result<Output, CliError> {
 /// `playbench suite`: a fresh build of the suite's latest version.
 fn build_suite(args: &SuiteArgs) -> Result<String, CliError> {
     let (_, built) = fresh_build(&args.suite_id.suite_id)?;
-    Ok(bench::suites::core::to_json(&built))
+    Ok(bench::suites::calibrated::to_json(&built))
 }
 
 /// The latest version of suite `id` and its build from the recipes.

@@ -40,17 +40,8 @@ const NOT_IN_A_SUITE: &[(&str, &str)] = &[
     ("ALE/SpaceInvaders-v5", ATARI_SUITE_LATER),
     ("ALE/Tennis-v5", ATARI_SUITE_LATER),
     (
-        "tetris_gymnasium/Tetris",
-        "the vical suite (issue 15) is not built yet",
-    ),
-    (
-        "FlappyBird-v0",
-        "the vical suite (issue 15) is not built yet",
-    ),
-    ("highway-v0", "the vical suite (issue 15) is not built yet"),
-    (
         "highway-fast-v0",
-        "the vical suite (issue 15) is not built yet",
+        "the vical suite plays highway-v0, the package's reference configuration; V-ICAL has one HighwayEnv task",
     ),
 ];
 

@@ -517,7 +517,7 @@ fn ResultCard(
                 </div>
                 <div>
                     <dt>"Decisions used"</dt>
-                    <dd data-testid="result-decisions">{format!("{} of {max}", record.decisions.len())}</dd>
+                    <dd data-testid="result-decisions">{format!("{} of {max}", record.progress.decisions)}</dd>
                 </div>
                 <div class="wide">
                     <dt>"Failure mode"</dt>

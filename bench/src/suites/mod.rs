@@ -3,8 +3,10 @@
 //! a suite is added or a new version appears. Each suite's latest version is generated
 //! by its recipes (`playbench suite --suite-id ID`); older versions are frozen files.
 
+pub mod calibrated;
 pub mod core;
 pub mod gameverse;
+pub mod vical;
 pub mod visgym;
 
 use std::sync::OnceLock;
@@ -51,6 +53,16 @@ pub static BUILTIN: &[BuiltinSuite] = &[
             include_str!("../../suites/visgym/v1.baseline-oracle.json"),
         )),
         build: Some(visgym::build),
+    },
+    BuiltinSuite {
+        id: vical::SUITE_ID,
+        version: 1,
+        json: include_str!("../../suites/vical/v1.json"),
+        baselines: Some((
+            include_str!("../../suites/vical/v1.baseline-random.json"),
+            include_str!("../../suites/vical/v1.baseline-oracle.json"),
+        )),
+        build: Some(vical::build),
     },
 ];
 

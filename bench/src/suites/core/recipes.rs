@@ -1,78 +1,9 @@
 //! What goes into `playbench-core`: one recipe per environment configuration.
 
-use serde_json::{json, Map, Value};
+use serde_json::json;
 
+use crate::suites::calibrated::recipe::{recipe, Kind, Recipe};
 use crate::task::{Dynamics, Memory};
-
-/// How a recipe's tasks are judged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// Reach the goal; partial credit by distance closed.
-    Navigation,
-    /// Taxi's pickup / delivery / efficiency states.
-    Taxi,
-    /// Reach the goal; partial credit by the milestones the oracle passes on its way.
-    Milestones,
-    /// Swing up / climb; partial credit by best progress.
-    Progress,
-    /// Survive the budget (CartPole).
-    Survive,
-    /// Keep upright: return between the random policy's and the oracle's (Pendulum).
-    Balance,
-}
-
-pub struct Recipe {
-    pub env: &'static str,
-    pub kwargs: Map<String, Value>,
-    /// Task id stem.
-    pub slug: String,
-    pub title: String,
-    pub family: String,
-    pub memory: Memory,
-    pub dynamics: Dynamics,
-    /// Environment steps per decision (the environment's no-op fills the rest).
-    pub frame_skip: u32,
-    pub kind: Kind,
-    /// Non-visual rules (the mission and the step limit are added per task).
-    pub rules: &'static str,
-    pub seeds: Vec<u64>,
-    /// How many of the seeds also get a mid-route (initialized) variant.
-    pub initialized: usize,
-}
-
-fn object(v: Value) -> Map<String, Value> {
-    v.as_object().cloned().unwrap_or_default()
-}
-
-#[allow(clippy::too_many_arguments)]
-fn recipe(
-    env: &'static str,
-    kwargs: Value,
-    slug: &str,
-    title: &str,
-    family: &str,
-    memory: Memory,
-    dynamics: Dynamics,
-    kind: Kind,
-    rules: &'static str,
-    seeds: &[u64],
-    initialized: usize,
-) -> Recipe {
-    Recipe {
-        env,
-        kwargs: object(kwargs),
-        slug: slug.to_string(),
-        title: title.to_string(),
-        family: family.to_string(),
-        memory,
-        dynamics,
-        frame_skip: 1,
-        kind,
-        rules,
-        seeds: seeds.to_vec(),
-        initialized,
-    }
-}
 
 use Dynamics::{Dynamic, Static};
 use Memory::{Multiple, Single};
@@ -80,7 +11,7 @@ use Memory::{Multiple, Single};
 const SLIPPERY: &str =
     "The ice is slippery: a move can slide you to either side of the direction you chose.";
 
-fn toy_text() -> Vec<Recipe> {
+pub fn toy_text() -> Vec<Recipe> {
     vec![
         recipe("Taxi-v3", json!({}), "taxi", "Taxi", "Taxi", Single, Static, Kind::Taxi,
             "Picking up or dropping off where it is not allowed is penalised (the score ignores penalties).",
@@ -98,7 +29,7 @@ fn toy_text() -> Vec<Recipe> {
     ]
 }
 
-fn classic_control() -> Vec<Recipe> {
+pub fn classic_control() -> Vec<Recipe> {
     let mut out = vec![
         recipe("CartPole-v1", json!({}), "cartpole", "Cart Pole", "CartPole", Multiple, Dynamic, Kind::Survive,
             "The episode fails if the pole tilts more than 12 degrees or the cart leaves the track.", &[1, 2, 3, 4], 1),
@@ -175,7 +106,7 @@ fn minigrid_family(short: &str) -> &str {
     stem[..cut].trim_end_matches(|c: char| c.is_ascii_digit())
 }
 
-fn minigrid() -> Vec<Recipe> {
+pub fn minigrid() -> Vec<Recipe> {
     envs::minigrid::FAMILY
         .specs
         .iter()
@@ -214,12 +145,4 @@ fn minigrid() -> Vec<Recipe> {
             r
         })
         .collect()
-}
-
-/// Every recipe of the suite, in display order.
-pub fn all() -> Vec<Recipe> {
-    let mut out = toy_text();
-    out.extend(classic_control());
-    out.extend(minigrid());
-    out
 }
