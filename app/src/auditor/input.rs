@@ -11,8 +11,8 @@ pub enum Dropped {
 
 /// Reads the file `name` holding `text`.
 pub fn read_dropped(name: &str, text: &str) -> Result<Dropped, String> {
-    let value: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| format!("{name} is not a JSON file ({e})"))?;
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("{name} is not a JSON file ({e})"))?;
     match value.get("format").and_then(|f| f.as_str()) {
         Some(RESULTS_FORMAT) => {
             let file = ResultsFile::from_json(text)
@@ -61,17 +61,28 @@ mod tests {
             ..results.clone()
         };
         let e = read_dropped("b.json", &baseline.to_json()).err().unwrap();
-        assert_eq!(e, "b.json holds a baseline's results: the auditor audits model runs");
+        assert_eq!(
+            e,
+            "b.json holds a baseline's results: the auditor audits model runs"
+        );
         let e = read_dropped("x.txt", "hello").err().unwrap();
         assert!(e.starts_with("x.txt is not a JSON file ("), "{e}");
         let e = read_dropped("t.json", r#"{"format": "playbench-task/1"}"#)
             .err()
             .unwrap();
-        assert!(e.starts_with("t.json is a playbench-task/1 file: drop a results file"), "{e}");
+        assert!(
+            e.starts_with("t.json is a playbench-task/1 file: drop a results file"),
+            "{e}"
+        );
         let e = read_dropped("o.json", "{}").err().unwrap();
         assert!(e.starts_with("o.json is not a Playbench file"), "{e}");
-        let bad = results.to_json().replace("\"suite_version\": 1", "\"suite_version\": 99");
+        let bad = results
+            .to_json()
+            .replace("\"suite_version\": 1", "\"suite_version\": 99");
         let e = read_dropped("v.json", &bad).err().unwrap();
-        assert!(e.starts_with("v.json is not a usable results file: "), "{e}");
+        assert!(
+            e.starts_with("v.json is not a usable results file: "),
+            "{e}"
+        );
     }
 }

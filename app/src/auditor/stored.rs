@@ -29,10 +29,7 @@ impl StoredAudit {
     }
 
     pub fn save(&self, store: &dyn Store) -> Result<(), StoreError> {
-        store.set(
-            AUDIT.key,
-            &serde_json::to_string(self).unwrap_or_default(),
-        )
+        store.set(AUDIT.key, &serde_json::to_string(self).unwrap_or_default())
     }
 
     pub fn clear(store: &dyn Store) {

@@ -165,7 +165,13 @@ pub fn audit_file_name(file: &AuditFile) -> String {
         .next()
         .unwrap_or("model")
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     format!("playbench-audit-{model}.json")
 }
@@ -202,9 +208,13 @@ pub(crate) mod tests {
     pub fn model_results() -> ResultsFile {
         let suite = bench::suites::latest(bench::suites::DEFAULT_SUITE).unwrap();
         let task = suite.task("frozenlake-4x4-det-s0").unwrap();
-        let mut e =
-            ModelEpisode::new(task, endpoint("player"), SessionConfig::default(), Prices::default())
-                .unwrap();
+        let mut e = ModelEpisode::new(
+            task,
+            endpoint("player"),
+            SessionConfig::default(),
+            Prices::default(),
+        )
+        .unwrap();
         let mut enc = ImageEncoder::new(Default::default());
         while let Step::Send { .. } = e.next(&mut enc as &mut dyn FrameEncoder, None) {
             e.on_response(200, None, 0, &ok("[Action: Down]\nsouth"), 1.0, None);
@@ -259,23 +269,36 @@ pub(crate) mod tests {
         assert_eq!(overall.cells[6], "0%");
         assert_eq!(overall.cells[8], "100%");
         assert_eq!(overall.cells[10], "1");
-        assert!(tables[0].lines.iter().any(|l| l.name == "memory: single"
-            || l.name == "memory: multiple"));
+        assert!(tables[0]
+            .lines
+            .iter()
+            .any(|l| l.name == "memory: single" || l.name == "memory: multiple"));
 
         let views = episode_views(&file);
         assert_eq!(views.len(), 1);
         let v = &views[0];
         assert!(v.title.starts_with("frozenlake-4x4-det-s0 · repetition 1"));
-        assert!(v.outcome.starts_with("not passed (early termination"), "{}", v.outcome);
+        assert!(
+            v.outcome.starts_with("not passed (early termination"),
+            "{}",
+            v.outcome
+        );
         let t = &v.verdicts[0];
-        assert_eq!(t.labels.as_deref(), Some("rules unsuccessful · strategy underfit"));
+        assert_eq!(
+            t.labels.as_deref(),
+            Some("rules unsuccessful · strategy underfit")
+        );
         assert_eq!(t.step, 1);
         assert!(t.link.as_deref().unwrap().ends_with("&t=1"));
         let a = &v.verdicts[1];
         assert_eq!(a.labels, None);
         assert!(!a.pending);
         assert_eq!(a.problems.len(), 3);
-        assert!(a.error.as_deref().unwrap().contains("broke the output contract"));
+        assert!(a
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("broke the output contract"));
         assert_eq!(audit_file_name(&file), "playbench-audit-player.json");
     }
 }

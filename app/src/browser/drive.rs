@@ -57,7 +57,12 @@ pub trait Conversation {
         api_key: Option<&str>,
     ) -> Option<(HttpRequest, u64)>;
     /// The answer to the last request (an HTTP answer, or why none came).
-    fn on_answer(&mut self, answer: Result<HttpAnswer, String>, latency: f64, api_key: Option<&str>);
+    fn on_answer(
+        &mut self,
+        answer: Result<HttpAnswer, String>,
+        latency: f64,
+        api_key: Option<&str>,
+    );
     /// The app's own time spent around the last request.
     fn add_work(&mut self, _ms: f64) {}
 }
@@ -135,7 +140,10 @@ pub async fn drive(
 ) -> Ended {
     record_videos(&episode, video_fps).await;
     changed();
-    converse(episode, encoder, api_key, timeout_s, base_url, control, changed).await
+    converse(
+        episode, encoder, api_key, timeout_s, base_url, control, changed,
+    )
+    .await
 }
 
 /// Sends the conversation's requests until it is over, sleeping between retries,
