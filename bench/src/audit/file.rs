@@ -121,6 +121,9 @@ pub struct AuditFile {
     pub agent: String,
     pub suite: String,
     pub suite_version: u32,
+    /// CRC-32 (hex) of the audited episodes as compact JSON: an audit resumes only on
+    /// the results file it was made from.
+    pub results_crc32: String,
     /// The auditor (`endpoint:<provider>:<model>`) and its settings, keys stripped.
     pub auditor: String,
     #[serde(default)]
@@ -129,6 +132,12 @@ pub struct AuditFile {
     pub episodes: Vec<AuditedEpisode>,
     /// Computed from `episodes` (recomputed on reading).
     pub report: AuditReport,
+}
+
+/// The fingerprint of a results file's episodes (`AuditFile::results_crc32`).
+pub fn results_fingerprint(results: &crate::results::ResultsFile) -> String {
+    let json = serde_json::to_string(&results.episodes).unwrap_or_default();
+    format!("{:08x}", crate::share::crc32(json.as_bytes()))
 }
 
 impl AuditFile {

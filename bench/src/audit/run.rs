@@ -13,7 +13,9 @@ use serde_json::{Map, Value};
 
 use super::contract::{parse_attribution, parse_reference, parse_transfer, Reference};
 use super::evidence::{build_evidence, session_config, Evidence};
-use super::file::{AuditFile, AuditedEpisode, CriterionAudit, TaskReference, AUDIT_FORMAT};
+use super::file::{
+    results_fingerprint, AuditFile, AuditedEpisode, CriterionAudit, TaskReference, AUDIT_FORMAT,
+};
 use super::report::AuditReport;
 use super::request::{audit_messages, reference_messages, Criterion};
 use crate::demo::render_clip;
@@ -109,6 +111,7 @@ fn fresh_file(results: &ResultsFile, endpoint: &Endpoint) -> AuditFile {
         agent: results.agent.clone(),
         suite: results.suite.clone(),
         suite_version: results.suite_version,
+        results_crc32: results_fingerprint(results),
         auditor: agent_name(endpoint),
         auditor_settings: settings,
         references: Vec::new(),
@@ -156,17 +159,7 @@ impl AuditRun {
     /// Continues `previous`, an audit of the same results file: its verdicts, errors
     /// and references are kept, what is missing is asked.
     pub fn resume(&mut self, previous: AuditFile) -> Result<(), String> {
-        let same = previous.agent == self.results.agent
-            && previous.suite == self.results.suite
-            && previous.suite_version == self.results.suite_version
-            && previous.results_label == self.results.label
-            && previous.episodes.iter().all(|e| {
-                self.results
-                    .episodes
-                    .get(e.index)
-                    .is_some_and(|r| r.record.task == e.task)
-            });
-        if !same {
+        if previous.results_crc32 != self.file.results_crc32 {
             return Err("the audit file is of another results file".into());
         }
         self.file.references = previous.references;
@@ -358,17 +351,25 @@ impl AuditRun {
             }
             let task = self.file.episodes[at].task.clone();
             match self.file.reference(&task) {
-                None => {
+                // Not asked yet, or asked when the audit was interrupted.
+                None
+                | Some(TaskReference {
+                    reference: None,
+                    error: None,
+                    ..
+                }) => {
                     if let Err(e) = self.load_sources(index, true) {
                         self.fail_episode(at, &format!("the demonstrations: {e}"));
                         continue;
                     }
-                    self.file.references.push(TaskReference {
-                        task,
-                        reference: None,
-                        replies: Vec::new(),
-                        error: None,
-                    });
+                    if self.file.reference(&task).is_none() {
+                        self.file.references.push(TaskReference {
+                            task,
+                            reference: None,
+                            replies: Vec::new(),
+                            error: None,
+                        });
+                    }
                     return Some(Job::Reference { episode: index });
                 }
                 Some(r) if r.reference.is_none() => {

@@ -367,6 +367,27 @@ fn an_audit_run_with_good_fenced_and_malformed_replies() {
 }
 
 #[test]
+fn an_audit_interrupted_in_flight_asks_again_after_a_reload() {
+    let mut run = AuditRun::new(results(vec![invalid()]), endpoint("auditor")).unwrap();
+    send(&mut run);
+    // The page reloads while the reference request is in flight.
+    let saved = AuditFile::from_json(&run.file().to_json()).unwrap();
+    let mut again = AuditRun::new(results(vec![invalid()]), endpoint("auditor")).unwrap();
+    again.resume(saved).unwrap();
+    let (r, _) = send(&mut again);
+    assert!(r.body.contains("preparing a task reference"));
+    again.on_response(200, None, 0, &ok(REFERENCE), 1.0, None);
+    let (r, _) = send(&mut again);
+    assert!(r.body.contains("LEARNER-LEVEL AUDIT"));
+    assert_eq!(again.file().references.len(), 1);
+    // Another results file's audit is not resumed.
+    let other = AuditRun::new(results(vec![winning()]), endpoint("auditor"))
+        .unwrap()
+        .resume(again.file().clone());
+    assert!(other.is_err());
+}
+
+#[test]
 fn endpoint_failures_and_broken_references_are_recorded_per_episode() {
     let mut run = AuditRun::new(results(vec![invalid()]), endpoint("auditor")).unwrap();
     send(&mut run);
