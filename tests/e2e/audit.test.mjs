@@ -47,9 +47,10 @@ test('an audit of a results file: report, verdicts with links to the replay step
   await page.getByTestId('audit-start').click();
   await page.getByTestId('audit-progress').getByText('2 of 2 episodes audited · finished').waitFor({ timeout: 90_000 });
 
-  // A reference per task, then transfer (once asked again) and three failure-stage replies per episode.
+  // A reference per task; the transfer requests (the first asked again); three
+  // failure-stage requests per episode.
   const log = await scripted.log();
-  assert.equal(log.length, 2 + 2 * (2 + 3));
+  assert.equal(log.length, 2 + 3 + 2 * 3);
   assert.ok(log.every((r) => r.images > 2), 'every request carries its frames');
 
   const report = page.getByTestId('audit-report');
