@@ -561,3 +561,32 @@ fn turns_named_in_justifications() {
     assert_eq!(mentioned_turn("it turned left"), None);
     assert_eq!(mentioned_turn("no turns"), None);
 }
+
+#[test]
+fn the_recorded_run_settings_shape_the_rebuilt_turns() {
+    use crate::protocol::parse::Strictness;
+    use crate::protocol::session::{HistoryWindow, ObservationMode, Protocol, RewardMode};
+    let settings = serde_json::json!({"strictness": "lenient", "observation": "both",
+        "reward": "shown", "feedback": true, "history": "3", "protocol": "vical"});
+    let c = session_config(settings.as_object());
+    assert_eq!(c.strictness, Strictness::Lenient);
+    assert_eq!(c.observation, ObservationMode::Both);
+    assert_eq!(c.reward, RewardMode::Shown);
+    assert!(c.feedback);
+    // The log quotes every turn once, whatever window the run used.
+    assert_eq!(c.history, HistoryWindow::Full);
+    assert_eq!(session_config(None), SessionConfig::default());
+    let visgym = serde_json::json!({"protocol": "visgym"});
+    let c = session_config(visgym.as_object());
+    assert_eq!(c.protocol, Protocol::Visgym);
+    let e = build_evidence(task(), &winning(), c).err().unwrap();
+    assert!(e.contains("VisGym's harness"), "{e}");
+    // Shown rewards reach the rebuilt turns as they reached the model.
+    let mut shown = SessionConfig::default();
+    shown.reward = RewardMode::Shown;
+    let ev = build_evidence(task(), &winning(), shown).unwrap();
+    assert!(ev.turns[2]
+        .request
+        .to_text()
+        .contains("\nReward: 0\nCumulative reward: 0\n"));
+}
