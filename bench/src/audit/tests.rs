@@ -582,8 +582,10 @@ fn the_recorded_run_settings_shape_the_rebuilt_turns() {
     let e = build_evidence(task(), &winning(), c).err().unwrap();
     assert!(e.contains("VisGym's harness"), "{e}");
     // Shown rewards reach the rebuilt turns as they reached the model.
-    let mut shown = SessionConfig::default();
-    shown.reward = RewardMode::Shown;
+    let shown = SessionConfig {
+        reward: RewardMode::Shown,
+        ..SessionConfig::default()
+    };
     let ev = build_evidence(task(), &winning(), shown).unwrap();
     assert!(ev.turns[2]
         .request
