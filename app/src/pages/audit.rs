@@ -368,11 +368,13 @@ fn ReportTable(table: ModelReport) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <table class="results-table" data-testid="audit-report">
-            <caption>{table.model}</caption>
-            <thead><tr><th scope="col">"Rows"</th>{head}</tr></thead>
-            <tbody>{rows}</tbody>
-        </table>
+        <div class="table-scroll">
+            <table class="results-table" data-testid="audit-report">
+                <caption>{table.model}</caption>
+                <thead><tr><th scope="col">"Rows"</th>{head}</tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
     }
 }
 
