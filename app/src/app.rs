@@ -7,6 +7,7 @@ use leptos_router::hooks::use_location;
 use leptos_router::StaticSegment;
 
 use crate::components::error_box::ErrorBox;
+use crate::pages::audit::AuditPage;
 use crate::pages::compare::ComparePage;
 use crate::pages::episode::EpisodePage;
 use crate::pages::home::Home;
@@ -69,6 +70,7 @@ pub fn App() -> impl IntoView {
                     <Route path=two(Page::StudyTake) view=StudyTakePage />
                     <Route path=one(Page::Compare) view=ComparePage />
                     <Route path=one(Page::Roms) view=RomsPage />
+                    <Route path=one(Page::Audit) view=AuditPage />
                 </Routes>
             </main>
         </Router>

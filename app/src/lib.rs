@@ -6,10 +6,12 @@
 //! suite and its baselines), [`suite_filter`] (the suite page's filters and groups),
 //! [`task_text`] (a task's rules in plain words), [`demo_player`] (demonstration
 //! playback) and [`task_session`] (a person playing a task as an agent would); [`rom_shelf`]
-//! (the Atari ROMs people supply, kept on their device). The
+//! (the Atari ROMs people supply, kept on their device); [`auditor`] (the trajectory
+//! auditor's page: dropped files, the stored audit, its report and verdicts). The
 //! Leptos views, compiled for wasm32 only, draw them and forward clicks and key presses.
 
 pub mod action_form;
+pub mod auditor;
 pub mod catalog;
 pub mod compare;
 pub mod demo_player;

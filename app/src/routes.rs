@@ -21,6 +21,7 @@ pub enum Page {
     StudyTake,
     Compare,
     Roms,
+    Audit,
 }
 
 pub const HOME: &str = "/";
@@ -36,9 +37,10 @@ pub const STUDY: &str = "/study";
 pub const STUDY_TAKE: &str = "/study/take";
 pub const COMPARE: &str = "/compare";
 pub const ROMS: &str = "/roms";
+pub const AUDIT: &str = "/audit";
 
 impl Page {
-    pub const ALL: [Page; 13] = [
+    pub const ALL: [Page; 14] = [
         Self::Home,
         Self::Play,
         Self::Suite,
@@ -52,6 +54,7 @@ impl Page {
         Self::StudyTake,
         Self::Compare,
         Self::Roms,
+        Self::Audit,
     ];
 
     pub fn path(self) -> &'static str {
@@ -69,6 +72,7 @@ impl Page {
             Self::StudyTake => STUDY_TAKE,
             Self::Compare => COMPARE,
             Self::Roms => ROMS,
+            Self::Audit => AUDIT,
         }
     }
 
@@ -90,7 +94,7 @@ impl Page {
         match self {
             Self::Home | Self::Play => Section::Envs,
             Self::Suite | Self::Task | Self::TaskPlay => Section::Suite,
-            Self::Models | Self::Run | Self::RunSuite => Section::Run,
+            Self::Models | Self::Run | Self::RunSuite | Self::Audit => Section::Run,
             Self::Episode => Section::Episode,
             Self::Study | Self::StudyTake => Section::Study,
             Self::Compare => Section::Compare,
@@ -228,6 +232,7 @@ mod tests {
         assert_eq!(Section::of_path("/models"), Some(Section::Run));
         assert_eq!(Section::of_path("/study/take"), Some(Section::Study));
         assert_eq!(Section::of_path("/roms"), Some(Section::Roms));
+        assert_eq!(Section::of_path("/audit"), Some(Section::Run));
         for s in Section::ALL {
             assert_eq!(Section::of_path(s.href()), Some(s), "{s:?}");
             assert!(s.testid().starts_with("nav-") && !s.label().is_empty());

@@ -105,8 +105,17 @@ pub const ATARI_ROMS: StorageKey = StorageKey {
             base64url without padding",
 };
 
+/// The audit on `/audit`: the results file and the audit so far (`auditor::stored`).
+pub const AUDIT: StorageKey = StorageKey {
+    key: "playbench.audit",
+    format: 1,
+    family: false,
+    holds: "the audit in progress as JSON {results_name, results, audit}: the results \
+            file's JSON and the audit file (playbench-audit/1) so far",
+};
+
 /// Every key and family, for the tests and the docs.
-pub const ALL: [StorageKey; 10] = [
+pub const ALL: [StorageKey; 11] = [
     ENDPOINT_PROFILES,
     ENDPOINT_KEYS,
     RUN_SETTINGS,
@@ -117,6 +126,7 @@ pub const ALL: [StorageKey; 10] = [
     STUDY,
     STORED_EPISODE,
     ATARI_ROMS,
+    AUDIT,
 ];
 
 /// Where finished episode `job` of suite run `run_id` is kept.

@@ -7,6 +7,7 @@
 
 pub mod agents;
 pub mod attempts;
+pub mod audit;
 pub mod demo;
 pub mod encode;
 pub mod episode;

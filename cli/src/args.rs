@@ -39,6 +39,10 @@ pub enum Command {
     Baseline(BaselineArgs),
     /// Print a suite's fresh build from its recipes (JSON), or check the committed suites.
     Suite(SuiteArgs),
+    /// Audit a model's results file with an auditor model (V-ICAL's trajectory
+    /// auditor): prints the audit file (`playbench-audit/1`), or with --report the
+    /// attribution and transfer table.
+    Audit(AuditArgs),
 }
 
 #[derive(Clone, Debug, Args)]
@@ -113,6 +117,29 @@ pub struct SuiteArgs {
     pub check: bool,
     #[command(flatten)]
     pub suite_id: SuiteChoice,
+}
+
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// Results files to audit (`playbench-results/1`, a model run), and audit files
+    /// (`playbench-audit/1`): one of the same results file is resumed, the others lend
+    /// their task references and join the --report table.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<String>,
+    /// Print the report table over every audit instead of the audit file.
+    #[arg(long)]
+    pub report: bool,
+    /// Also write the audit file to FILE (one results file).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
+    /// The auditor is a model endpoint (the endpoint options below; the options of
+    /// the playing conversation are not used).
+    #[arg(long, hide = true, default_value = "endpoint", value_parser = ["endpoint"])]
+    pub agent: String,
+    #[command(flatten)]
+    pub endpoint: EndpointArgs,
+    #[command(flatten)]
+    pub image: ImageArgs,
 }
 
 /// Who plays.

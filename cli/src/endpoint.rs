@@ -7,7 +7,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bench::encode::{ImageEncoder, ImageSettings};
 use bench::model_episode::{agent_name, Attempt, DemoCache, ModelEpisode, Step};
-use bench::protocol::endpoint::{redact, Endpoint, Prices};
+use bench::protocol::endpoint::{redact, Endpoint, HttpRequest, Prices};
 use bench::protocol::providers::Sampling;
 use bench::protocol::retry::MAX_TRANSPORT_RETRIES;
 use bench::protocol::session::SessionConfig;
@@ -117,7 +117,7 @@ fn millis(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-fn unix_now() -> u64 {
+pub fn unix_now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
@@ -158,15 +158,7 @@ pub fn play(
                 eprintln!("playbench: endpoint: {problem} (retry {n} of {MAX_TRANSPORT_RETRIES})");
             }
         }
-        std::thread::sleep(Duration::from_millis(wait_ms));
-        let sent = Instant::now();
-        let answer = http_post(
-            &request.url,
-            &request.headers,
-            &request.body,
-            config.timeout,
-        );
-        let latency = millis(sent.elapsed());
+        let (answer, latency) = send(&request, wait_ms, config.timeout);
         match answer {
             Ok(response) => {
                 let body = String::from_utf8_lossy(&response.body);
@@ -198,6 +190,19 @@ pub fn play(
         record,
         usage: episode.usage().clone(),
     })
+}
+
+/// Sleeps `wait_ms` (a retry's backoff), POSTs `request` and gives the answer with
+/// its latency in milliseconds.
+pub fn send(
+    request: &HttpRequest,
+    wait_ms: u64,
+    timeout: Duration,
+) -> (Result<HttpResponse, String>, f64) {
+    std::thread::sleep(Duration::from_millis(wait_ms));
+    let sent = Instant::now();
+    let answer = http_post(&request.url, &request.headers, &request.body, timeout);
+    (answer, millis(sent.elapsed()))
 }
 
 /// An HTTP answer.

@@ -65,6 +65,18 @@ pub enum CliError {
         failed: usize,
         episodes: usize,
     },
+    /// A file given to `audit` that is neither a results file nor an audit file, or
+    /// one that cannot be audited.
+    Audit {
+        input: String,
+        message: String,
+    },
+    /// Verdicts the auditor did not give (endpoint failures, broken output
+    /// contracts); the audit was still printed.
+    AuditIncomplete {
+        missing: usize,
+        verdicts: usize,
+    },
     /// An episode that re-simulates differently: the first divergence.
     Diverged(String),
     /// A committed suite that differs from a fresh build of its recipes.
@@ -107,7 +119,7 @@ impl CliError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Self::Diverged(_) | Self::SuiteStale { .. } => ErrorKind::Diverged,
-            Self::Endpoint { .. } => ErrorKind::Endpoint,
+            Self::Endpoint { .. } | Self::AuditIncomplete { .. } => ErrorKind::Endpoint,
             Self::Io { .. } => ErrorKind::Io,
             Self::Args(_)
             | Self::Usage(_)
@@ -120,6 +132,7 @@ impl CliError {
             | Self::Task { .. }
             | Self::SuiteBuild { .. }
             | Self::ModelEpisode { .. }
+            | Self::Audit { .. }
             | Self::Episode(_)
             | Self::Study(_)
             | Self::Env(_) => ErrorKind::Input,
@@ -171,6 +184,11 @@ impl fmt::Display for CliError {
             Self::Endpoint { failed, episodes } => write!(
                 f,
                 "the endpoint failed: {failed} of {episodes} episodes ended with api_error"
+            ),
+            Self::Audit { input, message } => write!(f, "{input}: {message}"),
+            Self::AuditIncomplete { missing, verdicts } => write!(
+                f,
+                "the audit is incomplete: {missing} of {verdicts} verdicts are missing (see the errors in the audit file)"
             ),
             Self::SuiteStale { id, version } => write!(
                 f,

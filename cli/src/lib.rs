@@ -3,6 +3,7 @@
 //! wasm builds carry none of it. Reference: `docs/cli.md`, `docs/driver.md`.
 
 pub mod args;
+pub mod audit;
 pub mod commands;
 pub mod driver;
 pub mod endpoint;

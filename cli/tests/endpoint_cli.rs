@@ -375,3 +375,129 @@ fn https_endpoints_are_spoken_with_certificates_checked() {
     let _ = child.wait();
     assert!(e.to_lowercase().contains("certificate"), "{e}");
 }
+
+/// `playbench ARGS` with the test key in the environment: exit code, stdout, stderr.
+fn playbench(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_playbench"))
+        .args(args)
+        .env("PLAYBENCH_TEST_KEY", KEY)
+        .output()
+        .unwrap();
+    let (o, e) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    assert!(!o.contains(KEY) && !e.contains(KEY), "the key leaked");
+    (out.status.code().unwrap_or(-1), o, e)
+}
+
+#[test]
+fn an_audit_of_a_results_file_with_good_and_malformed_auditor_replies() {
+    let Some(s) = server() else { return };
+    let dir = std::env::temp_dir().join(format!("playbench-audit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let results = dir.join("results.json");
+    let audit = dir.join("audit.json");
+    let base = format!("http://127.0.0.1:{}/v1", s.port);
+    let endpoint = |model: &'static str| {
+        [
+            "--provider",
+            "openai",
+            "--base-url",
+            base.as_str(),
+            "--model",
+            model,
+            "--api-key-env",
+            "PLAYBENCH_TEST_KEY",
+        ]
+    };
+    let (code, _, err) = playbench(
+        &[
+            &[
+                "run",
+                "--suite",
+                "--filter",
+                "frozenlake-4x4-det-s0",
+                "--agent",
+                "endpoint",
+            ][..],
+            &endpoint("seq:Right,Right,Down,Down,Down,Right"),
+            &["--json", "--out", results.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 0, "{err}");
+
+    // Good replies: every verdict, progress per episode, links to the step.
+    let (code, out, err) = playbench(
+        &[
+            &["audit", results.to_str().unwrap()][..],
+            &endpoint("audit"),
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("playbench: audit 1/2 (frozenlake-4x4-det-s0): rules successful, strategy underfit; failure stage planning"),
+        "{err}"
+    );
+    let file: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(file["format"], "playbench-audit/1");
+    assert_eq!(file["auditor"], "endpoint:openai:audit");
+    assert_eq!(file["references"].as_array().unwrap().len(), 2);
+    let first = &file["episodes"][0];
+    let link = first["failure_attribution"]["link"].as_str().unwrap();
+    // TURN 2 is the request after the first decision.
+    assert!(
+        link.starts_with("/episode#e=pb1.") && link.ends_with("&t=1"),
+        "{link}"
+    );
+    let log = server_log(&s);
+    let audits: Vec<&Value> = log.iter().filter(|e| e["script"] == "audit").collect();
+    // A reference per task, then two requests per episode.
+    assert_eq!(audits.len(), 2 + 2 * 2);
+    assert!(audits.iter().all(|e| e["images"].as_u64().unwrap() > 2));
+
+    // Malformed replies: retried, then recorded as errors; exit 3; the file is written.
+    let (code, _, err) = playbench(
+        &[
+            &["audit", results.to_str().unwrap()][..],
+            &endpoint("audit:malformed"),
+            &["--out", audit.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("no failure stage (3 replies broke the output contract; the last: the reply is not a JSON object ("), "{err}");
+    assert!(
+        err.contains("the audit is incomplete: 2 of 4 verdicts are missing"),
+        "{err}"
+    );
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(&audit).unwrap()).unwrap();
+    let transfer = &file["episodes"][0]["information_transfer"];
+    assert_eq!(
+        transfer["problems"][0],
+        "strategy_transfer.label: \"overfitted\" is not one of correct, underfit, overfit"
+    );
+    assert_eq!(
+        transfer["verdict"]["strategy_transfer"]["label"],
+        "underfit"
+    );
+
+    // The report over the audit file; a bad file is named.
+    let (code, out, err) = playbench(&["audit", "--report", audit.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("endpoint:openai:seq:Right,Right,Down,Down,Down,Right\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Overall (environments weighted equally)"),
+        "{out}"
+    );
+    assert!(out.contains("  memory: single"), "{out}");
+    let (code, _, err) = playbench(&["audit", "--report", "Cargo.toml"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("Cargo.toml: not JSON"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

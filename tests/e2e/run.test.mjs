@@ -7,8 +7,7 @@
 
 import { after, afterEach, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs/promises';
-import { pageHarness } from './support.mjs';
+import { downloaded, pageHarness, saveProfile } from './support.mjs';
 import { startScripted } from './scripted.mjs';
 
 const LAKE_TASK = 'frozenlake-4x4-det-s0';
@@ -30,21 +29,7 @@ beforeEach(async () => {
 });
 
 /** Saves the profile `name` on /models and returns the page. */
-async function profile(fields) {
-  const f = { name: 'Scripted', provider: 'openai', timeout: '10', key: '', remember: false, ...fields };
-  const page = await open('/models');
-  await page.getByTestId('profile-name').fill(f.name);
-  await page.getByTestId('profile-provider').selectOption(f.provider);
-  await page.getByTestId('profile-base-url').fill(f.base);
-  await page.getByTestId('profile-model').fill(f.model);
-  await page.getByTestId('profile-timeout').fill(f.timeout);
-  await page.getByTestId('profile-key').fill(f.key);
-  await page.getByTestId('profile-remember').setChecked(f.remember);
-  if (f.priceIn) await page.getByTestId('profile-price-in').fill(f.priceIn);
-  await page.getByTestId('profile-save').click();
-  await page.getByTestId('profile-status').getByText(`Saved “${f.name}”.`).waitFor();
-  return page;
-}
+const profile = (fields) => saveProfile(open, fields);
 
 const base = (provider = 'openai') => `${scripted.url}/${provider === 'gemini' ? 'v1beta' : 'v1'}`;
 
@@ -78,11 +63,6 @@ async function discardSaved(page) {
   await discard.click();
   await page.getByTestId('suite-confirm-yes').click();
   await page.getByTestId('suite-confirm').waitFor({ state: 'detached' });
-}
-
-async function downloaded(page, testid) {
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
-  return fs.readFile(await dl.path(), 'utf8');
 }
 
 test('test connection checks reachability, the key, one image and several', { timeout: TIMEOUT }, async () => {

@@ -189,3 +189,29 @@ export function pageHarness({ before, after, afterEach }) {
     },
   };
 }
+
+/**
+ * Saves an endpoint profile on /models through `open` (a harness's) and returns the
+ * page; `fields` override the defaults (`base` and `model` are required).
+ */
+export async function saveProfile(open, fields) {
+  const f = { name: 'Scripted', provider: 'openai', timeout: '10', key: '', remember: false, ...fields };
+  const page = await open('/models');
+  await page.getByTestId('profile-name').fill(f.name);
+  await page.getByTestId('profile-provider').selectOption(f.provider);
+  await page.getByTestId('profile-base-url').fill(f.base);
+  await page.getByTestId('profile-model').fill(f.model);
+  await page.getByTestId('profile-timeout').fill(f.timeout);
+  await page.getByTestId('profile-key').fill(f.key);
+  await page.getByTestId('profile-remember').setChecked(f.remember);
+  if (f.priceIn) await page.getByTestId('profile-price-in').fill(f.priceIn);
+  await page.getByTestId('profile-save').click();
+  await page.getByTestId('profile-status').getByText(`Saved “${f.name}”.`).waitFor();
+  return page;
+}
+
+/** Clicks the element `testid` and returns the text of the download it starts. */
+export async function downloaded(page, testid) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
+  return fs.readFile(await dl.path(), 'utf8');
+}

@@ -33,6 +33,11 @@
 //   garbage                        always a reply without the marker
 //   notjson                        200 with an HTML body
 //   noimages                       the provider's "model does not support images" error
+//   audit[:malformed]              the trajectory auditor's replies (docs/audit.md), by the
+//                                  request's system message: a task reference (in a code
+//                                  fence), a transfer verdict, a failure stage naming
+//                                  TURN 2; with :malformed the first transfer reply has a
+//                                  wrong label and every failure-stage reply is not JSON
 //   file:<path>                    the replies of a JSON file (an array, or {"script": [...]}):
 //                                  the n-th request gets entry n (a reply text, or
 //                                  {"error": message}: the context-overflow error when the
@@ -107,6 +112,36 @@ function textLength(provider, body) {
 function assistantTurns(provider, body) {
   const list = provider === 'gemini' ? body.contents : body.messages;
   return (list ?? []).filter((m) => m.role === 'assistant' || m.role === 'model').length;
+}
+
+function systemText(provider, body) {
+  if (provider === 'anthropic') return String(body.system ?? '');
+  if (provider === 'gemini') return (body.systemInstruction?.parts ?? []).map((p) => p.text ?? '').join('');
+  return (body.messages ?? []).filter((m) => m.role === 'system').map((m) => String(m.content)).join('');
+}
+
+// The auditor's canned replies: what kind of request it is, from its system message.
+function auditReply(provider, body, script) {
+  const malformed = script === 'audit:malformed';
+  const system = systemText(provider, body);
+  const kind = system.includes('preparing a task reference') ? 'reference'
+    : system.includes('player-level process audit') ? 'attribution'
+      : system.includes('independent multimodal benchmark auditor') ? 'transfer' : null;
+  // Counted per script, like the requests, so each variant starts its own count.
+  const n = (counts.get(`${script} ${kind}`) ?? 0) + 1;
+  counts.set(`${script} ${kind}`, n);
+  if (kind === 'reference') {
+    return '```json\n' + JSON.stringify({ rules_not_in_basic_rules: ['Falling into a hole ends the episode.'], strategies: ['Walk around the holes: the goal is reached.'] }) + '\n```';
+  }
+  if (kind === 'transfer') {
+    const label = malformed && n === 1 ? 'overfitted' : 'underfit';
+    return JSON.stringify({ rule_transfer: { label: 'successful', justification: 'The player avoided the holes the demos showed.' }, strategy_transfer: { label, justification: 'It never used the detour of the demos.' } });
+  }
+  if (kind === 'attribution') {
+    if (malformed) return 'The player did fine, I think.';
+    return JSON.stringify({ player_failure_stage: { label: 'planning', justification: 'At TURN 2 the player saw the hole and still walked toward it.' } });
+  }
+  return 'this is not an audit request';
 }
 
 function lastRole(provider, body) {
@@ -219,6 +254,7 @@ function handle(req, res) {
       case 'garbage': return send(200, ok('no marker here'));
       case 'notjson': return send(200, '<html><body>Welcome to nginx!</body></html>');
       case 'noimages': return send(...p.noimages);
+      case 'audit': return send(200, ok(auditReply(provider, body, script)));
       case 'key': return send(200, ok(`[Action: Down]\nscripted reply ${n}`));
       default: return send(404, p.error(`The model ${script} does not exist`, 'not_found_error'));
     }

@@ -40,13 +40,15 @@ impl RunSetupState {
     }
 }
 
+/// The endpoint profile and its key: the part of the form every model run shares
+/// (`/run`, `/run/suite`, the auditor's `/audit`).
 #[component]
-pub fn RunSetup(state: RunSetupState) -> impl IntoView {
+pub fn EndpointChoice(state: RunSetupState) -> impl IntoView {
     let RunSetupState {
         profiles,
-        settings,
         key,
         warning,
+        ..
     } = state;
     let select = move |i: usize| {
         profiles.update(|p| p.selected = i.min(p.list.len() - 1));
@@ -63,22 +65,12 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
         }
         key.set(k);
     };
-    let edit = move |f: &dyn Fn(&mut RunSettings)| {
-        settings.update(|s| f(s));
-        state.save_settings();
-    };
     let summary = move || {
         profiles.with(|p| {
             let c = p.current();
             format!("{} · {} · {}", c.provider.name(), c.base_url, c.model)
         })
     };
-    let history_k = move || match settings.with(|s| s.session.history) {
-        HistoryWindow::Full => String::new(),
-        HistoryWindow::Last(k) => k.to_string(),
-    };
-    let jpeg = move || settings.with(|s| s.image.format == ImageFormat::Jpeg);
-    let visgym = move || settings.with(|s| s.session.protocol == Protocol::Visgym);
     view! {
         <fieldset class="run-setup">
             <legend>"Model"</legend>
@@ -124,6 +116,24 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
                 />
             </div>
         </fieldset>
+    }
+}
+
+#[component]
+pub fn RunSetup(state: RunSetupState) -> impl IntoView {
+    let settings = state.settings;
+    let edit = move |f: &dyn Fn(&mut RunSettings)| {
+        settings.update(|s| f(s));
+        state.save_settings();
+    };
+    let history_k = move || match settings.with(|s| s.session.history) {
+        HistoryWindow::Full => String::new(),
+        HistoryWindow::Last(k) => k.to_string(),
+    };
+    let jpeg = move || settings.with(|s| s.image.format == ImageFormat::Jpeg);
+    let visgym = move || settings.with(|s| s.session.protocol == Protocol::Visgym);
+    view! {
+        <EndpointChoice state=state />
         <fieldset class="run-setup">
             <legend>"Protocol"</legend>
             <div class="form-row">

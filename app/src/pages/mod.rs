@@ -1,5 +1,6 @@
 //! One module per page.
 
+pub mod audit;
 pub mod compare;
 pub mod episode;
 pub mod home;

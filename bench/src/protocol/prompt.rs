@@ -18,6 +18,9 @@ pub enum ImageRef {
     /// The solved state: the frame after the oracle's whole plan from the start
     /// (VisGym's final-goal variant).
     FinalGoal,
+    /// The last live frame captioned with how the episode ended (the trajectory
+    /// auditor's evidence, `docs/audit.md`).
+    EndingFrame,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,6 +38,9 @@ pub enum Part {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
+    /// Instructions outside the conversation (the trajectory auditor's; the V-ICAL
+    /// conversation has none). Providers put it where their API takes it.
+    System,
     User,
     Assistant,
 }

@@ -170,7 +170,17 @@ where
     F: FnMut(&ImageRef) -> Result<EncodedImage, String>,
 {
     let mut turns = Vec::new();
+    // Anthropic and Gemini take system instructions beside the turns, not as one.
+    let mut system: Vec<String> = Vec::new();
     for m in messages {
+        if m.role == Role::System {
+            if provider == Provider::OpenAi {
+                turns.push(json!({"role": "system", "content": m.to_text()}));
+            } else {
+                system.push(m.to_text());
+            }
+            continue;
+        }
         let ps = pieces(m, &mut resolve)?;
         if !provider.takes_video() {
             if let Some(Piece::Image(mime, _)) = ps
@@ -236,6 +246,21 @@ where
         });
     }
     let mut body = Map::new();
+    if !system.is_empty() {
+        let text = system.join("\n");
+        match provider {
+            Provider::Anthropic => {
+                body.insert("system".into(), json!(text));
+            }
+            Provider::Gemini => {
+                body.insert(
+                    "systemInstruction".into(),
+                    json!({"parts": [{"text": text}]}),
+                );
+            }
+            Provider::OpenAi => {}
+        }
+    }
     match provider {
         Provider::OpenAi | Provider::Anthropic => {
             body.insert("model".into(), json!(sampling.model));
@@ -565,6 +590,30 @@ mod tests {
             b["contents"][1],
             json!({"role": "model", "parts": [{"text": "[Action: Down]"}]})
         );
+    }
+
+    #[test]
+    fn system_messages_go_where_each_api_takes_them() {
+        let mut m = vec![Message {
+            role: Role::System,
+            parts: vec![Part::Text("be an auditor".into())],
+        }];
+        m.extend(convo());
+        let b = request_body(Provider::OpenAi, &sampling(), &m, resolve).unwrap();
+        assert_eq!(
+            b["messages"][0],
+            json!({"role": "system", "content": "be an auditor"})
+        );
+        assert_eq!(b["messages"][1]["role"], "user");
+        let b = request_body(Provider::Anthropic, &sampling(), &m, resolve).unwrap();
+        assert_eq!(b["system"], "be an auditor");
+        assert_eq!(b["messages"][0]["role"], "user");
+        let b = request_body(Provider::Gemini, &sampling(), &m, resolve).unwrap();
+        assert_eq!(
+            b["systemInstruction"],
+            json!({"parts": [{"text": "be an auditor"}]})
+        );
+        assert_eq!(b["contents"][0]["role"], "user");
     }
 
     #[test]
