@@ -390,6 +390,7 @@ test('a suite run with concurrency 4 resumes after a reload without losing or re
   assert.match(csv, /\nsection,name,tasks,episodes,score,pass_rate\noverall,overall,/);
   await page.getByTestId('results-table').waitFor();
   assert.ok((await page.getByTestId('env-chart').locator('li').count()) >= 1);
+  assert.equal(await page.getByTestId('audit-link').getAttribute('href'), '/audit');
 });
 
 test('the built-in agents run the suite in the tab as baselines', { timeout: TIMEOUT }, async () => {
