@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser, openPage, pageHarness } from './support.mjs';
+import { expectText, launchBrowser, openPage, pageHarness } from './support.mjs';
 
 const TIMEOUT = 120_000;
 const harness = pageHarness({ before, after, afterEach });
@@ -43,21 +43,6 @@ function breakoutRomPath() {
   }
   assert.ok(fs.existsSync(file), `no ROM at ${file} after filling the cache`);
   return file;
-}
-
-/** Waits until `locator` has `expected` as its trimmed text (or matches a RegExp). */
-async function expectText(locator, expected, timeout = 10_000) {
-  await locator.waitFor({ state: 'attached', timeout });
-  const deadline = Date.now() + timeout;
-  let got;
-  for (;;) {
-    got = (await locator.textContent())?.trim();
-    const ok = expected instanceof RegExp ? expected.test(got) : got === expected;
-    if (ok) return got;
-    if (Date.now() > deadline) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`expected ${expected}, got ${JSON.stringify(got)}`);
 }
 
 /** Drops files on the element, as a person dragging them from the desktop does. */

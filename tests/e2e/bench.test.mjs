@@ -6,7 +6,7 @@
 
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageHarness } from './support.mjs';
+import { expectText, pageHarness } from './support.mjs';
 
 // FrozenLake 4x4 (SFFF/FHFH/FFFH/HFFG), not slippery, seed 0: Down, Down, Right, Right,
 // Down, Right is a shortest route (the oracle's 6 decisions, so a score of 100).
@@ -16,21 +16,6 @@ const LAKE_KEYS = ['ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowD
 const TIMEOUT = 60_000;
 const harness = pageHarness({ before, after, afterEach });
 const open = harness.open;
-
-/** Waits until `locator` has `expected` as its trimmed text (or matches a RegExp). */
-async function expectText(locator, expected, timeout = 10_000) {
-  await locator.waitFor({ state: 'attached', timeout });
-  const deadline = Date.now() + timeout;
-  let got;
-  for (;;) {
-    got = (await locator.textContent())?.trim();
-    const ok = expected instanceof RegExp ? expected.test(got) : got === expected;
-    if (ok) return got;
-    if (Date.now() > deadline) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`expected ${expected}, got ${JSON.stringify(got)}`);
-}
 
 const query = (page) => new URL(page.url()).searchParams;
 

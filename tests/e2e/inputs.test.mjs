@@ -6,7 +6,7 @@
 
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageHarness } from './support.mjs';
+import { expectText, pageHarness } from './support.mjs';
 
 const TIMEOUT = 60_000;
 const harness = pageHarness({ before, after, afterEach });
@@ -15,21 +15,6 @@ const open = harness.open;
 // The board is drawn on 150-pixel cells from (50, 50) of a 500×500 frame.
 const CELL = (row, col) => [50 + 150 * (col + 0.5), 50 + 150 * (row + 0.5)];
 const NAMES = ['A1', 'A2', 'A3', 'B1', 'B2', 'B3', 'C1', 'C2', 'C3'];
-
-/** Waits until `locator` has `expected` as its trimmed text (or matches a RegExp). */
-async function expectText(locator, expected, timeout = 10_000) {
-  await locator.waitFor({ state: 'attached', timeout });
-  const deadline = Date.now() + timeout;
-  let got;
-  for (;;) {
-    got = (await locator.textContent())?.trim();
-    const ok = expected instanceof RegExp ? expected.test(got) : got === expected;
-    if (ok) return got;
-    if (Date.now() > deadline) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`expected ${expected}, got ${JSON.stringify(got)}`);
-}
 
 /** The board from the text rendering: 9 marks ('X', 'O' or ' ') in reading order. */
 async function board(page) {

@@ -9,25 +9,10 @@
 
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPage, pageHarness } from './support.mjs';
+import { expectText, launchBrowser, openPage, pageHarness } from './support.mjs';
 
 const harness = pageHarness({ before, after, afterEach });
 const open = harness.open;
-
-/** Waits until `locator` has `expected` as its trimmed text (or matches a RegExp). */
-async function expectText(locator, expected, timeout = 10_000) {
-  await locator.waitFor({ state: 'attached', timeout });
-  const deadline = Date.now() + timeout;
-  let got;
-  for (;;) {
-    got = (await locator.textContent())?.trim();
-    const ok = expected instanceof RegExp ? expected.test(got) : got === expected;
-    if (ok) return got;
-    if (Date.now() > deadline) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`expected ${expected}, got ${JSON.stringify(got)}`);
-}
 
 async function used(page) {
   return Number(await page.getByTestId('decisions-used').textContent());

@@ -9,7 +9,7 @@ import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
-import { launchBrowser, openPage, pageHarness } from './support.mjs';
+import { expectText, launchBrowser, openPage, pageHarness } from './support.mjs';
 
 // FrozenLake 4x4 (SFFF/FHFH/FFFH/HFFG), not slippery, seed 0: the oracle's six moves.
 const LAKE_TASK = 'frozenlake-4x4-det-s0';
@@ -19,21 +19,6 @@ const LAKE_ACTIONS = ['Down', 'Down', 'Right', 'Right', 'Down', 'Right'];
 const TIMEOUT = 90_000;
 const harness = pageHarness({ before, after, afterEach });
 const open = harness.open;
-
-/** Waits until `locator` has `expected` as its trimmed text (or matches a RegExp). */
-async function expectText(locator, expected, timeout = 10_000) {
-  await locator.first().waitFor({ state: 'attached', timeout });
-  const deadline = Date.now() + timeout;
-  let got;
-  for (;;) {
-    got = (await locator.first().textContent())?.trim();
-    const ok = expected instanceof RegExp ? expected.test(got) : got === expected;
-    if (ok) return got;
-    if (Date.now() > deadline) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`expected ${expected}, got ${JSON.stringify(got)}`);
-}
 
 /** Plays the task by keyboard on /task/play until it ends; returns the share link. */
 async function playAndShare(page, keys) {

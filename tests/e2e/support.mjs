@@ -215,3 +215,19 @@ export async function downloaded(page, testid) {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
   return fs.readFile(await dl.path(), 'utf8');
 }
+
+/** Waits until the first element of `locator` has `expected` as its trimmed text (or
+ *  matches a RegExp), and returns the text; fails with what it had after `timeout` ms. */
+export async function expectText(locator, expected, timeout = 10_000) {
+  await locator.first().waitFor({ state: 'attached', timeout });
+  const deadline = Date.now() + timeout;
+  let got;
+  for (;;) {
+    got = (await locator.first().textContent())?.trim();
+    const ok = expected instanceof RegExp ? expected.test(got) : got === expected;
+    if (ok) return got;
+    if (Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.fail(`expected ${expected}, got ${JSON.stringify(got)}`);
+}

@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser, openPage, pageHarness } from './support.mjs';
+import { expectText, launchBrowser, openPage, pageHarness } from './support.mjs';
 import { startScripted } from './scripted.mjs';
 
 const TIMEOUT = 120_000;
@@ -39,21 +39,6 @@ after(async () => {
 beforeEach(async () => {
   await scripted.reset();
 });
-
-/** Waits until `locator` has `expected` as its trimmed text (or matches a RegExp). */
-async function expectText(locator, expected, timeout = 10_000) {
-  await locator.first().waitFor({ state: 'attached', timeout });
-  const deadline = Date.now() + timeout;
-  let got;
-  for (;;) {
-    got = (await locator.first().textContent())?.trim();
-    const ok = expected instanceof RegExp ? expected.test(got) : got === expected;
-    if (ok) return got;
-    if (Date.now() > deadline) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`expected ${expected}, got ${JSON.stringify(got)}`);
-}
 
 // ---- The puzzles: each one's moves as gestures in frame pixels --------------------
 
