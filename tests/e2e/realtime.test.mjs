@@ -55,10 +55,11 @@ async function playInRealTime({ id, tickMs, opening, finishKey, finishEvery, fin
   // One tick per decision: the virtual clock advanced by the task's tick per decision.
   const perDecision = (await virtualMs(page)) / (await used(page));
   assert.ok(Math.abs(perDecision - tickMs) <= tickMs * 0.1 + 100, `${perDecision} ms per decision, tick ${tickMs} ms`);
-  // P again resumes (a click on Resume would leave the focus on the button, where
-  // Space presses it rather than reaching the game).
-  await page.keyboard.press('p');
+  // A click on Resume resumes, and gives the keys back to the game: the button does not
+  // keep the focus, where Space would press it again rather than reach the game.
+  await page.getByTestId('pause').click();
   assert.equal(await page.getByTestId('pause').getAttribute('aria-pressed'), 'false', 'resumed');
+  assert.notEqual(await page.evaluate(() => document.activeElement?.dataset?.testid), 'pause');
 
   const deadline = Date.now() + finishWithin;
   while (!(await isOver(page)) && Date.now() < deadline) {

@@ -4,6 +4,7 @@
 
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::realtime::virtual_time_text;
 
@@ -42,7 +43,19 @@ pub fn RealtimeBar(
                 aria-pressed=move || paused.get().to_string()
                 disabled=move || over.get()
                 title="Pause or resume (P)"
-                on:click=move |_| on_toggle.run(())
+                on:click=move |ev| {
+                    on_toggle.run(());
+                    // A pointer click hands the keys back to the game (a focused button
+                    // would take Space); keyboard activation (detail 0) keeps the focus.
+                    if ev.detail() > 0 {
+                        if let Some(button) = ev
+                            .current_target()
+                            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+                        {
+                            let _ = button.blur();
+                        }
+                    }
+                }
             >
                 {move || if paused.get() { "▶ Resume (P)" } else { "❚❚ Pause (P)" }}
             </button>
