@@ -284,7 +284,8 @@ pub mod atari;
 pub mod bench;
 pub mod minigrid;
 pub mod reference;
-#[cfg(not(target_arch = "wasm32"))]
+// The benchmark binaries use it; they build for wasm32 too (as part of the wasm test
+// build) though they run natively only.
 pub mod speed;
 pub mod thirdparty;
 #[cfg(not(target_arch = "wasm32"))]
@@ -297,7 +298,6 @@ include!(concat!(env!("OUT_DIR"), "/data_files.rs"));
 use envs::core::zip;
 
 /// The repository root: caches (`.cache/`) and the reference scripts are found from it.
-#[cfg(not(target_arch = "wasm32"))]
 pub fn repo_root() -> std::path::PathBuf {
     let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     here.parent().unwrap_or(here).to_path_buf()

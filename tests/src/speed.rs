@@ -142,7 +142,7 @@ pub fn ratio(ours: f64, theirs: Option<f64>) -> String {
     theirs.map_or("-".to_string(), |t| format!("{:.0}×", ours / t))
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
 
