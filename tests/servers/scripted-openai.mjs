@@ -38,6 +38,9 @@
 //                                  fence), a transfer verdict, a failure stage naming
 //                                  TURN 2; with :malformed the first transfer reply has a
 //                                  wrong label and every failure-stage reply is not JSON
+//   redirect:<port>                a 307 to the same path on 127.0.0.1:<port> (another
+//                                  origin: the key must not follow); the server on that
+//                                  port answers it as valid (Down)
 //   file:<path>                    the replies of a JSON file (an array, or {"script": [...]}):
 //                                  the n-th request gets entry n (a reply text, or
 //                                  {"error": message}: the context-overflow error when the
@@ -211,6 +214,11 @@ function handle(req, res) {
     if (script.startsWith('key:')) {
       if (key === null) return send(500, p.error('No api key passed in.', 'auth_error'));
       if (key !== script.slice(4)) return send(400, p.error('Authentication Error, No connected db.', 'auth_error'));
+    }
+    if (script.startsWith('redirect:')) {
+      const port = Number(script.slice('redirect:'.length));
+      if (req.socket.localPort !== port) return send(307, {}, { Location: `http://127.0.0.1:${port}${req.url}` });
+      return send(200, p.ok('[Action: Down]\nredirected', 100));
     }
     if (script.startsWith('file:')) {
       log[log.length - 1].body = body;
