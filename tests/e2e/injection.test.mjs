@@ -19,7 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { downloaded, pageHarness, saveProfile } from './support.mjs';
 import { startScripted } from './scripted.mjs';
 
-const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'compare');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const fixtures = path.join(repoRoot, 'tests', 'fixtures', 'compare');
 const LAKE_TASK = 'frozenlake-4x4-det-s0';
 const LAKE_ROUTE = ['Right', 'Right', 'Down', 'Down', 'Down', 'Right'];
 const TIMEOUT = 120_000;
@@ -32,6 +33,8 @@ const payload = (where) =>
   `<svg onload="window.__pwned='${where}';fetch('/pwned/svg-${where}')"><circle r="1"/></svg>`;
 /** What must be shown literally (the whole payload may be cut, e.g. in a title). */
 const shown = (where) => `<img src=x onerror="window.__pwned='${where}'`;
+/** A payload for a field of at most 64 characters (a participant code). */
+const SHORT = `<img src=x onerror="window.__pwned='code'">`;
 
 const harness = pageHarness({ before, after, afterEach });
 let scripted;
@@ -65,7 +68,7 @@ async function watched(pagePath) {
 }
 
 /** Nothing of the payloads ran or became an element, and `where`'s payload is text. */
-async function assertInert({ page, pwned }, where, locator = page.locator('body')) {
+async function assertInert({ page, pwned }, where, locator = page.locator('body'), literal = shown(where)) {
   // Give an `onerror` or `onload` the time to fire if an element had been made.
   await page.waitForTimeout(300);
   assert.equal(await page.evaluate(() => window.__pwned), undefined, `a payload ran (${where})`);
@@ -75,7 +78,7 @@ async function assertInert({ page, pwned }, where, locator = page.locator('body'
   );
   assert.equal(made, 0, `a payload became markup (${where})`);
   const text = await locator.first().textContent();
-  assert.ok(text.includes(shown(where)), `the payload is not shown as text at ${where}: ${text.slice(0, 300)}`);
+  assert.ok(text.includes(literal), `the payload is not shown as text at ${where}: ${text.slice(0, 500)}`);
 }
 
 test('a study\'s title, instructions and participant code are text', { timeout: TIMEOUT }, async () => {
@@ -90,11 +93,11 @@ test('a study\'s title, instructions and participant code are text', { timeout: 
   const link = await page.getByTestId('study-link').inputValue();
   await page.goto(link);
   await assertInert(builder, 'study-title', page.getByTestId('study-title'));
-  await page.getByTestId('study-code').fill(payload('participant'));
+  await page.getByTestId('study-code').fill(SHORT);
   await page.getByTestId('study-code-submit').click();
   await assertInert(builder, 'study-instructions', page.getByTestId('study-instructions'));
   await page.getByTestId('study-begin').click();
-  await assertInert(builder, 'participant', page.getByTestId('study-participant'));
+  await assertInert(builder, 'participant', page.getByTestId('study-participant'), SHORT);
 });
 
 test('model replies, an endpoint\'s error body and an episode file\'s labels are text', { timeout: TIMEOUT }, async () => {
@@ -118,14 +121,17 @@ test('model replies, an endpoint\'s error body and an episode file\'s labels are
   await report.getByText('Connection problems').waitFor({ timeout: 20_000 });
   await assertInert(models, 'error-body', report);
 
-  // The episode file, its agent, task title and demo labels replaced by payloads, opened
-  // in the replay viewer under a payload file name.
+  // The episode file with its task inline (as a task file holds it), the agent, task
+  // title, rules and demo labels replaced by payloads, opened in the replay viewer under
+  // a payload file name.
+  const suite = JSON.parse(await fs.readFile(path.join(repoRoot, 'bench', 'suites', 'playbench-core', 'v1.json'), 'utf8'));
+  const task = suite.tasks.find((t) => t.id === LAKE_TASK);
+  task.title = payload('task-title');
+  task.rules = payload('rules');
+  for (const d of task.demos) d.label = payload('demo-label');
+  file.task = task;
   file.agent = payload('agent');
   file.record.agent = payload('agent');
-  if (file.task && typeof file.task === 'object') {
-    file.task.title = payload('task-title');
-    for (const d of file.task.demos ?? []) d.label = payload('demo-label');
-  }
   const replay = await watched('/episode');
   harness.allow(/./); // a changed file may fail verification: that is not the point here
   await replay.page.getByTestId('episode-file').setInputFiles({
@@ -133,14 +139,10 @@ test('model replies, an endpoint\'s error body and an episode file\'s labels are
     mimeType: 'application/json',
     buffer: Buffer.from(JSON.stringify(file)),
   });
-  await replay.page.waitForFunction(() => /pwned/.test(document.querySelector('main')?.textContent ?? ''), null, { timeout: 20_000 });
-  await assertInert(replay, 'agent', replay.page.locator('main'));
-  if (await replay.page.getByTestId('replay-agent').count()) {
-    await assertInert(replay, 'agent', replay.page.getByTestId('replay-agent'));
-    await assertInert(replay, 'task-title', replay.page.locator('.replay-title'));
-  }
-  await replay.page.getByTestId('replay-last').click().catch(() => {});
-  await assertInert(replay, 'agent', replay.page.locator('main'));
+  await assertInert(replay, 'agent', replay.page.getByTestId('replay-agent'));
+  await assertInert(replay, 'task-title', replay.page.locator('.replay-title'));
+  await replay.page.getByTestId('replay-last').click();
+  await assertInert(replay, 'reply-5', replay.page.getByTestId('replay-reply'));
 });
 
 test('file names and results-file labels on /compare are text', { timeout: TIMEOUT }, async () => {
@@ -169,8 +171,8 @@ test('the policy blocks inline script, inline handlers and foreign script', { ti
   assert.deepEqual(await page.evaluate(() => window.__violations), [], 'the app broke its own policy');
   const policy = await page.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.content);
   assert.match(policy, /script-src 'self' 'wasm-unsafe-eval';/);
-  assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval'/);
-  harness.allow(/Content Security Policy|ERR_BLOCKED|blocked/i); // the refusals are the point
+  assert.doesNotMatch(policy, /'unsafe-inline'|'unsafe-eval'/);
+  harness.allow(/Content Security Policy|\(csp\)/); // the refusals are the point
   await page.evaluate((foreign) => {
     const inline = document.createElement('script');
     inline.textContent = "window.__pwned = 'inline'; fetch('/pwned/inline');";
@@ -191,7 +193,8 @@ test('the policy blocks inline script, inline handlers and foreign script', { ti
   assert.deepEqual(directives, ['script-src-attr', 'script-src-elem', 'script-src-elem'], JSON.stringify(violations));
   assert.ok(violations.some((v) => v.blocked.includes('/pwned/foreign.js')), 'the foreign script was blocked');
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
-  assert.deepEqual(home.pwned, [], 'nothing was fetched');
+  // Chromium reports the blocked script's request before refusing it; nothing else went.
+  assert.deepEqual(home.pwned.filter((u) => !u.endsWith('/pwned/foreign.js')), [], 'a payload fetched');
   // No inline script or style anywhere in the page as served.
   const html = await (await fetch(harness.url() + '/')).text();
   assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, 'an inline script');
