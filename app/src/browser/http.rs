@@ -125,11 +125,13 @@ async fn post(
     }
 }
 
-/// Whether `url` answers a keyless opaque request with a redirect (not followed).
+/// Whether `url` answers a keyless, bodiless `POST` (no preflight) with a redirect, which
+/// is not followed. A `no-cors` request cannot leave redirects unfollowed, so this one is
+/// CORS: a server whose redirect carries no CORS headers is then told by the probes below.
 async fn probe_redirects(url: &str) -> bool {
     RequestBuilder::new(url)
         .method(Method::POST)
-        .mode(RequestMode::NoCors)
+        .mode(RequestMode::Cors)
         .redirect(RequestRedirect::Manual)
         .send()
         .await
