@@ -10,10 +10,12 @@
 // Prints `PORT <n>` on its first stdout line. Routes (CORS headers and OPTIONS
 // preflight on all, except under /nocors/, which sends none, like a local server that
 // does not allow the app's origin, and under /hidecors/, whose 5xx answers carry none,
-// like a proxy whose error handler runs outside its CORS layer):
-//   POST [/nocors|/hidecors]/v1/chat/completions                    OpenAI
-//   POST [/nocors|/hidecors]/v1/messages                            Anthropic
-//   POST [/nocors|/hidecors]/v1beta/models/<model>:generateContent  Gemini
+// like a proxy whose error handler runs outside its CORS layer; under /redirect/<port>/
+// every model request, logged with its key, gets a 307 to the same route on
+// 127.0.0.1:<port>, another origin the key must not follow to):
+//   POST [/nocors|/hidecors|/redirect/<port>]/v1/chat/completions   OpenAI
+//   POST [/nocors|/hidecors|/redirect/<port>]/v1/messages           Anthropic
+//   POST [...]/v1beta/models/<model>:generateContent                Gemini
 //   POST /log                                    the requests seen so far (JSON)
 //   POST /reset                                  forget the counts and the log
 // The behaviour is the model name, or the `x-playbench-script` header:
@@ -175,7 +177,8 @@ function handle(req, res) {
       res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
       res.end(text);
     };
-    const url = new URL(req.url.replace(/^\/(nocors|hidecors)\//, '/'), 'http://x');
+    const redirectTo = req.url.match(/^\/redirect\/(\d+)(\/.*)$/);
+    const url = new URL(req.url.replace(/^\/(nocors|hidecors|redirect\/\d+)\//, '/'), 'http://x');
     if (req.method === 'POST' && url.pathname === '/log') return send(200, log);
     if (req.method === 'POST' && url.pathname === '/reset') {
       counts.clear();
@@ -206,6 +209,7 @@ function handle(req, res) {
       mimes: [...new Set(found.map(([m]) => m))],
       messages: (provider === 'gemini' ? body.contents : body.messages)?.length ?? 0,
       headers: req.headers, arrived, at: Date.now(), bytes: chunks.reduce((n, c) => n + c.length, 0) });
+    if (redirectTo) return send(307, {}, { Location: `http://127.0.0.1:${redirectTo[1]}${redirectTo[2]}` });
     const p = texts[provider];
     // The key is checked first, as a proxy does.
     if (script.startsWith('key:')) {

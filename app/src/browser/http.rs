@@ -3,13 +3,17 @@
 //! URL tells a CORS refusal from an unreachable server, and a plain CORS `GET` (no
 //! credentials, so no preflight) tells a server that allows this page but hid an error
 //! reply from one that refuses the page.
+//!
+//! Model requests carry the profile's key, so they never follow a redirect
+//! (`redirect: "error"`): a key goes only to the endpoint its profile names
+//! (docs/app.md, "Content-security policy and keys").
 
 use std::cell::Cell;
 use std::rc::Rc;
 
 use gloo_net::http::{Headers, Method, RequestBuilder};
 use gloo_timers::callback::Timeout;
-use web_sys::{AbortController, RequestMode};
+use web_sys::{AbortController, RequestMode, RequestRedirect, ResponseType};
 
 use crate::runner::diagnose::{classify, explain, is_key_header};
 
@@ -30,8 +34,14 @@ fn headers_of(headers: &[(String, String)]) -> Result<Headers, String> {
     Ok(Headers::from_raw(h))
 }
 
-/// `POST url` with `headers` and `body`; `Err` is a message for people (timeout, CORS,
-/// unreachable), already explained.
+/// Said when a model endpoint answers with a redirect, which is never followed.
+const REDIRECT_REFUSED: &str = "The endpoint answered with a redirect to another address. \
+     Playbench never follows a redirect with an API key, so the key cannot reach a server \
+     the profile does not name: set the base URL to the address the server redirects to.";
+
+/// `POST url` to a model endpoint with `headers` (the key among them) and `body`, never
+/// following a redirect; `Err` is a message for people (timeout, CORS, unreachable,
+/// redirect), already explained.
 pub async fn post_json(
     url: &str,
     headers: &[(String, String)],
@@ -39,10 +49,31 @@ pub async fn post_json(
     timeout_s: u32,
     base_url: &str,
 ) -> Result<HttpAnswer, String> {
+    post(
+        url,
+        headers,
+        body,
+        timeout_s,
+        base_url,
+        RequestRedirect::Error,
+    )
+    .await
+}
+
+/// `POST url` with `redirect` as the redirect mode.
+async fn post(
+    url: &str,
+    headers: &[(String, String)],
+    body: &str,
+    timeout_s: u32,
+    base_url: &str,
+    redirect: RequestRedirect,
+) -> Result<HttpAnswer, String> {
     let controller = AbortController::new().map_err(|e| format!("{e:?}"))?;
     let request = RequestBuilder::new(url)
         .method(Method::POST)
         .mode(RequestMode::Cors)
+        .redirect(redirect)
         .headers(headers_of(headers)?)
         .abort_signal(Some(&controller.signal()))
         .body(body)
@@ -71,6 +102,10 @@ pub async fn post_json(
             body,
         }),
         Err(_) => {
+            if redirect == RequestRedirect::Error && !timed_out.get() && probe_redirects(url).await
+            {
+                return Err(REDIRECT_REFUSED.to_string());
+            }
             let origin = web_sys::window()
                 .and_then(|w| w.location().origin().ok())
                 .unwrap_or_default();
@@ -88,6 +123,19 @@ pub async fn post_json(
             Err(explain(&failure, &origin, base_url, key_sent))
         }
     }
+}
+
+/// Whether `url` answers a keyless, bodiless `POST` (no preflight) with a redirect, which
+/// is not followed. A `no-cors` request cannot leave redirects unfollowed, so this one is
+/// CORS: a server whose redirect carries no CORS headers is then told by the probes below.
+async fn probe_redirects(url: &str) -> bool {
+    RequestBuilder::new(url)
+        .method(Method::POST)
+        .mode(RequestMode::Cors)
+        .redirect(RequestRedirect::Manual)
+        .send()
+        .await
+        .is_ok_and(|r| r.type_() == ResponseType::Opaqueredirect)
 }
 
 /// Whether anything answers `url` to an opaque request (which CORS does not block).
@@ -113,10 +161,11 @@ async fn probe_cors_readable(url: &str) -> bool {
 }
 
 /// POSTs a JSON document (e.g. study results to a collection URL): `Ok(status)` for a
-/// 2xx answer, else what went wrong in words (the status and the body's start).
+/// 2xx answer, else what went wrong in words (the status and the body's start). No key
+/// goes with it, so redirects are followed (hosted collectors often redirect).
 pub async fn post_document(url: &str, body: &str) -> Result<u16, String> {
     let headers = [("Content-Type".to_string(), "application/json".to_string())];
-    let a = post_json(url, &headers, body, 60, url)
+    let a = post(url, &headers, body, 60, url, RequestRedirect::Follow)
         .await
         .map_err(|e| format!("the results could not be sent: {e}"))?;
     if (200..300).contains(&a.status) {
