@@ -15,6 +15,7 @@ pub mod lanczos;
 pub mod link_codec;
 pub mod model_episode;
 pub mod protocol;
+pub mod reflect;
 pub mod report;
 pub mod results;
 pub mod scoring;
@@ -23,6 +24,8 @@ pub mod step_video;
 pub mod study;
 pub mod suites;
 pub mod task;
+#[cfg(test)]
+mod testing;
 
 pub use episode::{run_episode, Agent, Decision, EpisodeRecord, EpisodeRunner, FailureMode, Reply};
 pub use task::{DemoClip, PassCondition, ScoreRule, Suite, Task, TaskError};

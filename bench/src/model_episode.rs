@@ -156,6 +156,7 @@ pub struct ModelEpisode {
     last_error: Option<ApiError>,
     /// Whether the last request carried an API key (an empty key is not sent).
     key_sent: bool,
+    pub temp_experience: Option<String>, // TEMP-REFLECT
 }
 
 /// The agent name records carry: `endpoint:<provider>:<model>`.
@@ -208,6 +209,7 @@ impl ModelEpisode {
             record: None,
             last_error: None,
             key_sent: false,
+            temp_experience: None, // TEMP-REFLECT
         })
     }
 
@@ -363,6 +365,12 @@ impl ModelEpisode {
         };
         self.images.insert(*r, img.clone());
         Ok(img)
+    }
+
+    // TEMP-REFLECT: replaced by gv-protocol's implementation at merge.
+    pub fn set_experience(&mut self, text: Option<String>) -> Result<(), String> {
+        self.temp_experience = text;
+        Ok(())
     }
 
     /// Whether the last request carried an API key: errors name a missing key.
