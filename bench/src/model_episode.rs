@@ -12,7 +12,7 @@ use std::rc::Rc;
 use crate::demo::render_clip;
 pub use crate::encode::FrameEncoder;
 use crate::encode::ImageEncoder;
-use crate::protocol::endpoint::{redact, Endpoint, HttpRequest, Prices};
+use crate::protocol::endpoint::{redact, Endpoint, Prices};
 use crate::protocol::prompt::{DemoMode, ImageRef};
 use crate::protocol::providers::{ApiError, EncodedImage, ErrorKind};
 use crate::protocol::session::{ModelSession, Next, Protocol, RequestPlan, SessionConfig};
@@ -59,14 +59,8 @@ pub struct Turn {
 /// as well, so episodes with other image settings never share.
 pub type DemoCache = Rc<RefCell<HashMap<(String, ImageRef), EncodedImage>>>;
 
-/// What to do next.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Step {
-    /// Wait `wait_ms`, then send `request`.
-    Send { request: HttpRequest, wait_ms: u64 },
-    /// The episode is over: [`ModelEpisode::record`] has it.
-    Done,
-}
+/// What to do next (`Done`: [`ModelEpisode::record`] has the episode).
+pub use crate::exchange::Step;
 
 /// The protocol's conversation: V-ICAL's or VisGym's.
 enum Conversation {
@@ -564,6 +558,8 @@ impl ModelEpisode {
         self.session.on_error(e)
     }
 }
+
+crate::exchange_by_inherent_methods!(ModelEpisode, add_work);
 
 #[cfg(test)]
 mod tests {

@@ -9,6 +9,7 @@ pub mod driver;
 pub mod endpoint;
 pub mod error;
 pub mod png_out;
+pub mod reflect;
 pub mod rom_folder;
 pub mod runs;
 pub mod verify;

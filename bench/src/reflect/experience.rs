@@ -142,12 +142,18 @@ mod tests {
     #[test]
     fn the_experience_follows_the_last_stage() {
         let long: String = (0..1005).map(|i| format!("w{i} ")).collect();
-        let e = experience_of(&[turn(STAGE_FAILURE, "x"), turn(STAGE_EXPERIENCE, &long)], 1000);
+        let e = experience_of(
+            &[turn(STAGE_FAILURE, "x"), turn(STAGE_EXPERIENCE, &long)],
+            1000,
+        );
         assert_eq!(e.split(' ').count(), 1000);
         assert!(e.ends_with("w999..."), "{}", &e[e.len() - 20..]);
         let e = experience_of(&[turn(STAGE_FAILURE, &format!("\n{long}"))], 1000);
         assert!(e.ends_with("w999") && e.starts_with("w0 "));
-        assert_eq!(experience_of(&[turn(STAGE_IMPORTED, " kept \n")], 1000), " kept \n");
+        assert_eq!(
+            experience_of(&[turn(STAGE_IMPORTED, " kept \n")], 1000),
+            " kept \n"
+        );
         assert_eq!(experience_of(&[], 1000), "");
         assert_eq!(Condition::parse("both"), Some(Condition::Both));
         assert_eq!(Condition::Tutorial.label(), "Self-T");

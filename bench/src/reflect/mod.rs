@@ -6,6 +6,7 @@
 //! command line drive.
 
 pub mod experience;
+pub mod import;
 pub mod prompts;
 pub mod run;
 

@@ -14,8 +14,8 @@ use envs::Frame;
 
 use super::experience::{Condition, STAGE_EXPERIENCE, STAGE_FAILURE, STAGE_IMPORTED};
 use super::prompts::{
-    failure_messages, failure_user, tutorial_messages, tutorial_user, Media,
-    MAX_EXPERIENCE_WORDS, NO_FAILURE_ANALYSIS,
+    failure_messages, failure_user, tutorial_messages, tutorial_user, Media, MAX_EXPERIENCE_WORDS,
+    NO_FAILURE_ANALYSIS,
 };
 use crate::attempts::{Attempt, AttemptRun, ReflectionTurn};
 use crate::demo::play_clip;
@@ -79,9 +79,14 @@ pub fn provider_image_limit(provider: Provider) -> Option<usize> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     /// Playing attempt `attempt` (1-based).
-    Playing { attempt: usize },
+    Playing {
+        attempt: usize,
+    },
     /// Reflecting on attempt `attempt`: `stage` is `failure_analysis` or `experience`.
-    Reflecting { attempt: usize, stage: &'static str },
+    Reflecting {
+        attempt: usize,
+        stage: &'static str,
+    },
     Done,
 }
 
@@ -143,9 +148,25 @@ pub fn tutorial_frames(task: &Task) -> Result<Vec<Frame>, String> {
     Ok(play.frames)
 }
 
+/// The game's name in the reflection prompts (GameVerse's internal name, which the
+/// environment's agent prompts carry).
+pub fn game_name(task: &Task) -> Result<String, String> {
+    // TEMP-REFLECT: from the environment's agent prompts once gv-protocol lands.
+    let env = envs::make(&task.env, &task.kwargs).map_err(|e| e.to_string())?;
+    env.id()
+        .strip_prefix("GameVerse/")
+        .map(str::to_string)
+        .ok_or_else(|| {
+            format!(
+                "{} is not a GameVerse game: it has no reflection prompts",
+                task.env
+            )
+        })
+}
+
 impl ReflectRun {
     /// A run of `task` with `endpoint`; `game_name` is the game's name in the
-    /// reflection prompts (GameVerse's internal name).
+    /// reflection prompts (see [`game_name`]).
     pub fn new(
         task: &Task,
         task_ref: TaskRef,
@@ -485,7 +506,9 @@ impl ReflectRun {
             let img = frame
                 .ok_or_else(|| format!("image {image:?} is not available"))
                 .and_then(|f| enc.encode(f))
-                .map_err(|e| ApiError::new(ErrorKind::BadResponse, format!("encoding a frame: {e}")))?;
+                .map_err(|e| {
+                    ApiError::new(ErrorKind::BadResponse, format!("encoding a frame: {e}"))
+                })?;
             r.images.insert(*image, img);
         }
         let images = &r.images;
@@ -597,11 +620,7 @@ impl ReflectRun {
         let Some(p) = r.pending.take() else {
             return;
         };
-        let system = p
-            .messages
-            .first()
-            .map(Message::to_text)
-            .unwrap_or_default();
+        let system = p.messages.first().map(Message::to_text).unwrap_or_default();
         let empty = envs::gameverse::py_str::strip(&text).is_empty();
         r.turns.push(ReflectionTurn {
             stage: p.stage.to_string(),
@@ -620,3 +639,5 @@ impl ReflectRun {
         }
     }
 }
+
+crate::exchange_by_inherent_methods!(ReflectRun);

@@ -102,7 +102,14 @@ fn three_attempts_with_both_stages_carry_the_experience_word_for_word() {
         ]
     );
     assert_eq!(images(&b), 20);
-    run.on_response(200, None, 0, &ok("  - Pressed up into the wall.\n"), 5.0, None);
+    run.on_response(
+        200,
+        None,
+        0,
+        &ok("  - Pressed up into the wall.\n"),
+        5.0,
+        None,
+    );
 
     // Stage 2: the analysis (stripped), then the tutorial, one frame per step.
     let (r, _) = send(&mut run).unwrap();
@@ -263,5 +270,9 @@ fn retries_and_a_too_long_request_halve_the_frames() {
     run.on_response(200, None, 0, &ok("- Walls."), 1.0, None);
     let turn = &run.run().attempts[0].reflection[0];
     assert_eq!(turn.frames, vec![0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 19]);
-    assert!(turn.media[0].contains("11 of its 20 frames"), "{:?}", turn.media);
+    assert!(
+        turn.media[0].contains("11 of its 20 frames"),
+        "{:?}",
+        turn.media
+    );
 }
