@@ -51,7 +51,8 @@ fn as_sent(messages: &[Message]) -> Value {
 
 /// Frame numbers in the order the reference lists `step_{n + 1}.png` files.
 fn by_file_name(n: usize) -> Vec<usize> {
-    let mut names: Vec<(String, usize)> = (0..n).map(|i| (format!("step_{}.png", i + 1), i)).collect();
+    let mut names: Vec<(String, usize)> =
+        (0..n).map(|i| (format!("step_{}.png", i + 1), i)).collect();
     names.sort();
     names.into_iter().map(|(_, i)| i).collect()
 }
@@ -94,7 +95,11 @@ fn reflection_requests_and_experience_match_the_reference() {
         assert_eq!(as_sent(&ours), calls[0], "{name}: stage 1");
         let in_step_order = failure_messages(
             "Maze",
-            Media::Frames((1..=failures as u32).map(|step| ImageRef::Current { step }).collect()),
+            Media::Frames(
+                (1..=failures as u32)
+                    .map(|step| ImageRef::Current { step })
+                    .collect(),
+            ),
         );
         assert_eq!(
             in_step_order[1].images().count(),

@@ -423,7 +423,7 @@ impl ReflectRun {
             let sampled = sample_every(self.tutorial.len(), TUTORIAL_FPS, TUTORIAL_SAMPLE_FPS);
             let frames = only.unwrap_or_else(|| fit_to_budget(sampled, budget));
             let media = format!(
-                "the expert tutorial (one step per 2 s) as {} of its {} frames",
+                "the synthetic expert tutorial (the task's oracle demonstration, one step per 2 s) as {} of its {} frames",
                 frames.len(),
                 self.tutorial.len()
             );
