@@ -564,6 +564,7 @@ crate::exchange_by_inherent_methods!(ModelEpisode, add_work);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::endpoint::HttpRequest;
     use crate::protocol::providers::{Provider, Sampling};
 
     struct Fake;

@@ -72,7 +72,8 @@ pub struct RunArgs {
     /// With --suite: only the tasks whose id contains TEXT.
     #[arg(long, value_name = "TEXT", conflicts_with = "task")]
     pub filter: Option<String>,
-    /// With --suite: episodes per task.
+    /// With --suite: repetitions of each task (times the task's trials: GameVerse's
+    /// tasks ask for several).
     #[arg(long, value_name = "N", default_value_t = 1, conflicts_with = "task")]
     pub episodes: u64,
     /// With --suite: episodes played at once (threads).

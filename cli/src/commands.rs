@@ -111,6 +111,7 @@ fn run_suite(args: &RunArgs) -> Result<Output, CliError> {
         &tasks,
         &player,
         episodes,
+        true,
         concurrency as usize,
         args.progress,
     )?;
@@ -159,7 +160,14 @@ fn baseline(args: &BaselineArgs) -> Result<Output, CliError> {
     let tasks: Vec<&Task> = suite.tasks.iter().collect();
     let episodes = args.episodes.max(1);
     let concurrency = args.concurrency.max(1);
-    let results = play_all(&tasks, &player, episodes, concurrency as usize, false)?;
+    let results = play_all(
+        &tasks,
+        &player,
+        episodes,
+        false,
+        concurrency as usize,
+        false,
+    )?;
     let mut settings = run_settings(&args.agent);
     settings.insert("episodes".into(), episodes.to_string().into());
     let name = player.name();
@@ -213,18 +221,49 @@ fn check_suites() -> Result<String, CliError> {
     let mut out = String::new();
     for id in bench::suites::ids() {
         let (version, built) = fresh_build(id)?;
-        if *bench::suites::get(id, version)? != built {
-            return Err(CliError::SuiteStale {
-                id: id.to_string(),
-                version,
-            });
+        let stale = || CliError::SuiteStale {
+            id: id.to_string(),
+            version,
+        };
+        let committed = bench::suites::get(id, version)?;
+        if *committed != built {
+            return Err(stale());
         }
+        let baselines = match bench::suites::baselines(id, version) {
+            Some(Ok((random, oracle))) => {
+                for (player, report) in [
+                    (Player::Random { seed: 0 }, random),
+                    (Player::Oracle, oracle),
+                ] {
+                    if baseline_report(committed, &player)? != report {
+                        return Err(CliError::BaselineStale {
+                            id: id.to_string(),
+                            version,
+                            agent: player.name(),
+                        });
+                    }
+                }
+                ", its random and oracle baselines current"
+            }
+            Some(Err(message)) => return Err(CliError::Usage(message)),
+            None => "",
+        };
         out.push_str(&format!(
-            "{id} v{version} is up to date ({} tasks)\n",
+            "{id} v{version} is up to date ({} tasks{baselines})\n",
             built.tasks.len()
         ));
     }
     Ok(out)
+}
+
+/// What `playbench baseline --report` prints for `player` on `suite` (one episode per
+/// task).
+fn baseline_report(suite: &Suite, player: &Player) -> Result<bench::report::Report, CliError> {
+    let tasks: Vec<&Task> = suite.tasks.iter().collect();
+    let concurrency = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let results = play_all(&tasks, player, 1, false, concurrency, false)?;
+    let name = player.name();
+    Ok(ResultsFile::new(&name, player.results_kind(), &name, suite, None, results).report)
 }
 
 #[cfg(test)]

@@ -84,6 +84,12 @@ pub enum CliError {
         id: String,
         version: u32,
     },
+    /// A committed baseline report that differs from a fresh run of its agent.
+    BaselineStale {
+        id: String,
+        version: u32,
+        agent: String,
+    },
     /// Writing output failed.
     Io {
         what: String,
@@ -118,7 +124,9 @@ impl ErrorKind {
 impl CliError {
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Self::Diverged(_) | Self::SuiteStale { .. } => ErrorKind::Diverged,
+            Self::Diverged(_) | Self::SuiteStale { .. } | Self::BaselineStale { .. } => {
+                ErrorKind::Diverged
+            }
             Self::Endpoint { .. } | Self::AuditIncomplete { .. } => ErrorKind::Endpoint,
             Self::Io { .. } => ErrorKind::Io,
             Self::Args(_)
@@ -194,6 +202,13 @@ impl fmt::Display for CliError {
                 f,
                 "the committed {id} v{version} differs from a fresh build: run `playbench suite --suite-id {id} > bench/suites/{id}/v{version}.json`"
             ),
+            Self::BaselineStale { id, version, agent } => {
+                let which = if agent.starts_with("random") { "random" } else { "oracle" };
+                write!(
+                    f,
+                    "the committed {which} baseline of {id} v{version} differs from a fresh run of {agent}: run `playbench baseline --suite-id {id} --agent {which} --report > bench/suites/{id}/v{version}.baseline-{which}.json`"
+                )
+            }
             Self::Io { what, error } => write!(f, "{what}: {error}"),
         }
     }

@@ -97,19 +97,28 @@ impl Player {
     }
 }
 
-/// Plays each of `tasks` `episodes` times, `concurrency` episodes at a time (threads;
-/// each episode on its own state). The results come back in task order, then repetition
+/// Plays each of `tasks` `episodes` times (times its trials with `with_trials`, as a
+/// suite run does), `concurrency` episodes at a time (threads; each episode on its own
+/// state). The results come back in task order, then repetition
 /// order, whatever finished first; the first error in that order fails the run.
 pub fn play_all(
     tasks: &[&Task],
     player: &Player,
     episodes: u64,
+    with_trials: bool,
     concurrency: usize,
     progress: bool,
 ) -> Result<Vec<ResultEpisode>, CliError> {
     let jobs: Vec<(&Task, u64)> = tasks
         .iter()
-        .flat_map(|t| (0..episodes).map(move |e| (*t, e)))
+        .flat_map(|t| {
+            let trials = if with_trials {
+                u64::from(t.trial_count())
+            } else {
+                1
+            };
+            (0..episodes * trials).map(move |e| (*t, e))
+        })
         .collect();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -250,8 +259,8 @@ mod tests {
             .collect();
         let player = Player::from_args(&agent(&["--agent", "random", "--seed", "5"])).unwrap();
         assert_eq!(player.name(), "random (seed 5000015)");
-        let one = play_all(&tasks, &player, 3, 1, false).unwrap();
-        let three = play_all(&tasks, &player, 3, 3, false).unwrap();
+        let one = play_all(&tasks, &player, 3, true, 1, false).unwrap();
+        let three = play_all(&tasks, &player, 3, true, 3, false).unwrap();
         assert_eq!(one, three);
         let order: Vec<(&str, u32)> = one
             .iter()
