@@ -11,8 +11,9 @@ use std::rc::Rc;
 
 use crate::demo::render_clip;
 pub use crate::encode::FrameEncoder;
-use crate::encode::ImageEncoder;
+use crate::encode::{ImageEncoder, ImageSettings};
 use crate::protocol::endpoint::{redact, Endpoint, HttpRequest, Prices};
+use crate::protocol::gameverse::GameVerseSession;
 use crate::protocol::prompt::{DemoMode, ImageRef};
 use crate::protocol::providers::{ApiError, EncodedImage, ErrorKind};
 use crate::protocol::session::{ModelSession, Next, Protocol, RequestPlan, SessionConfig};
@@ -68,10 +69,11 @@ pub enum Step {
     Done,
 }
 
-/// The protocol's conversation: V-ICAL's or VisGym's.
+/// The protocol's conversation: V-ICAL's, VisGym's or GameVerse's.
 enum Conversation {
     Vical(ModelSession),
     VisGym(VisGymSession),
+    GameVerse(GameVerseSession),
 }
 
 impl Conversation {
@@ -79,6 +81,7 @@ impl Conversation {
         match self {
             Self::Vical(s) => s.next_request(runner),
             Self::VisGym(s) => s.next_request(runner),
+            Self::GameVerse(s) => s.next_request(runner),
         }
     }
 
@@ -86,6 +89,7 @@ impl Conversation {
         match self {
             Self::Vical(s) => s.on_reply(text),
             Self::VisGym(s) => s.on_reply(text),
+            Self::GameVerse(s) => s.on_reply(text),
         }
     }
 
@@ -93,6 +97,7 @@ impl Conversation {
         match self {
             Self::Vical(s) => s.on_error(error),
             Self::VisGym(s) => s.on_error(error),
+            Self::GameVerse(s) => s.on_error(error),
         }
     }
 
@@ -100,13 +105,22 @@ impl Conversation {
         match self {
             Self::Vical(s) => s.transport_retries(),
             Self::VisGym(s) => s.transport_retries(),
+            Self::GameVerse(s) => s.transport_retries(),
         }
     }
 
     fn last_parse_error(&self) -> Option<String> {
         match self {
             Self::Vical(s) => s.last_parse_error().map(ToString::to_string),
-            Self::VisGym(_) => None,
+            Self::VisGym(_) | Self::GameVerse(_) => None,
+        }
+    }
+
+    /// The session's own last error (a request it could not build).
+    fn own_error(&self) -> Option<&ApiError> {
+        match self {
+            Self::GameVerse(s) => s.last_error(),
+            Self::Vical(_) | Self::VisGym(_) => None,
         }
     }
 }
@@ -190,6 +204,11 @@ impl ModelEpisode {
                 Conversation::VisGym(VisGymSession::new(task, &runner, config)?),
                 Some(Box::new(ImageEncoder::visgym()) as Box<dyn FrameEncoder>),
             ),
+            // GameVerse sends its screenshots as PNG at their own size.
+            Protocol::Gameverse => (
+                Conversation::GameVerse(GameVerseSession::new(task, &runner, config)?),
+                Some(Box::new(ImageEncoder::new(ImageSettings::default())) as Box<dyn FrameEncoder>),
+            ),
         };
         Ok(Self {
             videos: config.demo_mode == DemoMode::Video && config.protocol == Protocol::Vical,
@@ -217,6 +236,19 @@ impl ModelEpisode {
     pub fn replace_protocol_encoder(&mut self, encoder: Box<dyn FrameEncoder>) {
         if self.own_encoder.is_some() {
             self.own_encoder = Some(encoder);
+        }
+    }
+
+    /// Fills GameVerse's experience slot (the lead-in of reflect-and-retry): the system
+    /// prompt carries `text`, or GameVerse's no-experience sentence for `None`, and the
+    /// record names it. Only before the first request and with the GameVerse protocol.
+    pub fn set_experience(&mut self, text: Option<String>) -> Result<(), String> {
+        match &mut self.session {
+            Conversation::GameVerse(s) if self.turns.is_empty() => s.set_experience(text),
+            Conversation::GameVerse(_) => {
+                Err("the experience is set before the episode's first request".into())
+            }
+            _ => Err("only the gameverse protocol has an experience slot".into()),
         }
     }
 
@@ -313,7 +345,11 @@ impl ModelEpisode {
 
     fn finish(&mut self) {
         if let Some(r) = self.runner.take() {
-            self.record = Some(r.finish(&self.agent));
+            let mut record = r.finish(&self.agent);
+            if let Conversation::GameVerse(s) = &self.session {
+                record.experience = s.experience().map(str::to_string);
+            }
+            self.record = Some(record);
         }
     }
 
@@ -376,6 +412,10 @@ impl ModelEpisode {
             return Step::Done;
         };
         let Some(plan) = self.session.next_request(runner) else {
+            if let Some(e) = self.session.own_error() {
+                self.last_error = Some(e.clone());
+                self.fail(FailureMode::ApiError);
+            }
             self.finish();
             return Step::Done;
         };
