@@ -72,6 +72,10 @@ pub struct EpisodeRecord {
     pub passed: bool,
     pub score: f64,
     pub progress: Progress,
+    /// The learned experience in the agent's prompt (GameVerse's experience slot), when
+    /// one was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experience: Option<String>,
 }
 
 /// A running episode, advanced one decision at a time (so a person or an
@@ -414,6 +418,7 @@ impl EpisodeRunner {
             passed: pass,
             score: s,
             progress,
+            experience: None,
         }
     }
 }

@@ -11,8 +11,9 @@ use std::rc::Rc;
 
 use crate::demo::render_clip;
 pub use crate::encode::FrameEncoder;
-use crate::encode::ImageEncoder;
+use crate::encode::{ImageEncoder, ImageSettings};
 use crate::protocol::endpoint::{redact, Endpoint, Prices};
+use crate::protocol::gameverse::GameVerseSession;
 use crate::protocol::prompt::{DemoMode, ImageRef};
 use crate::protocol::providers::{ApiError, EncodedImage, ErrorKind};
 use crate::protocol::session::{ModelSession, Next, Protocol, RequestPlan, SessionConfig};
@@ -62,10 +63,11 @@ pub type DemoCache = Rc<RefCell<HashMap<(String, ImageRef), EncodedImage>>>;
 /// What to do next (`Done`: [`ModelEpisode::record`] has the episode).
 pub use crate::exchange::Step;
 
-/// The protocol's conversation: V-ICAL's or VisGym's.
+/// The protocol's conversation: V-ICAL's, VisGym's or GameVerse's.
 enum Conversation {
     Vical(ModelSession),
     VisGym(VisGymSession),
+    GameVerse(GameVerseSession),
 }
 
 impl Conversation {
@@ -73,6 +75,7 @@ impl Conversation {
         match self {
             Self::Vical(s) => s.next_request(runner),
             Self::VisGym(s) => s.next_request(runner),
+            Self::GameVerse(s) => s.next_request(runner),
         }
     }
 
@@ -80,6 +83,7 @@ impl Conversation {
         match self {
             Self::Vical(s) => s.on_reply(text),
             Self::VisGym(s) => s.on_reply(text),
+            Self::GameVerse(s) => s.on_reply(text),
         }
     }
 
@@ -87,6 +91,7 @@ impl Conversation {
         match self {
             Self::Vical(s) => s.on_error(error),
             Self::VisGym(s) => s.on_error(error),
+            Self::GameVerse(s) => s.on_error(error),
         }
     }
 
@@ -94,13 +99,22 @@ impl Conversation {
         match self {
             Self::Vical(s) => s.transport_retries(),
             Self::VisGym(s) => s.transport_retries(),
+            Self::GameVerse(s) => s.transport_retries(),
         }
     }
 
     fn last_parse_error(&self) -> Option<String> {
         match self {
             Self::Vical(s) => s.last_parse_error().map(ToString::to_string),
-            Self::VisGym(_) => None,
+            Self::VisGym(_) | Self::GameVerse(_) => None,
+        }
+    }
+
+    /// The session's own last error (a request it could not build).
+    fn own_error(&self) -> Option<&ApiError> {
+        match self {
+            Self::GameVerse(s) => s.last_error(),
+            Self::Vical(_) | Self::VisGym(_) => None,
         }
     }
 }
@@ -150,7 +164,6 @@ pub struct ModelEpisode {
     last_error: Option<ApiError>,
     /// Whether the last request carried an API key (an empty key is not sent).
     key_sent: bool,
-    pub temp_experience: Option<String>, // TEMP-REFLECT
 }
 
 /// The agent name records carry: `endpoint:<provider>:<model>`.
@@ -185,6 +198,11 @@ impl ModelEpisode {
                 Conversation::VisGym(VisGymSession::new(task, &runner, config)?),
                 Some(Box::new(ImageEncoder::visgym()) as Box<dyn FrameEncoder>),
             ),
+            // GameVerse sends its screenshots as PNG at their own size.
+            Protocol::Gameverse => (
+                Conversation::GameVerse(GameVerseSession::new(task, &runner, config)?),
+                Some(Box::new(ImageEncoder::new(ImageSettings::default())) as Box<dyn FrameEncoder>),
+            ),
         };
         Ok(Self {
             videos: config.demo_mode == DemoMode::Video && config.protocol == Protocol::Vical,
@@ -203,7 +221,6 @@ impl ModelEpisode {
             record: None,
             last_error: None,
             key_sent: false,
-            temp_experience: None, // TEMP-REFLECT
         })
     }
 
@@ -213,6 +230,19 @@ impl ModelEpisode {
     pub fn replace_protocol_encoder(&mut self, encoder: Box<dyn FrameEncoder>) {
         if self.own_encoder.is_some() {
             self.own_encoder = Some(encoder);
+        }
+    }
+
+    /// Fills GameVerse's experience slot (the lead-in of reflect-and-retry): the system
+    /// prompt carries `text`, or GameVerse's no-experience sentence for `None`, and the
+    /// record names it. Only before the first request and with the GameVerse protocol.
+    pub fn set_experience(&mut self, text: Option<String>) -> Result<(), String> {
+        match &mut self.session {
+            Conversation::GameVerse(s) if self.turns.is_empty() => s.set_experience(text),
+            Conversation::GameVerse(_) => {
+                Err("the experience is set before the episode's first request".into())
+            }
+            _ => Err("only the gameverse protocol has an experience slot".into()),
         }
     }
 
@@ -309,7 +339,11 @@ impl ModelEpisode {
 
     fn finish(&mut self) {
         if let Some(r) = self.runner.take() {
-            self.record = Some(r.finish(&self.agent));
+            let mut record = r.finish(&self.agent);
+            if let Conversation::GameVerse(s) = &self.session {
+                record.experience = s.experience().map(str::to_string);
+            }
+            self.record = Some(record);
         }
     }
 
@@ -361,12 +395,6 @@ impl ModelEpisode {
         Ok(img)
     }
 
-    // TEMP-REFLECT: replaced by gv-protocol's implementation at merge.
-    pub fn set_experience(&mut self, text: Option<String>) -> Result<(), String> {
-        self.temp_experience = text;
-        Ok(())
-    }
-
     /// Whether the last request carried an API key: errors name a missing key.
     pub fn key_sent(&self) -> bool {
         self.key_sent
@@ -378,6 +406,10 @@ impl ModelEpisode {
             return Step::Done;
         };
         let Some(plan) = self.session.next_request(runner) else {
+            if let Some(e) = self.session.own_error() {
+                self.last_error = Some(e.clone());
+                self.fail(FailureMode::ApiError);
+            }
             self.finish();
             return Step::Done;
         };

@@ -7,7 +7,9 @@ use std::marker::PhantomData;
 use bench::encode::{ImageFormat, ImageSettings};
 use bench::protocol::parse::Strictness;
 use bench::protocol::providers::Provider;
-use bench::protocol::session::{HistoryWindow, ObservationMode, Protocol, RewardMode};
+use bench::protocol::session::{
+    GameVerseAgent, HistoryWindow, ObservationMode, Protocol, RewardMode,
+};
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 
@@ -288,6 +290,10 @@ pub enum ProtocolArg {
     /// VisGym's harness word for word: the environment's instructions, the budget in
     /// each turn, free-text replies read by its parser, frames shrunk to 336 px as JPEG.
     Visgym,
+    /// GameVerse's agent loop word for word (its open games only): the game's own
+    /// prompts, two messages per step with the previous and current screenshots as PNG,
+    /// replies read under `### Actions`, no format retries.
+    Gameverse,
 }
 
 impl From<ProtocolArg> for Protocol {
@@ -295,6 +301,23 @@ impl From<ProtocolArg> for Protocol {
         match p {
             ProtocolArg::Vical => Self::Vical,
             ProtocolArg::Visgym => Self::Visgym,
+            ProtocolArg::Gameverse => Self::Gameverse,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum GameVerseAgentArg {
+    /// One request per step: the previous and current screenshots and the last action
+    /// text (GameVerse runs its open games with it).
+    #[default]
+    ZeroShot,
+}
+
+impl From<GameVerseAgentArg> for GameVerseAgent {
+    fn from(a: GameVerseAgentArg) -> Self {
+        match a {
+            GameVerseAgentArg::ZeroShot => Self::ZeroShot,
         }
     }
 }
@@ -356,6 +379,9 @@ pub struct EndpointArgs {
     /// VisGym: repeat the instructions in every later turn.
     #[arg(long)]
     pub repeat_instructions: bool,
+    /// GameVerse: which of its agents plays (with --protocol gameverse).
+    #[arg(long, value_enum, default_value_t)]
+    pub gameverse_agent: GameVerseAgentArg,
     /// Sampling temperature (the provider's default when absent).
     #[arg(long, value_name = "T")]
     pub temperature: Option<f64>,

@@ -69,6 +69,11 @@ impl EndpointConfig {
                 }
             }
         }
+        if args.protocol == ProtocolArg::Gameverse && args.history != HistoryWindow::Full {
+            return Err(CliError::Usage(
+                "--history: GameVerse's agent sends every step alone (two messages); leave it at full".into(),
+            ));
+        }
         Ok(Self {
             endpoint: Endpoint {
                 provider: provider.provider(),
@@ -92,6 +97,7 @@ impl EndpointConfig {
                 verbalize: args.verbalize,
                 final_goal: args.final_goal,
                 repeat_instructions: args.repeat_instructions,
+                gameverse_agent: args.gameverse_agent.into(),
                 ..SessionConfig::default()
             },
             prices: Prices {

@@ -64,6 +64,30 @@ impl Player {
         }
     }
 
+    /// Refuses, before anything is played, tasks the player's protocol cannot play:
+    /// `--protocol gameverse` needs the environment's GameVerse agent prompts.
+    pub fn check_tasks(&self, tasks: &[&Task]) -> Result<(), CliError> {
+        let Self::Endpoint(config) = self else {
+            return Ok(());
+        };
+        if config.session.protocol != bench::protocol::session::Protocol::Gameverse {
+            return Ok(());
+        }
+        for task in tasks {
+            let env = task.make_env().map_err(|error| CliError::Task {
+                task: Some(task.id.clone()),
+                error,
+            })?;
+            if env.agent_prompts().is_none() {
+                return Err(CliError::Usage(format!(
+                    "--protocol gameverse plays GameVerse's games only: task {} ({}) has no GameVerse agent prompts",
+                    task.id, task.env
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Repetition `repeat` of `task`.
     pub fn play(
         &self,
@@ -109,6 +133,7 @@ pub fn play_all(
     concurrency: usize,
     progress: bool,
 ) -> Result<Vec<ResultEpisode>, CliError> {
+    player.check_tasks(tasks)?;
     let jobs: Vec<(&Task, u64)> = tasks
         .iter()
         .flat_map(|t| {
@@ -216,6 +241,13 @@ pub fn run_settings(args: &AgentArgs) -> Map<String, Value> {
                     "image_max_long_side".into(),
                     bench::encode::VISGYM_MAX_LONG_SIDE.into(),
                 );
+                return m;
+            }
+            // GameVerse's harness sends PNG screenshots at their own size.
+            if e.protocol == crate::args::ProtocolArg::Gameverse {
+                m.insert("gameverse_agent".into(), flag_name(&e.gameverse_agent));
+                m.insert("image_format".into(), "image/png".into());
+                m.insert("image_scale".into(), 1.0.into());
                 return m;
             }
             let image = args.image.settings();

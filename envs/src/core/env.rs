@@ -312,6 +312,13 @@ pub trait Env {
         None
     }
 
+    /// The agent prompts of a GameVerse-style harness for the current state (templates
+    /// and the game's placeholder values), when the reference has them
+    /// (`docs/gameverse.md`, "Harness").
+    fn agent_prompts(&self) -> Option<crate::core::agent_prompts::AgentPrompts> {
+        None
+    }
+
     /// A plain-text picture of the current state.
     fn render_text(&self) -> String;
 

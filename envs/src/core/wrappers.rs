@@ -142,6 +142,9 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     fn instructions(&self, text_mode: bool) -> Option<String> {
         self.inner.instructions(text_mode)
     }
+    fn agent_prompts(&self) -> Option<crate::core::agent_prompts::AgentPrompts> {
+        self.inner.agent_prompts()
+    }
     fn render_text(&self) -> String {
         self.inner.render_text()
     }

@@ -10,12 +10,15 @@ use crate::core::env::{Action, Env, Info, KeyBinding, Observation, Reset, Signal
 use crate::core::error::EnvError;
 use crate::core::oracle::{Control, Solver};
 use crate::gameverse::direction_words::Direction;
-use crate::gameverse::prompt::system_instructions;
+use crate::core::agent_prompts::AgentPrompts;
+use crate::gameverse::prompt::{agent_prompts, system_instructions};
 use crate::gameverse::text_actions::{text_action_methods, Played, TextActions};
 use crate::gameverse::{moves, ActionMode, VIDEO_FPS};
 use crate::Frame;
 
 pub const ID: &str = "GameVerse/Maze";
+/// The game's name inside GameVerse (its reflection and judge prompts use it).
+pub const GAME_NAME: &str = "Maze";
 
 /// Cell codes of the observation.
 const WALL: f32 = 0.0;
@@ -142,8 +145,16 @@ impl Env for MazeEnv {
     }
 
     fn instructions(&self, text_mode: bool) -> Option<String> {
+        system_instructions(&self.agent_prompts()?, text_mode)
+    }
+
+    fn agent_prompts(&self) -> Option<AgentPrompts> {
         let mode = self.game.config().action_mode;
-        system_instructions(prompts(mode), &self.game.prompt_values(), text_mode)
+        Some(agent_prompts(
+            GAME_NAME,
+            prompts(mode),
+            self.game.prompt_values(),
+        ))
     }
 
     fn render_text(&self) -> String {

@@ -16,12 +16,15 @@ use crate::core::env::{Action, Env, Info, KeyBinding, Observation, Reset, Signal
 use crate::core::error::EnvError;
 use crate::core::oracle::{Control, Solver};
 use crate::gameverse::gui_action::press_text;
-use crate::gameverse::prompt::system_instructions;
+use crate::core::agent_prompts::AgentPrompts;
+use crate::gameverse::prompt::{agent_prompts, system_instructions};
 use crate::gameverse::text_actions::{text_action_methods, Played, TextActions};
 use crate::gameverse::{ActionMode, VIDEO_FPS};
 use crate::Frame;
 
 pub const ID: &str = "GameVerse/Snake";
+/// The game's name inside GameVerse (its reflection and judge prompts use it).
+pub const GAME_NAME: &str = "Snake";
 
 /// The clock's idle preset: no key within the action timeout.
 const TIMEOUT: &str = "timeout";
@@ -275,8 +278,16 @@ impl Env for SnakeEnv {
     }
 
     fn instructions(&self, text_mode: bool) -> Option<String> {
+        system_instructions(&self.agent_prompts()?, text_mode)
+    }
+
+    fn agent_prompts(&self) -> Option<AgentPrompts> {
         let mode = self.game.config().action_mode;
-        system_instructions(prompts(mode), &self.game.prompt_values(), text_mode)
+        Some(agent_prompts(
+            GAME_NAME,
+            prompts(mode),
+            self.game.prompt_values(),
+        ))
     }
 
     fn render_text(&self) -> String {

@@ -7,6 +7,7 @@
 use serde_json::{json, Value};
 
 use crate::core::action::{ActionError, ActionFn, ArgKind, ArgSpec, ArgValue};
+use crate::core::agent_prompts::AgentPrompts;
 use crate::core::env::{
     Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words,
 };
@@ -14,8 +15,28 @@ use crate::core::error::EnvError;
 use crate::core::frame::{Frame, Rgb};
 use crate::core::input::{Gesture, GridGeometry, PointerMode};
 use crate::core::oracle::{Control, Solver};
+use crate::gameverse::prompt::{agent_prompts, PromptTemplates};
+use crate::gameverse::ActionMode;
 use crate::render::font::draw_text;
 use crate::render::raster::fill_rect;
+
+/// The game's name inside GameVerse (its reflection and judge prompts use it).
+pub const GAME_NAME: &str = "TicTacToe";
+
+/// The zero-shot prompt templates of an action mode. Our environment reads semantic
+/// replies; the GUI templates wait for its click replies.
+pub fn prompts(mode: ActionMode) -> PromptTemplates {
+    match mode {
+        ActionMode::Semantic => PromptTemplates {
+            system: include_str!("prompts/semantic_system.txt"),
+            user: include_str!("prompts/semantic_user.txt"),
+        },
+        ActionMode::Gui => PromptTemplates {
+            system: include_str!("prompts/gui_system.txt"),
+            user: include_str!("prompts/gui_user.txt"),
+        },
+    }
+}
 
 /// The board as drawn: 150-pixel cells from (50, 50) on a 500×500 frame.
 pub const GRID: GridGeometry = GridGeometry {
@@ -436,6 +457,15 @@ impl Env for TicTacToe {
 
     fn instructions(&self, text_mode: bool) -> Option<String> {
         (!text_mode).then(|| self.task_description())
+    }
+
+    /// The semantic zero-shot prompts; `{task_description}` names the agent's mark.
+    fn agent_prompts(&self) -> Option<AgentPrompts> {
+        Some(agent_prompts(
+            GAME_NAME,
+            prompts(ActionMode::Semantic),
+            vec![("task_description", self.task_description())],
+        ))
     }
 
     fn reset(&mut self, _seed: Option<u64>) -> Reset {
