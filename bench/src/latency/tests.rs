@@ -110,6 +110,11 @@ fn run(
         }
     }
     let record = episode.record().unwrap().clone();
+    // The last frame is the reference's final state, panel (time, score) included.
+    let mut frame = Frame::default();
+    reference.render(&mut frame);
+    let last = record.decisions.last().unwrap();
+    assert_eq!(last.frame_hash, format!("{:016x}", frame.hash()));
     (record, reference)
 }
 
@@ -194,9 +199,11 @@ fn slow_mode_ends_at_the_first_move_at_or_after_1200_s() {
     // 19 s of thinking and the 500 ms screenshot: a reply every 19.5 s, never blind.
     let (record, reference) = run(&task, &[0], LatencySource::Fixed(19_000), LatencyMode::Slow);
     assert!(reference.time_up(), "{:?}", reference.state_json());
+    assert_eq!(reference.elapsed_ms(), 1_209_000);
     let last = record.decisions.last().unwrap();
     assert!(last.terminated);
-    // 1200 / 19.5: the reply arriving at 1209 s (the 63rd) ends the game.
+    // A reply every 19.5 s from the first (which starts the loop): the 63rd comes 1209 s
+    // after it, the first move at or after 1200 s, and ends the game.
     assert_eq!(record.decisions.len(), 63);
     assert!(record
         .decisions
