@@ -115,6 +115,13 @@ fn run(
     reference.render(&mut frame);
     let last = record.decisions.last().unwrap();
     assert_eq!(last.frame_hash, format!("{:016x}", frame.hash()));
+    // The auditor's replay of the conversation plays the same times (its last state is
+    // the episode's end).
+    let evidence =
+        crate::audit::evidence::build_evidence(task, &record, SessionConfig::default()).unwrap();
+    assert_eq!(evidence.states.len(), record.decisions.len() + 1);
+    let end = evidence.states.last().unwrap();
+    assert_eq!(last.frame_hash, format!("{:016x}", end.hash()));
     (record, reference)
 }
 
