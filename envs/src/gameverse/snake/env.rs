@@ -3,7 +3,9 @@
 //! without one changes nothing. In Slow and Normal mode the reply's first arrow moves it
 //! at once, and the environment declares an idle-timeout clock (20 s or 10 s) whose idle
 //! preset, `(timeout)`, is the snake moving on its own; the clock itself lives with
-//! whoever plays (see docs/gameverse.md for how its time maps onto the reference's).
+//! whoever plays (see docs/gameverse.md for how its time maps onto the reference's). A
+//! player that tells the time of each reply (`Env::set_action_time`) gets the reference's
+//! loop time too: the panel's time and the end at the first move at or after 1200 s.
 //!
 //! GameVerse has no win in Snake (its score is the food eaten), so no step is a success;
 //! the events count the food.
