@@ -13,6 +13,7 @@ pub mod encode;
 pub mod episode;
 pub mod exchange;
 pub mod lanczos;
+pub mod latency;
 pub mod link_codec;
 pub mod model_episode;
 pub mod protocol;

@@ -12,6 +12,7 @@ use std::rc::Rc;
 use crate::demo::render_clip;
 pub use crate::encode::FrameEncoder;
 use crate::encode::{ImageEncoder, ImageSettings};
+use crate::latency::{LatencyClock, LatencySource};
 use crate::protocol::endpoint::{redact, Endpoint, Prices};
 use crate::protocol::gameverse::GameVerseSession;
 use crate::protocol::prompt::{DemoMode, ImageRef};
@@ -164,6 +165,10 @@ pub struct ModelEpisode {
     last_error: Option<ApiError>,
     /// Whether the last request carried an API key (an empty key is not sent).
     key_sent: bool,
+    /// Real-time tasks whose clock waits for actions: thinking time is game time.
+    timing: Option<(LatencyClock, LatencySource)>,
+    /// Replies played on that clock so far.
+    timed_replies: usize,
 }
 
 /// The agent name records carry: `endpoint:<provider>:<model>`.
@@ -204,7 +209,10 @@ impl ModelEpisode {
                 Some(Box::new(ImageEncoder::new(ImageSettings::default())) as Box<dyn FrameEncoder>),
             ),
         };
+        let timing = LatencyClock::for_runner(&runner).map(|c| (c, LatencySource::Measured));
         Ok(Self {
+            timing,
+            timed_replies: 0,
             videos: config.demo_mode == DemoMode::Video && config.protocol == Protocol::Vical,
             runner: Some(runner),
             session,
@@ -222,6 +230,62 @@ impl ModelEpisode {
             last_error: None,
             key_sent: false,
         })
+    }
+
+    /// Where the thinking times of a real-time task come from (measured by default);
+    /// no effect on other tasks.
+    pub fn set_latency_source(&mut self, source: LatencySource) {
+        if let Some((_, s)) = &mut self.timing {
+            *s = source;
+        }
+    }
+
+    /// The latency setting, when the task plays the model's thinking time as game time.
+    pub fn latency_source(&self) -> Option<&LatencySource> {
+        self.timing.as_ref().map(|(_, s)| s)
+    }
+
+    /// The wall time of decision `step`: from its first request to its last answer,
+    /// the waits before retries included.
+    fn thinking_ms(&self, step: u32) -> u64 {
+        let ms: f64 = self
+            .turns
+            .iter()
+            .filter(|t| t.step == step)
+            .enumerate()
+            .map(|(k, t)| {
+                let wait = if k > 0 { t.wait_before_ms as f64 } else { 0.0 };
+                wait + t.latency_ms.unwrap_or(0.0)
+            })
+            .sum();
+        ms.round() as u64
+    }
+
+    /// Hands a decision to the runner: at once, or on the virtual clock after the
+    /// thinking time (`crate::latency`).
+    fn play(&mut self, reply: Reply) -> Result<(), crate::episode::EpisodeError> {
+        let step = self.step();
+        let measured = self.thinking_ms(step);
+        let Some(r) = &mut self.runner else {
+            return Ok(());
+        };
+        let Some((clock, source)) = self
+            .timing
+            .as_mut()
+            .filter(|_| !matches!(reply, Reply::Fail { .. }))
+        else {
+            return ModelSession::settle(r, reply);
+        };
+        let latency = match source.latency(self.timed_replies, measured) {
+            Ok(ms) => ms,
+            Err(e) => {
+                self.last_error = Some(ApiError::new(ErrorKind::BadResponse, e));
+                r.fail(FailureMode::ApiError, Vec::new());
+                return Ok(());
+            }
+        };
+        self.timed_replies += 1;
+        clock.play(r, latency, |r| ModelSession::settle(r, reply))
     }
 
     /// Replaces the protocol's own image encoder (VisGym's harness encodes its frames
@@ -506,8 +570,9 @@ impl ModelEpisode {
                 Reply::Act { raw, .. } | Reply::Text { raw, .. } => raw.clone(),
                 Reply::Fail { .. } => None,
             };
+            let played = self.play(reply);
             if let Some(r) = &mut self.runner {
-                match ModelSession::settle(r, reply) {
+                match played {
                     Ok(()) => {}
                     // The environment could not take the action (VisGym: the
                     // reference raises on it): the model's action ended the episode.

@@ -403,6 +403,16 @@ pub struct EndpointArgs {
     /// Whether rewards are shown to the model.
     #[arg(long, value_enum, default_value_t)]
     pub reward: RewardArg,
+    /// Real-time tasks whose game moves on while the model thinks (GameVerse Snake
+    /// slow/normal): where each reply's thinking time comes from. `measured` (the time
+    /// to the answer, retries included), `fixed:MS`, or `replay:FILE` (the latencies
+    /// recorded in an episode file, to reproduce a run).
+    #[arg(
+        long,
+        value_name = "measured|fixed:MS|replay:FILE",
+        default_value = "measured"
+    )]
+    pub latency: String,
     /// An extra request header, `Name: value` (repeatable).
     #[arg(long, value_name = "'Name: value'", value_parser = header)]
     pub header: Vec<(String, String)>,

@@ -1,6 +1,7 @@
 //! The `playbench` subcommands, as functions from parsed arguments to output text (so
 //! tests call them without a process).
 
+use bench::latency::LatencyStats;
 use bench::report::format_table;
 use bench::results::ResultsFile;
 use bench::share::{EpisodeFile, TaskRef};
@@ -42,6 +43,11 @@ impl Output {
     }
 }
 
+/// The `--latency` setting as given.
+fn latency_setting(agent: &crate::args::AgentArgs) -> String {
+    agent.endpoint.latency.trim().to_string()
+}
+
 fn suite(id: &str) -> Result<&'static Suite, CliError> {
     Ok(bench::suites::latest(id)?)
 }
@@ -76,6 +82,15 @@ fn run_task(args: &RunArgs) -> Result<Output, CliError> {
     })?;
     let player = Player::from_args(&args.agent)?;
     let episode = player.play(task, 0, None)?;
+    if let Some(stats) = LatencyStats::of(&episode.record.decisions) {
+        eprintln!(
+            "playbench: {}: score {:.1}; thinking time as game time ({}): {}",
+            task.id,
+            episode.record.score,
+            latency_setting(&args.agent),
+            stats.summary()
+        );
+    }
     let file = EpisodeFile::from_record(
         TaskRef::in_suite(suite, id),
         episode.record,
@@ -137,6 +152,12 @@ fn run_suite(args: &RunArgs) -> Result<Output, CliError> {
         file.to_json()
     } else {
         let mut table = format_table(&file.report);
+        if file.report.latency.is_some() {
+            table.push_str(&format!(
+                "-- latency setting: {}\n",
+                latency_setting(&args.agent)
+            ));
+        }
         if let Some(u) = &file.usage {
             table.push_str(&format!(
                 "-- usage: {} requests, {} input tokens, {} output tokens{}\n",

@@ -205,6 +205,7 @@ pub fn run_settings(args: &AgentArgs) -> Map<String, Value> {
                 }
             }
             m.insert("protocol".into(), flag_name(&e.protocol));
+            m.insert("latency".into(), e.latency.trim().into());
             for (set, name) in [
                 (e.verbalize, "verbalize"),
                 (e.final_goal, "final_goal"),

@@ -223,6 +223,24 @@ pub trait Env {
         None
     }
 
+    /// Virtual milliseconds from an action to the observation after it (the reference's
+    /// pause before its screenshot; GameVerse Snake: 500), during which a clock's idle
+    /// steps may fall due. A player that turns thinking time into game time
+    /// (`docs/gameverse.md`, "Snake's latency modes") waits this long after each action.
+    fn observation_delay_ms(&self) -> u64 {
+        0
+    }
+
+    /// The virtual time (milliseconds since the first observation) at which the next
+    /// action is played, for an environment whose clock waits for actions and which
+    /// keeps game time (GameVerse Snake ends its real-time game at the first move at or
+    /// after 1200 s and shows the time). Idle steps happen on the clock's own rule, which
+    /// the environment knows. A player that keeps no virtual time never calls this, and
+    /// such an environment then never ends on time.
+    fn set_action_time(&mut self, at_ms: u64) {
+        let _ = at_ms;
+    }
+
     /// Frames per second for watching episodes (the reference's `render_fps`).
     fn render_fps(&self) -> u32 {
         4

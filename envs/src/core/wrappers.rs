@@ -66,6 +66,12 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     fn clock(&self) -> Option<Clock> {
         self.inner.clock()
     }
+    fn observation_delay_ms(&self) -> u64 {
+        self.inner.observation_delay_ms()
+    }
+    fn set_action_time(&mut self, at_ms: u64) {
+        self.inner.set_action_time(at_ms)
+    }
     fn render_fps(&self) -> u32 {
         self.inner.render_fps()
     }
