@@ -11,6 +11,7 @@ pub mod audit;
 pub mod demo;
 pub mod encode;
 pub mod episode;
+pub mod judge;
 pub mod lanczos;
 pub mod link_codec;
 pub mod model_episode;
