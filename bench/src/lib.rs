@@ -20,6 +20,7 @@ pub mod report;
 pub mod results;
 pub mod scoring;
 pub mod share;
+pub mod step_video;
 pub mod study;
 pub mod suites;
 pub mod task;
