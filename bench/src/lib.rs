@@ -24,6 +24,8 @@ pub mod step_video;
 pub mod study;
 pub mod suites;
 pub mod task;
+#[cfg(test)]
+mod test_support;
 
 pub use episode::{run_episode, Agent, Decision, EpisodeRecord, EpisodeRunner, FailureMode, Reply};
 pub use task::{DemoClip, PassCondition, ScoreRule, Suite, Task, TaskError};

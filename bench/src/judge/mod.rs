@@ -8,8 +8,11 @@
 
 pub mod agreement;
 pub mod exact;
+pub mod file;
 pub mod milestones;
 pub mod prompts;
+pub mod report;
+pub mod run;
 pub mod verdict;
 
 #[cfg(test)]
