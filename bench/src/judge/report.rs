@@ -19,6 +19,10 @@ pub struct Disagreement {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact_step: Option<u32>,
     pub evidence: String,
+    /// The replay viewer at the decision that reached the milestone (else at the
+    /// episode's start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -95,6 +99,10 @@ pub fn judge_report(episodes: &[JudgedEpisode]) -> JudgeReport {
                     judge,
                     exact_step: m.exact_step,
                     evidence: m.evidence.clone(),
+                    link: e
+                        .link
+                        .as_ref()
+                        .map(|l| format!("{l}&t={}", m.exact_step.unwrap_or(0))),
                 })
             })
         })
