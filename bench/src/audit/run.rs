@@ -22,7 +22,7 @@ use crate::demo::render_clip;
 use crate::encode::FrameEncoder;
 use crate::model_episode::agent_name;
 use crate::protocol::endpoint::{Endpoint, HttpRequest};
-use crate::protocol::exchange::{Exchange, Outcome};
+use crate::protocol::transport::{Outcome, Transport};
 use crate::protocol::prompt::{ImageRef, Message};
 use crate::protocol::providers::{ApiError, EncodedImage, ErrorKind};
 use crate::protocol::retry::MAX_TRANSPORT_RETRIES;
@@ -85,7 +85,7 @@ struct Current {
 }
 
 pub struct AuditRun {
-    exchange: Exchange,
+    transport: Transport,
     results: ResultsFile,
     tasks: Vec<Task>,
     file: AuditFile,
@@ -93,7 +93,7 @@ pub struct AuditRun {
     sources: Option<Sources>,
 }
 
-fn fresh_file(results: &ResultsFile, exchange: &Exchange) -> AuditFile {
+fn fresh_file(results: &ResultsFile, transport: &Transport) -> AuditFile {
     AuditFile {
         format: AUDIT_FORMAT.to_string(),
         results_label: results.label.clone(),
@@ -101,8 +101,8 @@ fn fresh_file(results: &ResultsFile, exchange: &Exchange) -> AuditFile {
         suite: results.suite.clone(),
         suite_version: results.suite_version,
         results_crc32: results_fingerprint(results),
-        auditor: agent_name(exchange.endpoint()),
-        auditor_settings: exchange.settings(),
+        auditor: agent_name(transport.endpoint()),
+        auditor_settings: transport.settings(),
         references: Vec::new(),
         episodes: Vec::new(),
         report: AuditReport::default(),
@@ -131,11 +131,11 @@ impl AuditRun {
         }
         let suite =
             crate::suites::get(&results.suite, results.suite_version).map_err(|e| e.to_string())?;
-        let exchange = Exchange::new(endpoint);
-        let file = fresh_file(&results, &exchange);
+        let transport = Transport::new(endpoint);
+        let file = fresh_file(&results, &transport);
         Ok(Self {
             tasks: suite.tasks.clone(),
-            exchange,
+            transport,
             results,
             file,
             current: None,
@@ -174,11 +174,11 @@ impl AuditRun {
     }
 
     pub fn usage(&self) -> &Usage {
-        self.exchange.usage()
+        self.transport.usage()
     }
 
     pub fn last_error(&self) -> Option<&ApiError> {
-        self.exchange.last_error()
+        self.transport.last_error()
     }
 
     /// Episodes in the results file.
@@ -226,7 +226,7 @@ impl AuditRun {
                 replies + 1
             ));
         }
-        let retries = self.exchange.transport_retries();
+        let retries = self.transport.transport_retries();
         if retries > 0 {
             s.push_str(&format!(
                 ", transport retry {retries} of {MAX_TRANSPORT_RETRIES}"
@@ -423,7 +423,7 @@ impl AuditRun {
                     self.settle_error(job, "the request could not be built".into());
                     continue;
                 };
-                self.exchange.begin();
+                self.transport.begin();
                 self.current = Some(Current { job, messages });
             }
             let Some(c) = self.current.as_ref() else {
@@ -432,7 +432,7 @@ impl AuditRun {
             let job = c.job;
             match self.request(enc, api_key) {
                 Ok(request) => {
-                    let wait_ms = self.exchange.wait_ms();
+                    let wait_ms = self.transport.wait_ms();
                     return AuditStep::Send { request, wait_ms };
                 }
                 Err(e) => {
@@ -458,7 +458,7 @@ impl AuditRun {
             ..
         } = s;
         let frame = |r: &ImageRef| frame_of(demos, evidence.as_ref(), r);
-        self.exchange
+        self.transport
             .request(&c.messages, images, frame, enc, api_key)
     }
 
@@ -496,14 +496,14 @@ impl AuditRun {
         api_key: Option<&str>,
     ) {
         let outcome =
-            self.exchange
+            self.transport
                 .on_response(status, retry_after, now_unix_s, body, latency_ms, api_key);
         self.on_outcome(outcome);
     }
 
     /// The request failed without an HTTP answer (network, CORS, timeout).
     pub fn on_network_error(&mut self, message: &str, latency_ms: f64, api_key: Option<&str>) {
-        let outcome = self.exchange.on_network_error(message, latency_ms, api_key);
+        let outcome = self.transport.on_network_error(message, latency_ms, api_key);
         self.on_outcome(outcome);
     }
 
@@ -624,7 +624,7 @@ impl AuditRun {
 
     /// Requests handed out so far (transport and contract retries included).
     pub fn requests_sent(&self) -> u32 {
-        self.exchange.requests_sent()
+        self.transport.requests_sent()
     }
 
     /// The settings recorded for the audited run, as read from the results file.

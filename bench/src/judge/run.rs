@@ -17,8 +17,8 @@ use super::prompts;
 use super::verdict::parse_verdict;
 use crate::encode::FrameEncoder;
 use crate::model_episode::agent_name;
-use crate::protocol::endpoint::{Endpoint, HttpRequest};
-use crate::protocol::exchange::{Exchange, Outcome};
+use crate::protocol::endpoint::Endpoint;
+use crate::protocol::transport::{Outcome, Transport};
 use crate::protocol::prompt::{ImageRef, Message, Part, Role};
 use crate::protocol::providers::{ApiError, EncodedImage};
 use crate::protocol::retry::MAX_TRANSPORT_RETRIES;
@@ -36,14 +36,9 @@ pub const MARKER_EVERY: usize = 10;
 /// per request; ours).
 pub const DEFAULT_MAX_IMAGES: usize = 100;
 
-/// What to do next.
-#[derive(Clone, Debug, PartialEq)]
-pub enum JudgeStep {
-    /// Wait `wait_ms`, then send `request`.
-    Send { request: HttpRequest, wait_ms: u64 },
-    /// Every episode is judged, flagged or failed: [`JudgeRun::file`] has them.
-    Done,
-}
+/// What to do next (`Done`: every episode is judged, flagged or failed, and
+/// [`JudgeRun::file`] has them).
+pub use crate::exchange::Step as JudgeStep;
 
 /// One episode to judge.
 #[derive(Clone, Debug)]
@@ -154,7 +149,7 @@ struct Current {
 }
 
 pub struct JudgeRun {
-    exchange: Exchange,
+    transport: Transport,
     source: JudgeSource,
     file: JudgeFile,
     current: Option<Current>,
@@ -164,7 +159,7 @@ impl JudgeRun {
     /// A judging of every episode of `source` by `endpoint`, at most `max_images`
     /// frames per request.
     pub fn new(source: JudgeSource, endpoint: Endpoint, max_images: usize) -> Self {
-        let exchange = Exchange::new(endpoint);
+        let transport = Transport::new(endpoint);
         let mut file = JudgeFile {
             format: JUDGE_FORMAT.to_string(),
             source_label: source.label.clone(),
@@ -172,15 +167,15 @@ impl JudgeRun {
             suite: source.suite.clone(),
             suite_version: source.suite_version,
             source_crc32: source.fingerprint(),
-            judge: agent_name(exchange.endpoint()),
-            judge_settings: exchange.settings(),
+            judge: agent_name(transport.endpoint()),
+            judge_settings: transport.settings(),
             max_images: max_images.max(1),
             episodes: Vec::new(),
             report: Default::default(),
         };
         file.refresh();
         Self {
-            exchange,
+            transport,
             source,
             file,
             current: None,
@@ -207,11 +202,11 @@ impl JudgeRun {
     }
 
     pub fn usage(&self) -> &Usage {
-        self.exchange.usage()
+        self.transport.usage()
     }
 
     pub fn last_error(&self) -> Option<&ApiError> {
-        self.exchange.last_error()
+        self.transport.last_error()
     }
 
     pub fn total(&self) -> usize {
@@ -238,7 +233,7 @@ impl JudgeRun {
         if !e.replies.is_empty() {
             s.push_str(&format!(", reply {} of {MAX_REPLIES}", e.replies.len() + 1));
         }
-        let retries = self.exchange.transport_retries();
+        let retries = self.transport.transport_retries();
         if retries > 0 {
             s.push_str(&format!(
                 ", transport retry {retries} of {MAX_TRANSPORT_RETRIES}"
@@ -358,7 +353,7 @@ impl JudgeRun {
                 };
                 // An unsettled entry (an interrupted request) is made again.
                 self.file.episodes.retain(|e| e.index != index);
-                self.exchange.begin();
+                self.transport.begin();
                 self.current = self.prepare(index);
                 continue;
             }
@@ -371,11 +366,11 @@ impl JudgeRun {
                 _ => None,
             };
             match self
-                .exchange
+                .transport
                 .request(&c.messages, &mut c.images, frame, enc, api_key)
             {
                 Ok(request) => {
-                    let wait_ms = self.exchange.wait_ms();
+                    let wait_ms = self.transport.wait_ms();
                     return JudgeStep::Send { request, wait_ms };
                 }
                 Err(e) => self.fail_current(e.message),
@@ -404,14 +399,14 @@ impl JudgeRun {
         api_key: Option<&str>,
     ) {
         let outcome =
-            self.exchange
+            self.transport
                 .on_response(status, retry_after, now_unix_s, body, latency_ms, api_key);
         self.on_outcome(outcome);
     }
 
     /// The request failed without an HTTP answer (network, CORS, timeout).
     pub fn on_network_error(&mut self, message: &str, latency_ms: f64, api_key: Option<&str>) {
-        let outcome = self.exchange.on_network_error(message, latency_ms, api_key);
+        let outcome = self.transport.on_network_error(message, latency_ms, api_key);
         self.on_outcome(outcome);
     }
 
@@ -456,3 +451,5 @@ impl JudgeRun {
         }
     }
 }
+
+crate::exchange_by_inherent_methods!(JudgeRun);

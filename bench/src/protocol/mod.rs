@@ -4,7 +4,7 @@
 //! instead. The browser and the command line only add the HTTP layer.
 
 pub mod endpoint;
-pub mod exchange;
+pub mod transport;
 pub mod parse;
 pub mod prompt;
 pub mod providers;

@@ -22,14 +22,14 @@ pub enum Outcome {
     /// The model's reply.
     Reply(String),
     /// A transport failure worth retrying: send the request again after
-    /// [`Exchange::wait_ms`].
+    /// [`Transport::wait_ms`].
     Retry,
     /// A failure retrying cannot fix, or the last retry failed (redacted).
     Failed(String),
 }
 
 /// An endpoint's requests, one in flight at a time.
-pub struct Exchange {
+pub struct Transport {
     endpoint: Endpoint,
     usage: Usage,
     requests_sent: u32,
@@ -38,7 +38,7 @@ pub struct Exchange {
     wait_ms: u64,
 }
 
-impl Exchange {
+impl Transport {
     pub fn new(endpoint: Endpoint) -> Self {
         Self {
             endpoint,
