@@ -10,6 +10,7 @@ pub mod endpoint;
 pub mod error;
 pub mod judge;
 pub mod png_out;
+pub mod request_loop;
 pub mod rom_folder;
 pub mod runs;
 pub mod verify;

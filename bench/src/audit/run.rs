@@ -22,10 +22,10 @@ use crate::demo::render_clip;
 use crate::encode::FrameEncoder;
 use crate::model_episode::agent_name;
 use crate::protocol::endpoint::{Endpoint, HttpRequest};
-use crate::protocol::transport::{Outcome, Transport};
 use crate::protocol::prompt::{ImageRef, Message};
 use crate::protocol::providers::{ApiError, EncodedImage, ErrorKind};
 use crate::protocol::retry::MAX_TRANSPORT_RETRIES;
+use crate::protocol::transport::{Outcome, Transport};
 use crate::report::{env_name, tag_names};
 use crate::results::{ResultsFile, ResultsKind, Usage};
 use crate::share::EpisodeFile;
@@ -503,7 +503,9 @@ impl AuditRun {
 
     /// The request failed without an HTTP answer (network, CORS, timeout).
     pub fn on_network_error(&mut self, message: &str, latency_ms: f64, api_key: Option<&str>) {
-        let outcome = self.transport.on_network_error(message, latency_ms, api_key);
+        let outcome = self
+            .transport
+            .on_network_error(message, latency_ms, api_key);
         self.on_outcome(outcome);
     }
 

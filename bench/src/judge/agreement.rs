@@ -79,10 +79,10 @@ mod tests {
     fn kappa_and_counts() {
         // 2×2 table: 20 both yes, 5 judge-only, 10 exact-only, 15 both no.
         let mut v = Vec::new();
-        v.extend(std::iter::repeat((true, true)).take(20));
-        v.extend(std::iter::repeat((true, false)).take(5));
-        v.extend(std::iter::repeat((false, true)).take(10));
-        v.extend(std::iter::repeat((false, false)).take(15));
+        v.extend(std::iter::repeat_n((true, true), 20));
+        v.extend(std::iter::repeat_n((true, false), 5));
+        v.extend(std::iter::repeat_n((false, true), 10));
+        v.extend(std::iter::repeat_n((false, false), 15));
         let a = Agreement::of(&pairs(&v));
         assert_eq!((a.false_completions, a.missed_completions), (5, 10));
         assert_eq!(a.agreement_rate, Some(0.7));

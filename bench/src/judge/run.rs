@@ -17,11 +17,11 @@ use super::prompts;
 use super::verdict::parse_verdict;
 use crate::encode::FrameEncoder;
 use crate::model_episode::agent_name;
-use crate::protocol::endpoint::Endpoint;
-use crate::protocol::transport::{Outcome, Transport};
+use crate::protocol::endpoint::{Endpoint, HttpRequest};
 use crate::protocol::prompt::{ImageRef, Message, Part, Role};
 use crate::protocol::providers::{ApiError, EncodedImage};
 use crate::protocol::retry::MAX_TRANSPORT_RETRIES;
+use crate::protocol::transport::{Outcome, Transport};
 use crate::results::{ResultsFile, Usage};
 use crate::share::{resolve_task, EpisodeFile};
 use crate::step_video::{fit_to_budget, step_frames, with_markers};
@@ -36,9 +36,14 @@ pub const MARKER_EVERY: usize = 10;
 /// per request; ours).
 pub const DEFAULT_MAX_IMAGES: usize = 100;
 
-/// What to do next (`Done`: every episode is judged, flagged or failed, and
-/// [`JudgeRun::file`] has them).
-pub use crate::exchange::Step as JudgeStep;
+/// What to do next.
+#[derive(Clone, Debug, PartialEq)]
+pub enum JudgeStep {
+    /// Wait `wait_ms`, then send `request`.
+    Send { request: HttpRequest, wait_ms: u64 },
+    /// Every episode is judged, flagged or failed: [`JudgeRun::file`] has them.
+    Done,
+}
 
 /// One episode to judge.
 #[derive(Clone, Debug)]
@@ -406,7 +411,9 @@ impl JudgeRun {
 
     /// The request failed without an HTTP answer (network, CORS, timeout).
     pub fn on_network_error(&mut self, message: &str, latency_ms: f64, api_key: Option<&str>) {
-        let outcome = self.transport.on_network_error(message, latency_ms, api_key);
+        let outcome = self
+            .transport
+            .on_network_error(message, latency_ms, api_key);
         self.on_outcome(outcome);
     }
 
@@ -451,5 +458,3 @@ impl JudgeRun {
         }
     }
 }
-
-crate::exchange_by_inherent_methods!(JudgeRun);

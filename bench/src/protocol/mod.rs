@@ -4,10 +4,10 @@
 //! instead. The browser and the command line only add the HTTP layer.
 
 pub mod endpoint;
-pub mod transport;
 pub mod parse;
 pub mod prompt;
 pub mod providers;
 pub mod retry;
 pub mod session;
+pub mod transport;
 pub mod visgym;
