@@ -39,7 +39,7 @@ fn every_open_game_has_an_exact_list_of_five_to_ten_milestones() {
 #[test]
 fn the_oracle_reaches_every_milestone_and_a_random_player_fewer() {
     // Per game, its tasks: together the oracle's episodes reach every milestone (as X
-    // the oracle does not take the centre, as O it never needs to block).
+    // the oracle does not take the centre; as O it reaches all seven).
     for ids in [
         &["tic-tac-toe-x", "tic-tac-toe-o"][..],
         &["2048-s1", "2048-s2"],
