@@ -9,6 +9,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::audit::contract::kind;
+
 /// The key of a milestone's exact predicate (ours; GameVerse's files have none).
 pub const EXACT_KEY: &str = "playbench_exact";
 /// The top-level key of the game's name as GameVerse's configs write it (`env_name`,
@@ -63,17 +65,6 @@ impl MilestoneList {
         let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
         s.push('\n');
         s
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
