@@ -28,17 +28,23 @@ pub const ATTEMPTS_LINK: LinkKind = LinkKind {
 
 /// One exchange between two attempts (e.g. "list what went wrong in this failure",
 /// then "write your experience after watching the expert").
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReflectionTurn {
     /// What the turn is for, e.g. `failure_analysis` or `experience`.
     pub stage: String,
-    /// The text sent (without media).
+    /// The system message sent, word for word.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub system: String,
+    /// The text sent (without media): the user message's text items in order.
     pub prompt: String,
     /// What was shown besides the text, in words (e.g. "the failed attempt as a video,
     /// 14 frames at 2 fps").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub media: Vec<String>,
+    /// The frames sent as images, by their number in the video they come from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frames: Vec<usize>,
     pub reply: String,
 }
 
@@ -68,6 +74,9 @@ pub struct AttemptRun {
     /// `both`, `other`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<String>,
+    /// The longest experience in words, when replies are cut to it (GameVerse: 1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experience_limit: Option<usize>,
     /// Free-form run settings, secrets stripped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settings: Option<Map<String, Value>>,
@@ -89,19 +98,35 @@ impl AttemptRun {
             envs_version: ENVS_VERSION.to_string(),
             agent: agent.to_string(),
             condition: condition.map(str::to_string),
+            experience_limit: None,
             settings: None,
             attempts: Vec::new(),
         }
     }
 
-    /// What the next attempt carries in: the last reply of the last attempt's
-    /// reflection (empty when there is none).
+    /// What the next attempt carries in: the experience of the last attempt's
+    /// reflection, or what that attempt carried in when it was not reflected on (empty
+    /// for the first attempt).
     pub fn carry(&self) -> String {
-        self.attempts
-            .last()
-            .and_then(|a| a.reflection.last())
-            .map(|t| t.reply.clone())
-            .unwrap_or_default()
+        self.carry_after(self.attempts.len())
+    }
+
+    /// What attempt `index` (0-based) carries in.
+    fn carry_after(&self, index: usize) -> String {
+        let Some(previous) = index.checked_sub(1).and_then(|i| self.attempts.get(i)) else {
+            return String::new();
+        };
+        if previous.reflection.is_empty() {
+            return previous.carried_in.clone();
+        }
+        match self.experience_limit {
+            Some(max) => crate::reflect::experience::experience_of(&previous.reflection, max),
+            None => previous
+                .reflection
+                .last()
+                .map(|t| t.reply.clone())
+                .unwrap_or_default(),
+        }
     }
 
     fn clean(&self) -> Self {
@@ -180,14 +205,7 @@ pub fn verify_attempts(run: &AttemptRun) -> Result<AttemptsVerification, ShareEr
     resolve_task(&run.task)?;
     let (mut scores, mut passed) = (Vec::new(), Vec::new());
     for (i, a) in run.attempts.iter().enumerate() {
-        let expected = match i {
-            0 => String::new(),
-            _ => run.attempts[i - 1]
-                .reflection
-                .last()
-                .map(|t| t.reply.clone())
-                .unwrap_or_default(),
-        };
+        let expected = run.carry_after(i);
         if a.carried_in != expected {
             return Ok(AttemptsVerification::Diverged {
                 attempt: i + 1,
@@ -238,12 +256,14 @@ mod tests {
                     prompt: "What went wrong?".into(),
                     media: vec!["the failed attempt as a video".into()],
                     reply: "I walked into a hole.".into(),
+                    ..ReflectionTurn::default()
                 },
                 ReflectionTurn {
                     stage: "experience".into(),
                     prompt: "Write your experience.".into(),
                     media: Vec::new(),
                     reply: "Go down twice, then right.".into(),
+                    ..ReflectionTurn::default()
                 },
             ],
         });

@@ -11,11 +11,13 @@ pub mod audit;
 pub mod demo;
 pub mod encode;
 pub mod episode;
+pub mod exchange;
 pub mod judge;
 pub mod lanczos;
 pub mod link_codec;
 pub mod model_episode;
 pub mod protocol;
+pub mod reflect;
 pub mod report;
 pub mod results;
 pub mod scoring;
@@ -25,7 +27,7 @@ pub mod study;
 pub mod suites;
 pub mod task;
 #[cfg(test)]
-mod test_support;
+mod testing;
 
 pub use episode::{run_episode, Agent, Decision, EpisodeRecord, EpisodeRunner, FailureMode, Reply};
 pub use task::{DemoClip, PassCondition, ScoreRule, Suite, Task, TaskError};

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use crate::demo::render_clip;
 pub use crate::encode::FrameEncoder;
 use crate::encode::ImageEncoder;
-use crate::protocol::endpoint::{redact, Endpoint, HttpRequest, Prices};
+use crate::protocol::endpoint::{redact, Endpoint, Prices};
 use crate::protocol::prompt::{DemoMode, ImageRef};
 use crate::protocol::providers::{ApiError, EncodedImage, ErrorKind};
 use crate::protocol::session::{ModelSession, Next, Protocol, RequestPlan, SessionConfig};
@@ -59,14 +59,8 @@ pub struct Turn {
 /// as well, so episodes with other image settings never share.
 pub type DemoCache = Rc<RefCell<HashMap<(String, ImageRef), EncodedImage>>>;
 
-/// What to do next.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Step {
-    /// Wait `wait_ms`, then send `request`.
-    Send { request: HttpRequest, wait_ms: u64 },
-    /// The episode is over: [`ModelEpisode::record`] has it.
-    Done,
-}
+/// What to do next (`Done`: [`ModelEpisode::record`] has the episode).
+pub use crate::exchange::Step;
 
 /// The protocol's conversation: V-ICAL's or VisGym's.
 enum Conversation {
@@ -156,6 +150,7 @@ pub struct ModelEpisode {
     last_error: Option<ApiError>,
     /// Whether the last request carried an API key (an empty key is not sent).
     key_sent: bool,
+    pub temp_experience: Option<String>, // TEMP-REFLECT
 }
 
 /// The agent name records carry: `endpoint:<provider>:<model>`.
@@ -208,6 +203,7 @@ impl ModelEpisode {
             record: None,
             last_error: None,
             key_sent: false,
+            temp_experience: None, // TEMP-REFLECT
         })
     }
 
@@ -363,6 +359,12 @@ impl ModelEpisode {
         };
         self.images.insert(*r, img.clone());
         Ok(img)
+    }
+
+    // TEMP-REFLECT: replaced by gv-protocol's implementation at merge.
+    pub fn set_experience(&mut self, text: Option<String>) -> Result<(), String> {
+        self.temp_experience = text;
+        Ok(())
     }
 
     /// Whether the last request carried an API key: errors name a missing key.
@@ -556,6 +558,8 @@ impl ModelEpisode {
         self.session.on_error(e)
     }
 }
+
+crate::exchange_by_inherent_methods!(ModelEpisode, add_work);
 
 #[cfg(test)]
 mod tests {

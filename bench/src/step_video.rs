@@ -65,25 +65,31 @@ pub fn sample_every(total: usize, video_fps: f64, sample_fps: f64) -> Vec<usize>
     (0..total).step_by(interval).collect()
 }
 
-/// `indices` thinned until at most `budget` remain: each round keeps every other one
-/// and always the last (the first is kept by construction), i.e. the sampling rate
-/// halves. A budget under two keeps the first (and nothing for an empty list).
+/// `indices` at half the rate: every other one, the last always kept.
+pub fn halve(indices: &[usize]) -> Vec<usize> {
+    let Some(&last) = indices.last() else {
+        return Vec::new();
+    };
+    let mut halved: Vec<usize> = indices.iter().copied().step_by(2).collect();
+    if halved.last() != Some(&last) {
+        halved.push(last);
+    }
+    if halved.len() >= indices.len() && indices.len() > 2 {
+        // Three frames cannot halve further with both ends kept.
+        halved = vec![indices[0], last];
+    }
+    halved
+}
+
+/// `indices` halved (see [`halve`]) until at most `budget` remain. A budget under two
+/// keeps the first (and nothing of an empty list).
 pub fn fit_to_budget(mut indices: Vec<usize>, budget: usize) -> Vec<usize> {
     while indices.len() > budget.max(1) {
-        if budget <= 1 {
-            indices.truncate(1);
+        if budget <= 1 || indices.len() <= 2 {
+            indices.truncate(budget.max(1));
             break;
         }
-        let last = indices[indices.len() - 1];
-        let mut halved: Vec<usize> = indices.iter().copied().step_by(2).collect();
-        if halved.last() != Some(&last) {
-            halved.push(last);
-        }
-        if halved.len() >= indices.len() {
-            // Three frames cannot halve further with both ends kept.
-            halved = vec![indices[0], last];
-        }
-        indices = halved;
+        indices = halve(&indices);
     }
     indices
 }

@@ -47,6 +47,11 @@ pub enum Command {
     /// milestone judge) beside the exact milestones: prints the judge file
     /// (`playbench-judge/1`), or with --report the agreement table.
     Judge(JudgeArgs),
+    /// Reflect and retry (GameVerse): attempts at one task with a model; after a failed
+    /// attempt the model studies its failure and the expert tutorial, and what it writes
+    /// fills the next attempt's prompt. Prints the run of attempts
+    /// (`playbench-attempts/1`) or its link.
+    Reflect(ReflectArgs),
 }
 
 #[derive(Clone, Debug, Args)]
@@ -121,6 +126,54 @@ pub struct SuiteArgs {
     pub check: bool,
     #[command(flatten)]
     pub suite_id: SuiteChoice,
+}
+
+#[derive(Debug, Args)]
+pub struct ReflectArgs {
+    /// The task (see `playbench tasks --suite-id gameverse`).
+    #[arg(long, value_name = "ID")]
+    pub task: String,
+    /// The built-in suite (its latest version).
+    #[arg(long = "suite-id", value_name = "ID", default_value = "gameverse")]
+    pub suite_id: String,
+    /// What the model studies after a failed attempt: nothing, its failure, the expert
+    /// tutorial, both, or another model's experience (--import).
+    #[arg(long, value_name = "none|failure|tutorial|both|other", default_value = "both",
+        value_parser = condition)]
+    pub condition: bench::reflect::Condition,
+    /// Attempts in all.
+    #[arg(long, value_name = "N", default_value_t = 3,
+        value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub attempts: u32,
+    /// With --condition other: the experience to give (GameVerse's experience file, a
+    /// run of attempts as a file or link, or a text file).
+    #[arg(long, value_name = "FILE_OR_LINK")]
+    pub import: Option<String>,
+    /// The experience's word limit.
+    #[arg(long, value_name = "N", default_value_t = bench::reflect::prompts::MAX_EXPERIENCE_WORDS)]
+    pub max_words: usize,
+    /// Images one reflection request may carry (default: the provider's limit); longer
+    /// videos are sampled at half the rate until they fit.
+    #[arg(long, value_name = "N")]
+    pub max_images: Option<usize>,
+    /// Print the run as a share-link fragment (`a=pa1.…`) instead of the file.
+    #[arg(long)]
+    pub link: bool,
+    /// Also write the run's file to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
+    /// The player is a model endpoint (the endpoint options below).
+    #[arg(long, hide = true, default_value = "endpoint", value_parser = ["endpoint"])]
+    pub agent: String,
+    #[command(flatten)]
+    pub endpoint: EndpointArgs,
+    #[command(flatten)]
+    pub image: ImageArgs,
+}
+
+fn condition(s: &str) -> Result<bench::reflect::Condition, String> {
+    bench::reflect::Condition::parse(s)
+        .ok_or_else(|| format!("expected one of none, failure, tutorial, both, other; got {s:?}"))
 }
 
 #[derive(Debug, Args)]

@@ -4,14 +4,12 @@
 
 use bench::audit::file::{AuditFile, AuditedEpisode};
 use bench::audit::report::{audit_report, format_audit_table};
-use bench::audit::run::{AuditRun, AuditStep};
-use bench::encode::ImageEncoder;
-use bench::protocol::retry::MAX_TRANSPORT_RETRIES;
+use bench::audit::run::AuditRun;
 use bench::results::ResultsFile;
 
 use crate::args::AuditArgs;
 use crate::commands::Output;
-use crate::endpoint::{send, unix_now, EndpointConfig};
+use crate::endpoint::{converse, EndpointConfig};
 use crate::error::CliError;
 
 /// A file given on the command line.
@@ -78,53 +76,14 @@ fn describe(e: &AuditedEpisode, total: usize) -> String {
 
 /// Audits one results file: requests until done, progress per episode on stderr.
 fn audit(run: &mut AuditRun, config: &EndpointConfig) {
-    let mut encoder = ImageEncoder::new(config.image);
-    let key = config.api_key.as_deref();
     let mut reported = 0;
-    loop {
-        let settled: Vec<AuditedEpisode> = run
-            .file()
-            .episodes
-            .iter()
-            .filter(|e| e.is_settled())
-            .cloned()
-            .collect();
-        for e in settled.iter().skip(reported) {
+    converse(run, config, "auditor", |run| {
+        let settled = run.file().episodes.iter().filter(|e| e.is_settled());
+        for e in settled.skip(reported) {
             eprintln!("{}", describe(e, run.total()));
+            reported += 1;
         }
-        reported = reported.max(settled.len());
-        let AuditStep::Send { request, wait_ms } = run.next(&mut encoder, key) else {
-            break;
-        };
-        if wait_ms > 0 {
-            if let Some(e) = run.last_error() {
-                eprintln!(
-                    "playbench: auditor: {} (retrying in {} s, at most {MAX_TRANSPORT_RETRIES} times)",
-                    e.message,
-                    wait_ms.div_ceil(1000)
-                );
-            }
-        }
-        let (answer, latency) = send(&request, wait_ms, config.timeout);
-        match answer {
-            Ok(response) => {
-                let body = String::from_utf8_lossy(&response.body);
-                run.on_response(
-                    response.status,
-                    response.header("retry-after"),
-                    unix_now(),
-                    &body,
-                    latency,
-                    key,
-                );
-            }
-            Err(message) => run.on_network_error(&message, latency, key),
-        }
-    }
-    let settled: Vec<&AuditedEpisode> = run.file().episodes.iter().skip(reported).collect();
-    for e in settled {
-        eprintln!("{}", describe(e, run.total()));
-    }
+    });
 }
 
 /// `playbench audit FILE… --provider … [--report] [--out FILE]`.

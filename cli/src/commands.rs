@@ -27,7 +27,7 @@ impl Output {
     }
 
     /// `text`, failing with an endpoint error when episodes ended with `api_error`.
-    fn checked(text: String, episodes: &[&EpisodeRecord]) -> Self {
+    pub fn checked(text: String, episodes: &[&EpisodeRecord]) -> Self {
         let failed = episodes
             .iter()
             .filter(|r| r.failure == Some(FailureMode::ApiError))
@@ -63,6 +63,7 @@ pub fn dispatch(cli: &Cli) -> Result<Output, CliError> {
         Command::Suite(args) => build_suite(args).map(Output::ok),
         Command::Audit(args) => crate::audit::command(args),
         Command::Judge(args) => crate::judge::command(args),
+        Command::Reflect(args) => crate::reflect::command(args),
     }
 }
 

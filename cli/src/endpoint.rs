@@ -6,7 +6,8 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bench::encode::{ImageEncoder, ImageSettings};
-use bench::model_episode::{agent_name, Attempt, DemoCache, ModelEpisode, Step};
+use bench::exchange::{Exchange, Step};
+use bench::model_episode::{agent_name, Attempt, DemoCache, ModelEpisode};
 use bench::protocol::endpoint::{redact, Endpoint, HttpRequest, Prices};
 use bench::protocol::providers::Sampling;
 use bench::protocol::retry::MAX_TRANSPORT_RETRIES;
@@ -190,6 +191,52 @@ pub fn play(
         record,
         usage: episode.usage().clone(),
     })
+}
+
+/// Sends a model conversation's requests (`bench::exchange`) until it is over: sleeps
+/// each backoff, says on stderr why a request is retried (`who` names the model's role),
+/// and calls `progress` before every request and at the end.
+pub fn converse<M: Exchange>(
+    m: &mut M,
+    config: &EndpointConfig,
+    who: &str,
+    mut progress: impl FnMut(&M),
+) {
+    let mut encoder = ImageEncoder::new(config.image);
+    let key = config.api_key.as_deref();
+    loop {
+        progress(m);
+        let work = Instant::now();
+        let Step::Send { request, wait_ms } = m.next(&mut encoder, key) else {
+            break;
+        };
+        m.add_work(millis(work.elapsed()));
+        if wait_ms > 0 {
+            if let Some(e) = m.last_error() {
+                eprintln!(
+                    "playbench: {who}: {} (retrying in {} s, at most {MAX_TRANSPORT_RETRIES} times)",
+                    e.message,
+                    wait_ms.div_ceil(1000)
+                );
+            }
+        }
+        let (answer, latency) = send(&request, wait_ms, config.timeout);
+        match answer {
+            Ok(response) => {
+                let body = String::from_utf8_lossy(&response.body);
+                m.on_response(
+                    response.status,
+                    response.header("retry-after"),
+                    unix_now(),
+                    &body,
+                    latency,
+                    key,
+                );
+            }
+            Err(message) => m.on_network_error(&message, latency, key),
+        }
+    }
+    progress(m);
 }
 
 /// Sleeps `wait_ms` (a retry's backoff), POSTs `request` and gives the answer with

@@ -11,9 +11,8 @@ use bench::share::{EpisodeFile, EPISODE_FILE_FORMAT as EPISODE_FORMAT};
 
 use crate::args::JudgeArgs;
 use crate::commands::Output;
-use crate::endpoint::EndpointConfig;
+use crate::endpoint::{converse, EndpointConfig};
 use crate::error::CliError;
-use crate::request_loop::drive;
 
 /// An input on the command line.
 enum Input {
@@ -113,7 +112,7 @@ fn describe(e: &JudgedEpisode, total: usize) -> String {
 /// Judges one source: requests until done, progress per episode on stderr.
 fn judge(run: &mut JudgeRun, config: &EndpointConfig) {
     let mut reported: Vec<usize> = Vec::new();
-    drive(run, config, "judge", |run| {
+    converse(run, config, "judge", |run| {
         for e in run.file().episodes.iter().filter(|e| e.is_settled()) {
             if !reported.contains(&e.index) {
                 eprintln!("{}", describe(e, run.total()));

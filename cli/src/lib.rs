@@ -10,7 +10,7 @@ pub mod endpoint;
 pub mod error;
 pub mod judge;
 pub mod png_out;
-pub mod request_loop;
+pub mod reflect;
 pub mod rom_folder;
 pub mod runs;
 pub mod verify;

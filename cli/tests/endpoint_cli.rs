@@ -637,3 +637,95 @@ fn a_judging_of_oracle_and_random_episodes_against_the_exact_milestones() {
     assert_eq!(code, 2, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Reflect and retry against scripted replies: three failed attempts at a maze, both
+/// reflection requests after each of the first two, the experience in the next
+/// attempt, progress on stderr, and a file whose attempts verify.
+#[test]
+fn reflect_and_retry_runs_three_attempts_and_verifies() {
+    let Some(s) = server() else { return };
+    let dir = std::env::temp_dir().join(format!("playbench-reflect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let play: Vec<Value> = vec![Value::from("[Action: up]"); 20];
+    let script: Vec<Value> = [
+        &play[..],
+        &[
+            "- I pressed up into the wall.".into(),
+            "Go down, then right.".into(),
+        ],
+        &play[..],
+        &["- The wall again.".into(), "Go down first.".into()],
+        &play[..],
+    ]
+    .concat();
+    let script_path = dir.join("script.json");
+    std::fs::write(&script_path, Value::from(script).to_string()).unwrap();
+    let out_path = dir.join("run.json");
+    let model = format!("file:{}", script_path.display());
+    let base = format!("http://127.0.0.1:{}/v1", s.port);
+    let (code, out, err) = playbench(&[
+        "reflect",
+        "--task",
+        "maze-s1",
+        "--provider",
+        "openai",
+        "--base-url",
+        &base,
+        "--model",
+        &model,
+        "--api-key-env",
+        "PLAYBENCH_TEST_KEY",
+        "--out",
+        out_path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(
+            "playbench: reflect: attempt 1 scored 0.0; reflecting on attempt 1 (failure analysis)"
+        ),
+        "{err}"
+    );
+    let run: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(run["format"], "playbench-attempts/1");
+    assert_eq!(run["condition"], "both");
+    let attempts = run["attempts"].as_array().unwrap();
+    assert_eq!(attempts.len(), 3);
+    assert_eq!(attempts[1]["carried_in"], "Go down, then right.");
+    assert_eq!(attempts[2]["carried_in"], "Go down first.");
+    let first = attempts[0]["reflection"].as_array().unwrap();
+    assert_eq!(first[0]["stage"], "failure_analysis");
+    assert_eq!(first[0]["frames"].as_array().unwrap().len(), 20);
+    assert_eq!(first[1]["stage"], "experience");
+    assert!(first[1]["prompt"].as_str().unwrap().contains(
+        "### Previously analyzed failure scenarios and reasons:\n- I pressed up into the wall.\n"
+    ));
+
+    // Both reflections reached the endpoint with their frames.
+    let log = server_log(&s);
+    let reflections: Vec<&Value> = log
+        .iter()
+        .filter(|e| {
+            e["body"]["messages"][0]["content"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("You are a game strategy analysis expert"))
+        })
+        .collect();
+    assert_eq!(reflections.len(), 4);
+    assert_eq!(reflections[0]["images"], 20);
+
+    // The file and its link verify; an edited carry does not.
+    let (code, out, err) = playbench(&["verify", out_path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("verified: 3 attempts"), "{out}");
+    let mut edited = run.clone();
+    edited["attempts"][2]["carried_in"] = "Go up.".into();
+    let edited_path = dir.join("edited.json");
+    std::fs::write(&edited_path, edited.to_string()).unwrap();
+    let (code, out, err) = playbench(&["verify", edited_path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains("attempt 3") && out.contains("carried_in"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

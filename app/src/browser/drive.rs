@@ -1,13 +1,13 @@
-//! Runs a [`ModelEpisode`] (or an audit) against its endpoint with `fetch`: sleeping
+//! Runs a [`ModelEpisode`] (or any other model conversation, `bench::exchange`) against
+//! its endpoint with `fetch`: sleeping
 //! between retries, pausing and stopping on request, measuring latency and the app's
 //! own work.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use bench::audit::run::{AuditRun, AuditStep};
-use bench::model_episode::{FrameEncoder, ModelEpisode, Step};
-use bench::protocol::endpoint::HttpRequest;
+use bench::exchange::{Exchange, Step};
+use bench::model_episode::{FrameEncoder, ModelEpisode};
 
 use super::http::{post_json, HttpAnswer};
 use super::time::{now_ms, sleep, unix_s};
@@ -47,83 +47,24 @@ async fn record_videos(episode: &Rc<RefCell<ModelEpisode>>, fps: u32) {
     }
 }
 
-/// A conversation with a model the page drives over `fetch`: a model episode, or an
-/// audit of a results file (`bench::audit::run::AuditRun`).
-pub trait Conversation {
-    /// The next request and the wait before it, or `None` when it is over.
-    fn next_request(
-        &mut self,
-        encoder: &mut dyn FrameEncoder,
-        api_key: Option<&str>,
-    ) -> Option<(HttpRequest, u64)>;
-    /// The answer to the last request (an HTTP answer, or why none came).
-    fn on_answer(
-        &mut self,
-        answer: Result<HttpAnswer, String>,
-        latency: f64,
-        api_key: Option<&str>,
-    );
-    /// The app's own time spent around the last request.
-    fn add_work(&mut self, _ms: f64) {}
-}
-
-/// `on_answer` for the state machines that take an HTTP answer as `on_response` and
-/// its absence as `on_network_error` (both of bench's).
-macro_rules! answer_by_http {
-    () => {
-        fn on_answer(
-            &mut self,
-            answer: Result<HttpAnswer, String>,
-            latency: f64,
-            api_key: Option<&str>,
-        ) {
-            match answer {
-                Ok(a) => self.on_response(
-                    a.status,
-                    a.retry_after.as_deref(),
-                    unix_s(),
-                    &a.body,
-                    latency,
-                    api_key,
-                ),
-                Err(message) => self.on_network_error(&message, latency, api_key),
-            }
-        }
-    };
-}
-
-impl Conversation for ModelEpisode {
-    fn next_request(
-        &mut self,
-        encoder: &mut dyn FrameEncoder,
-        api_key: Option<&str>,
-    ) -> Option<(HttpRequest, u64)> {
-        match self.next(encoder, api_key) {
-            Step::Send { request, wait_ms } => Some((request, wait_ms)),
-            Step::Done => None,
-        }
+/// Hands `answer` (an HTTP answer, or why none came) to the conversation.
+fn hand_over<C: Exchange>(
+    subject: &mut C,
+    answer: Result<HttpAnswer, String>,
+    latency: f64,
+    api_key: Option<&str>,
+) {
+    match answer {
+        Ok(a) => subject.on_response(
+            a.status,
+            a.retry_after.as_deref(),
+            unix_s(),
+            &a.body,
+            latency,
+            api_key,
+        ),
+        Err(message) => subject.on_network_error(&message, latency, api_key),
     }
-
-    answer_by_http!();
-
-    fn add_work(&mut self, ms: f64) {
-        ModelEpisode::add_work(self, ms);
-    }
-}
-
-impl Conversation for AuditRun {
-    fn next_request(
-        &mut self,
-        encoder: &mut dyn FrameEncoder,
-        api_key: Option<&str>,
-    ) -> Option<(HttpRequest, u64)> {
-        match self.next(encoder, api_key) {
-            AuditStep::Send { request, wait_ms } => Some((request, wait_ms)),
-            AuditStep::Done => None,
-        }
-    }
-
-    answer_by_http!();
 }
 
 /// Plays the episode to its end; `changed` is called after every change.
@@ -148,7 +89,7 @@ pub async fn drive(
 
 /// Sends the conversation's requests until it is over, sleeping between retries,
 /// pausing and stopping on request; `changed` is called after every change.
-pub async fn converse<C: Conversation>(
+pub async fn converse<C: Exchange>(
     subject: Rc<RefCell<C>>,
     encoder: &mut dyn FrameEncoder,
     api_key: Option<String>,
@@ -165,11 +106,9 @@ pub async fn converse<C: Conversation>(
             return Ended::Stopped;
         }
         let t0 = now_ms();
-        let next = subject
-            .borrow_mut()
-            .next_request(encoder, api_key.as_deref());
+        let next = subject.borrow_mut().next(encoder, api_key.as_deref());
         subject.borrow_mut().add_work(now_ms() - t0);
-        let Some((request, wait_ms)) = next else {
+        let Step::Send { request, wait_ms } = next else {
             changed();
             return Ended::Finished;
         };
@@ -191,7 +130,7 @@ pub async fn converse<C: Conversation>(
         let t1 = now_ms();
         {
             let mut s = subject.borrow_mut();
-            s.on_answer(answer, latency, api_key.as_deref());
+            hand_over(&mut *s, answer, latency, api_key.as_deref());
             s.add_work(now_ms() - t1);
         }
         changed();

@@ -35,14 +35,9 @@ use crate::Task;
 /// first and two more after replies that break the contract).
 pub const MAX_CONTRACT_ATTEMPTS: u32 = 3;
 
-/// What to do next.
-#[derive(Clone, Debug, PartialEq)]
-pub enum AuditStep {
-    /// Wait `wait_ms`, then send `request`.
-    Send { request: HttpRequest, wait_ms: u64 },
-    /// Every episode has its verdicts or errors: [`AuditRun::file`] has them.
-    Done,
-}
+/// What to do next (`Done`: every episode has its verdicts or errors, and
+/// [`AuditRun::file`] has them).
+pub use crate::exchange::Step as AuditStep;
 
 /// What a request is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -634,3 +629,5 @@ impl AuditRun {
         self.results.config.as_ref()
     }
 }
+
+crate::exchange_by_inherent_methods!(AuditRun);

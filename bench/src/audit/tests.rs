@@ -13,7 +13,7 @@ use crate::protocol::endpoint::{HttpRequest, Prices};
 use crate::protocol::prompt::{ImageRef, Part, Role, RETRY_FIRST_TURN};
 use crate::protocol::session::SessionConfig;
 use crate::results::{ResultEpisode, ResultsFile, ResultsKind};
-use crate::test_support::{endpoint, ok, FakeEncoder as Fake};
+use crate::testing::{endpoint, ok, FakeEncoder as Fake};
 use crate::{EpisodeRecord, Task};
 
 const TASK: &str = "frozenlake-4x4-det-s0";

@@ -17,7 +17,7 @@ use super::prompts;
 use super::verdict::parse_verdict;
 use crate::encode::FrameEncoder;
 use crate::model_episode::agent_name;
-use crate::protocol::endpoint::{Endpoint, HttpRequest};
+use crate::protocol::endpoint::Endpoint;
 use crate::protocol::prompt::{ImageRef, Message, Part, Role};
 use crate::protocol::providers::{ApiError, EncodedImage};
 use crate::protocol::retry::MAX_TRANSPORT_RETRIES;
@@ -36,14 +36,9 @@ pub const MARKER_EVERY: usize = 10;
 /// per request; ours).
 pub const DEFAULT_MAX_IMAGES: usize = 100;
 
-/// What to do next.
-#[derive(Clone, Debug, PartialEq)]
-pub enum JudgeStep {
-    /// Wait `wait_ms`, then send `request`.
-    Send { request: HttpRequest, wait_ms: u64 },
-    /// Every episode is judged, flagged or failed: [`JudgeRun::file`] has them.
-    Done,
-}
+/// What to do next (`Done`: every episode is judged, flagged or failed, and
+/// [`JudgeRun::file`] has them).
+pub use crate::exchange::Step as JudgeStep;
 
 /// One episode to judge.
 #[derive(Clone, Debug)]
@@ -458,3 +453,5 @@ impl JudgeRun {
         }
     }
 }
+
+crate::exchange_by_inherent_methods!(JudgeRun);

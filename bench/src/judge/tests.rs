@@ -10,7 +10,7 @@ use super::run::{milestone_list, JudgeItem, JudgeRun, JudgeSource, JudgeStep};
 use super::verdict::parse_verdict;
 use crate::agents::{OracleAgent, RandomAgent};
 use crate::protocol::endpoint::HttpRequest;
-use crate::test_support::{endpoint, ok, FakeEncoder};
+use crate::testing::{endpoint, ok, FakeEncoder};
 use crate::{run_episode, EpisodeRecord, Task};
 
 fn task(id: &str) -> &'static Task {

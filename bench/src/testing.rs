@@ -1,13 +1,13 @@
-//! Shared by the auditor's and the judge's tests: a frame encoder that needs no image
-//! codec, an OpenAI-compatible endpoint and its successful answer.
+//! What tests across the crate share: an image encoder that needs no codec, an
+//! OpenAI-style endpoint and its reply bodies.
 
 use envs::Frame;
 
 use crate::encode::FrameEncoder;
-use crate::protocol::endpoint::Endpoint;
+use crate::protocol::endpoint::{Endpoint, HttpRequest};
 use crate::protocol::providers::{EncodedImage, Provider, Sampling};
 
-/// Encodes a frame as two bytes of its size.
+/// Encodes a frame as two bytes of its size (requests carry it; nothing decodes it).
 pub struct FakeEncoder;
 
 impl FrameEncoder for FakeEncoder {
@@ -19,6 +19,7 @@ impl FrameEncoder for FakeEncoder {
     }
 }
 
+/// An OpenAI-compatible endpoint for `model`.
 pub fn endpoint(model: &str) -> Endpoint {
     Endpoint {
         provider: Provider::OpenAi,
@@ -32,9 +33,14 @@ pub fn endpoint(model: &str) -> Endpoint {
     }
 }
 
-/// An OpenAI answer with `text` and token usage.
+/// A successful reply body with `text`.
 pub fn ok(text: &str) -> String {
     serde_json::json!({"choices": [{"message": {"content": text}}],
         "usage": {"prompt_tokens": 10, "completion_tokens": 3}})
     .to_string()
+}
+
+/// A request's JSON body.
+pub fn body(r: &HttpRequest) -> serde_json::Value {
+    serde_json::from_str(&r.body).unwrap_or_default()
 }

@@ -1,0 +1,278 @@
+//! Reflect-and-retry against canned replies: the attempts, both reflection requests
+//! word for word, the experience in the next attempt, the conditions, retries and the
+//! halving of frames, and the run's link.
+
+use super::experience::{Condition, STAGE_EXPERIENCE, STAGE_FAILURE, STAGE_IMPORTED};
+use super::prompts::{tutorial_system, FAILURE_SYSTEM};
+use super::run::{tutorial_frames, Phase, ReflectConfig, ReflectRun};
+use crate::attempts::{verify_attempts, AttemptRun, AttemptsVerification};
+use crate::model_episode::Step;
+use crate::protocol::endpoint::{HttpRequest, Prices};
+use crate::protocol::session::SessionConfig;
+use crate::share::TaskRef;
+use crate::testing::{body, endpoint, ok, FakeEncoder};
+use crate::Task;
+
+const GAME: &str = "Maze";
+
+fn task() -> (&'static Task, TaskRef) {
+    let suite = crate::suites::latest("gameverse").unwrap();
+    let task = suite.task("maze-s1").unwrap();
+    (task, TaskRef::in_suite(suite, &task.id))
+}
+
+fn start(config: ReflectConfig) -> ReflectRun {
+    let (task, r) = task();
+    ReflectRun::new(
+        task,
+        r,
+        endpoint("player"),
+        SessionConfig::default(),
+        Prices::default(),
+        config,
+        GAME,
+    )
+    .unwrap()
+}
+
+fn send(run: &mut ReflectRun) -> Option<(HttpRequest, u64)> {
+    match run.next(&mut FakeEncoder, Some("sk-x")) {
+        Step::Send { request, wait_ms } => Some((request, wait_ms)),
+        Step::Done => None,
+    }
+}
+
+/// Plays the current attempt to its end with a move into the wall (the maze's start
+/// is its top-left corner, so the ball never moves and the attempt fails).
+fn fail_attempt(run: &mut ReflectRun) -> usize {
+    let mut n = 0;
+    let current = run.phase();
+    while run.phase() == current && matches!(current, Phase::Playing { .. }) {
+        let Some(_) = send(run) else { break };
+        run.on_response(200, None, 0, &ok("[Action: up]"), 10.0, Some("sk-x"));
+        n += 1;
+    }
+    n
+}
+
+fn user_texts(b: &serde_json::Value) -> Vec<String> {
+    b["messages"][1]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["text"].as_str().map(str::to_string))
+        .collect()
+}
+
+fn images(b: &serde_json::Value) -> usize {
+    b["messages"][1]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["type"] == "image_url")
+        .count()
+}
+
+#[test]
+fn three_attempts_with_both_stages_carry_the_experience_word_for_word() {
+    let (task, _) = task();
+    let mut run = start(ReflectConfig::default());
+    assert_eq!(run.phase(), Phase::Playing { attempt: 1 });
+    assert_eq!(fail_attempt(&mut run), 20);
+
+    // Stage 1: the failure's step video, every frame in step order.
+    assert_eq!(
+        run.phase(),
+        Phase::Reflecting {
+            attempt: 1,
+            stage: STAGE_FAILURE
+        }
+    );
+    let (r, _) = send(&mut run).unwrap();
+    let b = body(&r);
+    assert_eq!(b["messages"][0]["role"], "system");
+    assert_eq!(b["messages"][0]["content"], FAILURE_SYSTEM);
+    assert_eq!(
+        user_texts(&b),
+        vec![
+            "Game name: Maze\n\nPlease analyze this failure video and summarize the failure scenarios and reasons.\n",
+            "\nAll frames from the failure video:",
+            "(Displayed 10 frames)",
+            "(Displayed 20 frames)",
+        ]
+    );
+    assert_eq!(images(&b), 20);
+    run.on_response(
+        200,
+        None,
+        0,
+        &ok("  - Pressed up into the wall.\n"),
+        5.0,
+        None,
+    );
+
+    // Stage 2: the analysis (stripped), then the tutorial, one frame per step.
+    let (r, _) = send(&mut run).unwrap();
+    let b = body(&r);
+    assert_eq!(b["messages"][0]["content"], tutorial_system(1000));
+    let texts = user_texts(&b);
+    assert_eq!(texts[0], "Game name: Maze\n\n");
+    assert_eq!(
+        texts[1],
+        "### Previously analyzed failure scenarios and reasons:\n- Pressed up into the wall.\n\n"
+    );
+    assert!(texts[2].starts_with("### Expert video:\nPlease watch"));
+    assert_eq!(
+        texts[3],
+        "\nKey frames from the expert video (1 frame per 2 seconds):"
+    );
+    let tutorial = tutorial_frames(task).unwrap().len();
+    assert_eq!(images(&b), tutorial);
+    let long: String = (0..1200).map(|i| format!("tip{i}\n")).collect();
+    run.on_response(200, None, 0, &ok(&long), 5.0, None);
+
+    // Attempt 2 carries the experience, cut to 1000 words.
+    assert_eq!(run.phase(), Phase::Playing { attempt: 2 });
+    fail_attempt(&mut run);
+    let (_, _) = send(&mut run).unwrap();
+    run.on_response(200, None, 0, &ok("- Still stuck."), 5.0, None);
+    let (_, _) = send(&mut run).unwrap();
+    run.on_response(200, None, 0, &ok("Go down first."), 5.0, None);
+    fail_attempt(&mut run);
+    assert_eq!(run.phase(), Phase::Done);
+    assert!(send(&mut run).is_none());
+
+    let doc = run.run();
+    assert_eq!(doc.attempts.len(), 3);
+    assert_eq!(doc.condition.as_deref(), Some("both"));
+    assert_eq!(doc.attempts[0].carried_in, "");
+    let carried = &doc.attempts[1].carried_in;
+    assert_eq!(carried.split(' ').count(), 1000);
+    assert!(carried.starts_with("tip0 tip1 ") && carried.ends_with("tip999..."));
+    assert_eq!(doc.attempts[2].carried_in, "Go down first.");
+    let first = &doc.attempts[0].reflection;
+    assert_eq!(first[0].stage, STAGE_FAILURE);
+    assert_eq!(first[0].system, FAILURE_SYSTEM);
+    assert_eq!(first[0].frames, (0..20).collect::<Vec<_>>());
+    assert_eq!(first[1].stage, STAGE_EXPERIENCE);
+    assert_eq!(first[1].frames.len(), tutorial);
+    assert!(doc.attempts[2].reflection.is_empty());
+
+    // The run's link re-simulates every attempt and re-derives each carry.
+    let link = doc.to_link_fragment().unwrap();
+    let back = AttemptRun::from_link_fragment(&link).unwrap();
+    assert!(matches!(
+        verify_attempts(&back).unwrap(),
+        AttemptsVerification::Verified { ref passed, .. } if passed == &[false, false, false]
+    ));
+    let mut forged = back.clone();
+    forged.attempts[1].carried_in.push_str(" and more");
+    assert!(matches!(
+        verify_attempts(&forged).unwrap(),
+        AttemptsVerification::Diverged { attempt: 2, .. }
+    ));
+}
+
+#[test]
+fn conditions_choose_the_stages() {
+    // No reflection: three plain attempts.
+    let mut run = start(ReflectConfig {
+        condition: Condition::None,
+        ..ReflectConfig::default()
+    });
+    for _ in 0..3 {
+        fail_attempt(&mut run);
+    }
+    assert_eq!(run.phase(), Phase::Done);
+    assert!(run.run().attempts.iter().all(|a| a.reflection.is_empty()));
+
+    // Failure only: stage 1's analysis is the experience.
+    let mut run = start(ReflectConfig {
+        condition: Condition::Failure,
+        attempts: 2,
+        ..ReflectConfig::default()
+    });
+    fail_attempt(&mut run);
+    send(&mut run).unwrap();
+    run.on_response(200, None, 0, &ok("\n- Walls.\n"), 1.0, None);
+    assert_eq!(run.phase(), Phase::Playing { attempt: 2 });
+    fail_attempt(&mut run);
+    assert_eq!(run.run().attempts[1].carried_in, "- Walls.");
+
+    // Tutorial only: stage 2 with no analysis.
+    let mut run = start(ReflectConfig {
+        condition: Condition::Tutorial,
+        attempts: 2,
+        ..ReflectConfig::default()
+    });
+    fail_attempt(&mut run);
+    let (r, _) = send(&mut run).unwrap();
+    assert_eq!(
+        user_texts(&body(&r))[1],
+        "### Previously analyzed failure scenarios and reasons:\nNone\n\n"
+    );
+    run.on_response(200, None, 0, &ok("Down, then right."), 1.0, None);
+    fail_attempt(&mut run);
+    assert_eq!(run.run().attempts[1].carried_in, "Down, then right.");
+
+    // Another model's experience.
+    let mut run = start(ReflectConfig {
+        condition: Condition::Other,
+        attempts: 2,
+        imported: Some(("Use the right wall.".into(), "run X".into())),
+        ..ReflectConfig::default()
+    });
+    fail_attempt(&mut run);
+    assert_eq!(run.phase(), Phase::Playing { attempt: 2 });
+    fail_attempt(&mut run);
+    let doc = run.run();
+    assert_eq!(doc.attempts[0].reflection[0].stage, STAGE_IMPORTED);
+    assert_eq!(doc.attempts[1].carried_in, "Use the right wall.");
+    assert!(matches!(
+        verify_attempts(doc).unwrap(),
+        AttemptsVerification::Verified { .. }
+    ));
+    let (task, r) = task();
+    let refused = ReflectRun::new(
+        task,
+        r,
+        endpoint("p"),
+        SessionConfig::default(),
+        Prices::default(),
+        ReflectConfig {
+            condition: Condition::Other,
+            ..ReflectConfig::default()
+        },
+        GAME,
+    );
+    assert!(refused.err().unwrap().contains("import"));
+}
+
+#[test]
+fn retries_and_a_too_long_request_halve_the_frames() {
+    let mut run = start(ReflectConfig {
+        condition: Condition::Failure,
+        attempts: 2,
+        ..ReflectConfig::default()
+    });
+    fail_attempt(&mut run);
+    let (r, wait) = send(&mut run).unwrap();
+    assert_eq!((images(&body(&r)), wait), (20, 0));
+    run.on_network_error("connection reset", 1.0, None);
+    let (_, wait) = send(&mut run).unwrap();
+    assert_eq!(wait, 1000);
+    let too_long = serde_json::json!({"error": {"message": "maximum context length exceeded",
+        "code": "context_length_exceeded"}})
+    .to_string();
+    run.on_response(400, None, 0, &too_long, 1.0, None);
+    let (r, wait) = send(&mut run).unwrap();
+    assert_eq!((images(&body(&r)), wait), (11, 0));
+    run.on_response(200, None, 0, &ok("- Walls."), 1.0, None);
+    let turn = &run.run().attempts[0].reflection[0];
+    assert_eq!(turn.frames, vec![0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 19]);
+    assert!(
+        turn.media[0].contains("11 of its 20 frames"),
+        "{:?}",
+        turn.media
+    );
+}
