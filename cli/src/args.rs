@@ -45,6 +45,10 @@ pub enum Command {
     /// auditor): prints the audit file (`playbench-audit/1`), or with --report the
     /// attribution and transfer table.
     Audit(AuditArgs),
+    /// Judge episodes against their game's milestones with a judge model (GameVerse's
+    /// milestone judge) beside the exact milestones: prints the judge file
+    /// (`playbench-judge/1`), or with --report the agreement table.
+    Judge(JudgeArgs),
     /// Reflect and retry (GameVerse): attempts at one task with a model; after a failed
     /// attempt the model studies its failure and the expert tutorial, and what it writes
     /// fills the next attempt's prompt. Prints the run of attempts
@@ -190,6 +194,33 @@ pub struct AuditArgs {
     pub out: Option<String>,
     /// The auditor is a model endpoint (the endpoint options below; the options of
     /// the playing conversation are not used).
+    #[arg(long, hide = true, default_value = "endpoint", value_parser = ["endpoint"])]
+    pub agent: String,
+    #[command(flatten)]
+    pub endpoint: EndpointArgs,
+    #[command(flatten)]
+    pub image: ImageArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct JudgeArgs {
+    /// What to judge: a results file (`playbench-results/1`, any agent), episode files
+    /// or share links; and judge files (`playbench-judge/1`): one of the same episodes
+    /// is resumed, the others join the --report table.
+    #[arg(value_name = "FILE_OR_LINK", required = true)]
+    pub inputs: Vec<String>,
+    /// Print the agreement table instead of the judge file.
+    #[arg(long)]
+    pub report: bool,
+    /// Also write the judge file to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
+    /// The most images one request carries: a longer step video is halved (first and
+    /// last frame kept) until it fits.
+    #[arg(long, value_name = "N", default_value_t = bench::judge::run::DEFAULT_MAX_IMAGES)]
+    pub max_images: usize,
+    /// The judge is a model endpoint (the endpoint options below; the options of the
+    /// playing conversation are not used).
     #[arg(long, hide = true, default_value = "endpoint", value_parser = ["endpoint"])]
     pub agent: String,
     #[command(flatten)]

@@ -68,6 +68,7 @@ pub fn dispatch(cli: &Cli) -> Result<Output, CliError> {
         Command::Suite(args) if args.check => check_suites().map(Output::ok),
         Command::Suite(args) => build_suite(args).map(Output::ok),
         Command::Audit(args) => crate::audit::command(args),
+        Command::Judge(args) => crate::judge::command(args),
         Command::Reflect(args) => crate::reflect::command(args),
     }
 }

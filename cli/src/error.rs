@@ -77,6 +77,17 @@ pub enum CliError {
         missing: usize,
         verdicts: usize,
     },
+    /// A file given to `judge` that cannot be judged.
+    Judge {
+        input: String,
+        message: String,
+    },
+    /// Episodes the judge did not judge (endpoint failures, unparsable replies); the
+    /// judge file was still printed.
+    JudgeIncomplete {
+        unjudged: usize,
+        episodes: usize,
+    },
     /// An episode that re-simulates differently: the first divergence.
     Diverged(String),
     /// A committed suite that differs from a fresh build of its recipes.
@@ -127,7 +138,9 @@ impl CliError {
             Self::Diverged(_) | Self::SuiteStale { .. } | Self::BaselineStale { .. } => {
                 ErrorKind::Diverged
             }
-            Self::Endpoint { .. } | Self::AuditIncomplete { .. } => ErrorKind::Endpoint,
+            Self::Endpoint { .. } | Self::AuditIncomplete { .. } | Self::JudgeIncomplete { .. } => {
+                ErrorKind::Endpoint
+            }
             Self::Io { .. } => ErrorKind::Io,
             Self::Args(_)
             | Self::Usage(_)
@@ -141,6 +154,7 @@ impl CliError {
             | Self::SuiteBuild { .. }
             | Self::ModelEpisode { .. }
             | Self::Audit { .. }
+            | Self::Judge { .. }
             | Self::Episode(_)
             | Self::Study(_)
             | Self::Env(_) => ErrorKind::Input,
@@ -193,7 +207,13 @@ impl fmt::Display for CliError {
                 f,
                 "the endpoint failed: {failed} of {episodes} episodes ended with api_error"
             ),
-            Self::Audit { input, message } => write!(f, "{input}: {message}"),
+            Self::Audit { input, message } | Self::Judge { input, message } => {
+                write!(f, "{input}: {message}")
+            }
+            Self::JudgeIncomplete { unjudged, episodes } => write!(
+                f,
+                "the judging is incomplete: {unjudged} of {episodes} episodes have no judgment or were flagged (see the judge file)"
+            ),
             Self::AuditIncomplete { missing, verdicts } => write!(
                 f,
                 "the audit is incomplete: {missing} of {verdicts} verdicts are missing (see the errors in the audit file)"

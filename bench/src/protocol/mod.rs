@@ -11,4 +11,5 @@ pub mod prompt;
 pub mod providers;
 pub mod retry;
 pub mod session;
+pub mod transport;
 pub mod visgym;

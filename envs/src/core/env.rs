@@ -385,6 +385,15 @@ pub trait Env {
     fn normalized_score(&self) -> Option<f64> {
         None
     }
+
+    /// The milestone list a judge model checks an episode against, where the
+    /// environment has one: GameVerse's JSON (`{"milestones": [{timestamp, title,
+    /// description, category, importance}]}`) with each milestone's exact predicate,
+    /// one of this environment's signal events, under `playbench_exact`
+    /// (`docs/judge.md`).
+    fn milestones(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 impl Clone for Box<dyn Env> {

@@ -181,4 +181,7 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     fn normalized_score(&self) -> Option<f64> {
         self.inner.normalized_score()
     }
+    fn milestones(&self) -> Option<&'static str> {
+        self.inner.milestones()
+    }
 }

@@ -48,6 +48,28 @@ impl MazeEnv {
         &self.game
     }
 
+    /// The milestone events after a step (`docs/gameverse.md`, "Signals"): `distance d`
+    /// (shortest-path steps left), `moved` once the ball has moved, `closer` while it is
+    /// nearer the flag than at the start, `halfway` while at most half the start's
+    /// distance is left, `flag` on the flag.
+    fn events(&self) -> Vec<String> {
+        let (d, d0) = (self.game.distance(), self.game.initial_distance());
+        let mut events = vec![format!("distance {d}")];
+        if self.game.moves() > 0 {
+            events.push("moved".into());
+        }
+        if d < d0 {
+            events.push("closer".into());
+        }
+        if 2 * d <= d0 {
+            events.push("halfway".into());
+        }
+        if self.game.won() {
+            events.push("flag".into());
+        }
+        events
+    }
+
     /// The preset that presses a direction.
     pub fn move_action(&self, direction: Direction) -> Option<Action> {
         self.actions
@@ -107,7 +129,7 @@ impl Env for MazeEnv {
             info: Info::default(),
             signals: Signals {
                 success: self.game.won(),
-                events: vec![format!("distance {}", self.game.distance())],
+                events: self.events(),
                 ..Signals::default()
             },
         })
@@ -190,6 +212,10 @@ impl Env for MazeEnv {
         self
     }
 
+    fn milestones(&self) -> Option<&'static str> {
+        Some(include_str!("milestones.json"))
+    }
+
     /// GameVerse's normalized 0-100 score of the game so far.
     fn normalized_score(&self) -> Option<f64> {
         Some(self.game.normalized_score())
@@ -226,7 +252,15 @@ mod tests {
                     let s = env.step(env.parse_action(m).unwrap()).unwrap();
                     let left = d0 - k as u32 - 1;
                     assert_eq!(env.distance_to_goal(), Some(left));
-                    assert_eq!(s.signals.events, vec![format!("distance {left}")]);
+                    let mut events = vec![format!("distance {left}"), "moved".into()];
+                    events.push("closer".into());
+                    if 2 * left <= d0 {
+                        events.push("halfway".into());
+                    }
+                    if left == 0 {
+                        events.push("flag".into());
+                    }
+                    assert_eq!(s.signals.events, events, "seed {seed}");
                     assert_eq!((s.terminated, s.signals.success), (left == 0, left == 0));
                 }
             }

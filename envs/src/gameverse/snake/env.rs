@@ -403,6 +403,10 @@ impl Env for SnakeEnv {
         self
     }
 
+    fn milestones(&self) -> Option<&'static str> {
+        Some(include_str!("milestones.json"))
+    }
+
     /// GameVerse's normalized 0-100 score of the game so far.
     fn normalized_score(&self) -> Option<f64> {
         Some(self.game.normalized_score())

@@ -263,6 +263,27 @@ pub struct TicTacToe {
     outcome: Outcome,
     steps: u32,
     has_reset: bool,
+    /// What the agent's last move did, for the milestone events.
+    last_move: MoveEffect,
+}
+
+/// What an agent's move did to the lines of the board (the milestone events `block`
+/// and `two in a row`, `docs/judge.md`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct MoveEffect {
+    /// It filled the empty cell of a line holding two of the opponent's marks.
+    blocked: bool,
+    /// After it, a line holds two of the agent's marks and an empty cell.
+    two_in_a_row: bool,
+}
+
+/// Lines through `cell` holding `count` marks of `mark` and otherwise empty cells.
+fn lines_with(board: &Board, cell: usize, mark: Mark, count: usize) -> bool {
+    LINES.iter().filter(|l| l.contains(&cell)).any(|l| {
+        let own = l.iter().filter(|&&i| board[i] == Some(mark)).count();
+        let empty = l.iter().filter(|&&i| board[i].is_none()).count();
+        own == count && own + empty == 3
+    })
 }
 
 impl TicTacToe {
@@ -274,6 +295,7 @@ impl TicTacToe {
             outcome: Outcome::Ongoing,
             steps: 0,
             has_reset: false,
+            last_move: MoveEffect::default(),
         }
     }
 
@@ -282,6 +304,31 @@ impl TicTacToe {
             .iter()
             .filter(|&&c| c == Some(self.agent))
             .count()
+    }
+
+    /// The milestone events after a step (`docs/gameverse.md`, "Signals"): `marks n`
+    /// for each count of the agent's marks up to the current one, `centre` while the
+    /// agent holds B2, `block` and `two in a row` for what the last move did, `draw`
+    /// and `win` at the end.
+    fn events(&self) -> Vec<String> {
+        let mut events: Vec<String> = (1..=self.agent_marks())
+            .map(|n| format!("marks {n}"))
+            .collect();
+        if self.board[4] == Some(self.agent) {
+            events.push("centre".into());
+        }
+        if self.last_move.blocked {
+            events.push("block".into());
+        }
+        if self.last_move.two_in_a_row {
+            events.push("two in a row".into());
+        }
+        match self.outcome {
+            Outcome::Draw => events.push("draw".into()),
+            Outcome::Win => events.push("win".into()),
+            Outcome::Ongoing | Outcome::Loss => {}
+        }
+        events
     }
 
     fn settle(&mut self) {
@@ -330,7 +377,12 @@ impl TicTacToe {
             self.outcome = Outcome::Loss;
             return;
         }
+        let blocked = lines_with(&self.board, cell, self.agent.other(), 2);
         self.board[cell] = Some(self.agent);
+        self.last_move = MoveEffect {
+            blocked,
+            two_in_a_row: lines_with(&self.board, cell, self.agent, 2),
+        };
         self.settle();
         self.opponent_plays();
     }
@@ -474,6 +526,7 @@ impl Env for TicTacToe {
         self.outcome = Outcome::Ongoing;
         self.steps = 0;
         self.has_reset = true;
+        self.last_move = MoveEffect::default();
         if self.agent == Mark::O {
             self.opponent_plays();
         }
@@ -489,6 +542,7 @@ impl Env for TicTacToe {
         }
         let before = self.outcome.game_score();
         self.steps += 1;
+        self.last_move = MoveEffect::default();
         if self.steps > SAFETY_STEPS {
             self.outcome = Outcome::Loss;
         }
@@ -512,7 +566,7 @@ impl Env for TicTacToe {
             info: Info::default(),
             signals: Signals {
                 success: matches!(self.outcome, Outcome::Win | Outcome::Draw),
-                events: Vec::new(),
+                events: self.events(),
                 draw: self.outcome == Outcome::Draw,
             },
         })
@@ -610,6 +664,10 @@ impl Env for TicTacToe {
 
     fn oracle(&self, _control: Control) -> Option<Box<dyn Solver>> {
         Some(Box::new(Oracle))
+    }
+
+    fn milestones(&self) -> Option<&'static str> {
+        Some(include_str!("milestones.json"))
     }
 
     fn normalized_score(&self) -> Option<f64> {
