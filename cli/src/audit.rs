@@ -8,7 +8,7 @@ use bench::audit::run::AuditRun;
 use bench::results::ResultsFile;
 
 use crate::args::AuditArgs;
-use crate::commands::Output;
+use crate::commands::{write_file, Output};
 use crate::endpoint::{converse, EndpointConfig};
 use crate::error::CliError;
 
@@ -128,18 +128,11 @@ pub fn command(args: &AuditArgs) -> Result<Output, CliError> {
             run.file().auditor
         );
         audit(&mut run, config);
-        let u = run.usage();
-        eprintln!(
-            "playbench: auditor usage: {} requests, {} input tokens, {} output tokens",
-            u.requests, u.input_tokens, u.output_tokens
-        );
+        eprintln!("playbench: auditor usage: {}", run.usage().summary());
         made.push(run.file().clone());
     }
     if let (Some(out), Some(file)) = (&args.out, made.first()) {
-        std::fs::write(out, file.to_json()).map_err(|error| CliError::Io {
-            what: format!("writing {out}"),
-            error,
-        })?;
+        write_file(out, &file.to_json())?;
     }
     let verdicts = made.iter().map(|f| f.episodes.len() * 2).sum();
     let missing = made

@@ -48,6 +48,14 @@ fn latency_setting(agent: &crate::args::AgentArgs) -> String {
     agent.endpoint.latency.trim().to_string()
 }
 
+/// Writes `text` to `path` (an output file a command was asked for).
+pub fn write_file(path: &str, text: &str) -> Result<(), CliError> {
+    std::fs::write(path, text).map_err(|error| CliError::Io {
+        what: format!("writing {path}"),
+        error,
+    })
+}
+
 fn suite(id: &str) -> Result<&'static Suite, CliError> {
     Ok(bench::suites::latest(id)?)
 }
@@ -144,10 +152,7 @@ fn run_suite(args: &RunArgs) -> Result<Output, CliError> {
         results,
     );
     if let Some(path) = &args.out {
-        std::fs::write(path, file.to_json()).map_err(|error| CliError::Io {
-            what: format!("writing {path}"),
-            error,
-        })?;
+        write_file(path, &file.to_json())?;
     }
     let text = if args.json {
         file.to_json()

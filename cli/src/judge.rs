@@ -10,7 +10,7 @@ use bench::results::{ResultsFile, RESULTS_FORMAT};
 use bench::share::{EpisodeFile, EPISODE_FILE_FORMAT as EPISODE_FORMAT};
 
 use crate::args::JudgeArgs;
-use crate::commands::Output;
+use crate::commands::{write_file, Output};
 use crate::endpoint::{converse, EndpointConfig};
 use crate::error::CliError;
 
@@ -176,18 +176,11 @@ pub fn command(args: &JudgeArgs) -> Result<Output, CliError> {
             run.file().max_images
         );
         judge(&mut run, config);
-        let u = run.usage();
-        eprintln!(
-            "playbench: judge usage: {} requests, {} input tokens, {} output tokens",
-            u.requests, u.input_tokens, u.output_tokens
-        );
+        eprintln!("playbench: judge usage: {}", run.usage().summary());
         made.push(run.file().clone());
     }
     if let (Some(out), Some(file)) = (&args.out, made.first()) {
-        std::fs::write(out, file.to_json()).map_err(|error| CliError::Io {
-            what: format!("writing {out}"),
-            error,
-        })?;
+        write_file(out, &file.to_json())?;
     }
     let unjudged = made
         .iter()

@@ -7,7 +7,7 @@ use bench::reflect::{Condition, ReflectConfig, ReflectRun};
 use bench::share::TaskRef;
 
 use crate::args::ReflectArgs;
-use crate::commands::Output;
+use crate::commands::{write_file, Output};
 use crate::endpoint::{converse, EndpointConfig};
 use crate::error::CliError;
 
@@ -110,10 +110,7 @@ pub fn command(args: &ReflectArgs) -> Result<Output, CliError> {
     }
     let json = doc.to_json();
     if let Some(path) = &args.out {
-        std::fs::write(path, &json).map_err(|error| CliError::Io {
-            what: format!("writing {path}"),
-            error,
-        })?;
+        write_file(path, &json)?;
     }
     let text = if args.link {
         format!("{}\n", doc.to_link_fragment()?)

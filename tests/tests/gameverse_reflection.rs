@@ -5,6 +5,9 @@
 //! The one deliberate difference: the reference lists failure frames by file name
 //! (`step_10.png` before `step_2.png`); Playbench sends them in step order.
 
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
 use std::io::Read;
 
 use bench::attempts::ReflectionTurn;
