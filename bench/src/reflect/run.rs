@@ -212,7 +212,7 @@ impl ReflectRun {
             &self.task,
             self.endpoint.clone(),
             self.session,
-            self.prices.clone(),
+            self.prices,
         )?;
         let carry = self.run.carry();
         episode.set_experience((!carry.is_empty()).then_some(carry))?;
@@ -229,6 +229,15 @@ impl ReflectRun {
         match &self.state {
             State::Playing(e) => Some(e),
             _ => None,
+        }
+    }
+
+    /// The turns of the reflection under way (its replies as they arrive), for the
+    /// live view; empty while an attempt is played.
+    pub fn reflection_so_far(&self) -> &[ReflectionTurn] {
+        match &self.state {
+            State::Reflecting(r) => &r.turns,
+            _ => &[],
         }
     }
 
