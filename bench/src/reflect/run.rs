@@ -208,12 +208,8 @@ impl ReflectRun {
     }
 
     fn start_attempt(&self) -> Result<ModelEpisode, String> {
-        let mut episode = ModelEpisode::new(
-            &self.task,
-            self.endpoint.clone(),
-            self.session,
-            self.prices,
-        )?;
+        let mut episode =
+            ModelEpisode::new(&self.task, self.endpoint.clone(), self.session, self.prices)?;
         let carry = self.run.carry();
         episode.set_experience((!carry.is_empty()).then_some(carry))?;
         Ok(episode)
