@@ -76,6 +76,7 @@ pub fn AttemptsPage() -> impl IntoView {
                     }
                 />
                 <label for="attempts-paste">"Or paste its link"</label>
+                <div class="link-row">
                 <input
                     id="attempts-paste"
                     type="text"
@@ -90,11 +91,13 @@ pub fn AttemptsPage() -> impl IntoView {
                 />
                 <button
                     type="button"
+                    class="secondary small"
                     data-testid="attempts-open"
                     on:click=move |_| opened.set(Some(read_attempts(&pasted.get_untracked())))
                 >
                     "Open"
                 </button>
+                </div>
             </div>
             {move || match opened.get() {
                 None => view! { <p class="notice" data-testid="attempts-empty">"No run of attempts opened yet."</p> }.into_any(),

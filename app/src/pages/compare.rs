@@ -208,7 +208,8 @@ fn Compare(suite: &'static Suite) -> impl IntoView {
         <div class="compare">
             <h1>"Compare results"</h1>
             <p class="muted">
-                "Import results files — model suite runs, human study results, baselines — to see them side by side. \
+                "Import results files — model suite runs, human study results, baselines — to see them side by side, \
+                 and runs of attempts for the gain of reflect-and-retry. \
                  Files are read in this browser only and kept here across reloads."
             </p>
             <div
@@ -232,6 +233,7 @@ fn Compare(suite: &'static Suite) -> impl IntoView {
                     on:change=on_change
                 />
                 <label for="compare-link">"Or paste a run of attempts' link (…/attempts#a=pa1.…)"</label>
+                <div class="link-row">
                 <input
                     id="compare-link"
                     type="text"
@@ -244,7 +246,8 @@ fn Compare(suite: &'static Suite) -> impl IntoView {
                         }
                     }
                 />
-                <button type="button" data-testid="compare-add-link" on:click=move |_| add_link()>"Add"</button>
+                <button type="button" class="secondary small" data-testid="compare-add-link" on:click=move |_| add_link()>"Add"</button>
+                </div>
             </div>
             {move || save_error.get().map(|e| view! { <p class="notice" role="alert">{e}</p> })}
             <ul class="compare-errors">{error_list}</ul>
