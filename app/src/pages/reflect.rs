@@ -226,111 +226,113 @@ fn ReflectTask(target: ReflectTarget) -> impl IntoView {
         .collect_view();
     let running = move || run.is_active();
     view! {
-        <div class="reflect-page">
-            <nav class="crumbs" aria-label="Breadcrumb">
-                <a href=task_href(&suite_id, &task_id)>{format!("{title}: rules and demos")}</a>
-            </nav>
-            <h1>{format!("Reflect and retry: {title}")}</h1>
-            <p class="muted">
-                "GameVerse's reflect-and-retry: the model plays the task; after a failed attempt it watches its failure \
-                 (the attempt's frames at 2 fps) and lists what went wrong, then watches the expert tutorial (the task's \
-                 oracle demonstration) with that analysis in context and writes its experience (at most 1000 words), \
-                 which the next attempt's system prompt carries. Everything sent and received is in the run's record \
-                 and its share link."
-            </p>
-            <code class="task-id">{task_id.clone()}</code>
-            <div class="run-columns">
-                <div class="run-form">
-                    <EndpointChoice state=setup />
-                    <fieldset class="reflect-conditions">
-                        <legend>"Condition"</legend>
-                        {options}
-                    </fieldset>
-                    <label for="reflect-attempts">"Attempts"</label>
-                    <input
-                        id="reflect-attempts"
-                        type="number"
-                        min="1"
-                        max="10"
-                        data-testid="reflect-attempts"
-                        prop:value=move || attempts.get()
-                        on:input=move |ev| attempts.set(event_target_value(&ev))
-                    />
-                    {move || (condition.get() == Condition::Other).then(|| view! {
-                        <div
-                            class="compare-drop"
-                            class:dragging=move || dragging.get()
-                            on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); dragging.set(true); }
-                            on:dragleave=move |_| dragging.set(false)
-                            on:drop=move |ev: web_sys::DragEvent| {
-                                ev.prevent_default();
-                                dragging.set(false);
-                                if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
-                                    read_import(files);
-                                }
-                            }
-                        >
-                            <label for="reflect-import">
-                                "Another model's experience: paste a run of attempts' link, GameVerse's experience file or plain text, or drop a file here"
-                            </label>
-                            <textarea
-                                id="reflect-import"
-                                rows="5"
-                                data-testid="reflect-import"
-                                prop:value=move || import.get()
-                                on:input=move |ev| import.set(event_target_value(&ev))
-                            ></textarea>
-                            <input
-                                type="file"
-                                aria-label="An experience file"
-                                accept=".json,.txt,application/json,text/plain"
-                                data-testid="reflect-import-file"
-                                on:change=move |ev| {
-                                    let input: web_sys::HtmlInputElement = event_target(&ev);
-                                    if let Some(files) = input.files() {
+            <div class="reflect-page">
+                <nav class="crumbs" aria-label="Breadcrumb">
+                    <a href=task_href(&suite_id, &task_id)>{format!("{title}: rules and demos")}</a>
+                </nav>
+                <h1>{format!("Reflect and retry: {title}")}</h1>
+                <p class="muted">
+                    "GameVerse's reflect-and-retry: the model plays the task; after a failed attempt it watches its failure \
+                     (the attempt's frames at 2 fps) and lists what went wrong, then watches the expert tutorial (the task's \
+                     oracle demonstration) with that analysis in context and writes its experience (at most 1000 words), \
+                     which the next attempt's system prompt carries. Everything sent and received is in the run's record \
+                     and its share link."
+                </p>
+                <code class="task-id">{task_id.clone()}</code>
+                <div class="run-columns">
+                    <div class="run-form">
+                        <EndpointChoice state=setup />
+                        <fieldset class="reflect-conditions">
+                            <legend>"Condition"</legend>
+                            {options}
+                        </fieldset>
+    <p class="reflect-attempts">
+                        <label for="reflect-attempts">"Attempts "</label>
+                        <input
+                            id="reflect-attempts"
+                            type="number"
+                            min="1"
+                            max="10"
+                            data-testid="reflect-attempts"
+                            prop:value=move || attempts.get()
+                            on:input=move |ev| attempts.set(event_target_value(&ev))
+                        />
+    " (the paper plays 3)"</p>
+                        {move || (condition.get() == Condition::Other).then(|| view! {
+                            <div
+                                class="compare-drop"
+                                class:dragging=move || dragging.get()
+                                on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); dragging.set(true); }
+                                on:dragleave=move |_| dragging.set(false)
+                                on:drop=move |ev: web_sys::DragEvent| {
+                                    ev.prevent_default();
+                                    dragging.set(false);
+                                    if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
                                         read_import(files);
                                     }
-                                    input.set_value("");
                                 }
-                            />
-                        </div>
-                    })}
-                    <div class="form-actions">
-                        <button type="button" data-testid="reflect-start" on:click=start disabled=running>
-                            {move || if matches!(run.phase(), RunPhase::Finished | RunPhase::Stopped) { "Run again" } else { "Start" }}
-                        </button>
-                        <button type="button" class="secondary" data-testid="reflect-stop" on:click=move |_| run.stop() disabled=move || !running()>
-                            "Stop"
-                        </button>
-                    </div>
-                    {move || problems.get().map(|p| view! { <p class="field-error" role="alert" data-testid="reflect-problems">{p}</p> })}
-                    {move || save_warning.get().map(|w| view! { <p class="notice" role="alert">{w}</p> })}
-                </div>
-                <div class="run-live">
-                    <p class="run-phase" role="status" data-testid="reflect-phase" data-phase=move || phase_word(run.phase())>
-                        {move || match run.phase() {
-                            RunPhase::Idle => "Not started.".to_string(),
-                            RunPhase::Running | RunPhase::Paused => live.with(|l| l.as_ref().map(|l| format!("{}\u{2026}", l.stage))).unwrap_or_else(|| "Starting\u{2026}".into()),
-                            RunPhase::Finished => "Finished.".to_string(),
-                            RunPhase::Stopped => "Stopped: the attempts played so far are kept.".to_string(),
-                        }}
-                    </p>
-                    {move || live.get().map(|l| view! {
-                        <ul class="attempt-scores" data-testid="reflect-scores">
-                            {l.scores.into_iter().map(|s| view! { <li data-testid="reflect-score">{s}</li> }).collect_view()}
-                        </ul>
-                        <p data-testid="reflect-usage">{l.usage}</p>
-                        {l.error.map(|e| view! { <p class="run-error" data-testid="reflect-error">{format!("Last endpoint error: {e}")}</p> })}
-                        {(!l.turns.is_empty()).then(|| view! {
-                            <h2>"The reflection under way"</h2>
-                            <ReflectionTurns turns=l.turns />
+                            >
+                                <label for="reflect-import">
+                                    "Another model's experience: paste a run of attempts' link, GameVerse's experience file or plain text, or drop a file here"
+                                </label>
+                                <textarea
+                                    id="reflect-import"
+                                    rows="5"
+                                    data-testid="reflect-import"
+                                    prop:value=move || import.get()
+                                    on:input=move |ev| import.set(event_target_value(&ev))
+                                ></textarea>
+                                <input
+                                    type="file"
+                                    aria-label="An experience file"
+                                    accept=".json,.txt,application/json,text/plain"
+                                    data-testid="reflect-import-file"
+                                    on:change=move |ev| {
+                                        let input: web_sys::HtmlInputElement = event_target(&ev);
+                                        if let Some(files) = input.files() {
+                                            read_import(files);
+                                        }
+                                        input.set_value("");
+                                    }
+                                />
+                            </div>
                         })}
-                    })}
+                        <div class="form-actions">
+                            <button type="button" data-testid="reflect-start" on:click=start disabled=running>
+                                {move || if matches!(run.phase(), RunPhase::Finished | RunPhase::Stopped) { "Run again" } else { "Start" }}
+                            </button>
+                            <button type="button" class="secondary" data-testid="reflect-stop" on:click=move |_| run.stop() disabled=move || !running()>
+                                "Stop"
+                            </button>
+                        </div>
+                        {move || problems.get().map(|p| view! { <p class="field-error" role="alert" data-testid="reflect-problems">{p}</p> })}
+                        {move || save_warning.get().map(|w| view! { <p class="notice" role="alert">{w}</p> })}
+                    </div>
+                    <div class="run-live">
+                        <p class="run-phase" role="status" data-testid="reflect-phase" data-phase=move || phase_word(run.phase())>
+                            {move || match run.phase() {
+                                RunPhase::Idle => "Not started.".to_string(),
+                                RunPhase::Running | RunPhase::Paused => live.with(|l| l.as_ref().map(|l| format!("{}\u{2026}", l.stage))).unwrap_or_else(|| "Starting\u{2026}".into()),
+                                RunPhase::Finished => "Finished.".to_string(),
+                                RunPhase::Stopped => "Stopped: the attempts played so far are kept.".to_string(),
+                            }}
+                        </p>
+                        {move || live.get().map(|l| view! {
+                            <ul class="attempt-scores" data-testid="reflect-scores">
+                                {l.scores.into_iter().map(|s| view! { <li data-testid="reflect-score">{s}</li> }).collect_view()}
+                            </ul>
+                            <p data-testid="reflect-usage">{l.usage}</p>
+                            {l.error.map(|e| view! { <p class="run-error" data-testid="reflect-error">{format!("Last endpoint error: {e}")}</p> })}
+                            {(!l.turns.is_empty()).then(|| view! {
+                                <h2>"The reflection under way"</h2>
+                                <ReflectionTurns turns=l.turns />
+                            })}
+                        })}
+                    </div>
                 </div>
+                {move || result.get().map(|(finished, doc)| view! { <RunResult finished=finished run=doc /> })}
             </div>
-            {move || result.get().map(|(finished, doc)| view! { <RunResult finished=finished run=doc /> })}
-        </div>
-    }
+        }
 }
 
 fn phase_word(p: RunPhase) -> &'static str {
