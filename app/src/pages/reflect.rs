@@ -125,7 +125,7 @@ fn ReflectTask(target: ReflectTarget) -> impl IntoView {
                 }
             };
             let total = config.attempts;
-            let reflect = match ReflectRun::new(
+            let mut reflect = match ReflectRun::new(
                 task,
                 TaskRef::in_suite(suite, &task.id),
                 profile.endpoint(),
@@ -140,6 +140,7 @@ fn ReflectTask(target: ReflectTarget) -> impl IntoView {
                     return;
                 }
             };
+            reflect.set_settings(settings.record(&profile));
             problems.set(None);
             result.set(None);
             StoredReflect::clear(&local());
