@@ -18,11 +18,12 @@ import { startScripted } from './scripted.mjs';
 
 const TIMEOUT = 240_000;
 
-// The protocol the attempts are played with. Until GameVerse's agent protocol is the
-// one /reflect plays GameVerse tasks with, attempts use V-ICAL's protocol (replies
-// `[Action: up]`) and the experience is not in their prompts; once it is, set this to
-// 'gameverse' (replies in GameVerse's `### Reasoning` / `### Actions` format, and the
-// experience is checked in attempt 2's system message).
+// The protocol the attempts are played with (/reflect plays with the run settings of
+// /run). Until GameVerse's agent protocol is in the build, attempts use V-ICAL's
+// protocol (replies `[Action: up]`) and the experience is not in their prompts; once it
+// is, set this to 'gameverse': the test picks GameVerse's harness on /run first, the
+// replies take GameVerse's `### Reasoning` / `### Actions` format, and the experience
+// is checked in every request of attempt 2 (its system message).
 const PROTOCOL = 'vical';
 const PLAY = PROTOCOL === 'gameverse' ? '### Reasoning\nUp.\n### Actions\nup' : '[Action: up]';
 const STEPS = 20; // maze-s1's step cap: every attempt presses up into the wall to the end
@@ -100,6 +101,12 @@ test('reflect and retry: three attempts with both reflections, a link that verif
   await fs.writeFile(scriptPath, JSON.stringify(SCRIPT));
   await saveProfile(open, { base: `${scripted.url}/v1`, model: `file:${scriptPath}` });
 
+  if (PROTOCOL === 'gameverse') {
+    const run = await open('/run?task=maze-s1&suite=gameverse');
+    await run.getByTestId('run-protocol').selectOption('gameverse');
+    await run.getByTestId('run-gameverse-hint').waitFor();
+  }
+
   // From the task page of a GameVerse game.
   let page = await open('/task?id=maze-s1&suite=gameverse');
   await page.getByTestId('reflect-task').click();
@@ -137,6 +144,7 @@ test('reflect and retry: three attempts with both reflections, a link that verif
   assert.equal(file.format, 'playbench-attempts/1');
   assert.equal(file.condition, 'both');
   assert.deepEqual(file.attempts.map((a) => a.carried_in), ['', EXPERIENCE_1, EXPERIENCE_2]);
+  assert.equal(file.settings.model, `file:${scriptPath}`, 'the run records its settings');
   const link = await page.getByTestId('reflect-share-link').inputValue();
   assert.match(link, /\/attempts#a=pa1\./);
 
