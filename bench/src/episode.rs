@@ -39,6 +39,12 @@ pub struct Decision {
     /// environments: ticks without a key press, or the model's thinking time).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub idle_before: u32,
+    /// The model's thinking time for this decision in milliseconds (request sent to
+    /// complete reply, transport retries included), where it became game time
+    /// (`crate::latency`); on an idle decision that ended the episode, the time of the
+    /// reply the game did not wait for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<u64>,
     /// The executed action in the environment's text form (a preset's name).
     pub action: String,
     /// The agent's raw reply, when it gave one (models).
@@ -72,6 +78,10 @@ pub struct EpisodeRecord {
     pub passed: bool,
     pub score: f64,
     pub progress: Progress,
+    /// The learned experience in the agent's prompt (GameVerse's experience slot), when
+    /// one was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experience: Option<String>,
 }
 
 /// A running episode, advanced one decision at a time (so a person or an
@@ -86,6 +96,8 @@ pub struct EpisodeRunner {
     clock: Option<(Clock, Action)>,
     /// Idle steps played since the last decision.
     idle_pending: u32,
+    /// The thinking time the next recorded decision carries.
+    latency_pending: Option<u64>,
     tracker: Tracker,
     decisions: Vec<Decision>,
     ending: Option<(Option<FailureMode>, Vec<String>)>,
@@ -180,6 +192,7 @@ impl EpisodeRunner {
             noop,
             clock,
             idle_pending: 0,
+            latency_pending: None,
             tracker,
             decisions: Vec::new(),
             ending: None,
@@ -310,6 +323,16 @@ impl EpisodeRunner {
         Ok(())
     }
 
+    /// The thinking time the next recorded decision carries (`crate::latency`).
+    pub fn set_latency(&mut self, ms: u64) {
+        self.latency_pending = Some(ms);
+    }
+
+    /// Tells the environment the virtual time of the next action (`Env::set_action_time`).
+    pub fn set_action_time(&mut self, at_ms: u64) {
+        self.env.set_action_time(at_ms);
+    }
+
     fn budget_left(&self) -> u32 {
         self.task
             .max_steps
@@ -362,6 +385,7 @@ impl EpisodeRunner {
         self.env.render(&mut self.frame);
         self.decisions.push(Decision {
             idle_before: std::mem::take(&mut self.idle_pending),
+            latency_ms: self.latency_pending.take(),
             action: name,
             raw,
             rejected,
@@ -414,6 +438,7 @@ impl EpisodeRunner {
             passed: pass,
             score: s,
             progress,
+            experience: None,
         }
     }
 }

@@ -11,8 +11,10 @@ use std::rc::Rc;
 
 use crate::demo::render_clip;
 pub use crate::encode::FrameEncoder;
-use crate::encode::ImageEncoder;
+use crate::encode::{ImageEncoder, ImageSettings};
+use crate::latency::{LatencyClock, LatencySource};
 use crate::protocol::endpoint::{redact, Endpoint, Prices};
+use crate::protocol::gameverse::GameVerseSession;
 use crate::protocol::prompt::{DemoMode, ImageRef};
 use crate::protocol::providers::{ApiError, EncodedImage, ErrorKind};
 use crate::protocol::session::{ModelSession, Next, Protocol, RequestPlan, SessionConfig};
@@ -62,10 +64,11 @@ pub type DemoCache = Rc<RefCell<HashMap<(String, ImageRef), EncodedImage>>>;
 /// What to do next (`Done`: [`ModelEpisode::record`] has the episode).
 pub use crate::exchange::Step;
 
-/// The protocol's conversation: V-ICAL's or VisGym's.
+/// The protocol's conversation: V-ICAL's, VisGym's or GameVerse's.
 enum Conversation {
     Vical(ModelSession),
     VisGym(VisGymSession),
+    GameVerse(GameVerseSession),
 }
 
 impl Conversation {
@@ -73,6 +76,7 @@ impl Conversation {
         match self {
             Self::Vical(s) => s.next_request(runner),
             Self::VisGym(s) => s.next_request(runner),
+            Self::GameVerse(s) => s.next_request(runner),
         }
     }
 
@@ -80,6 +84,7 @@ impl Conversation {
         match self {
             Self::Vical(s) => s.on_reply(text),
             Self::VisGym(s) => s.on_reply(text),
+            Self::GameVerse(s) => s.on_reply(text),
         }
     }
 
@@ -87,6 +92,7 @@ impl Conversation {
         match self {
             Self::Vical(s) => s.on_error(error),
             Self::VisGym(s) => s.on_error(error),
+            Self::GameVerse(s) => s.on_error(error),
         }
     }
 
@@ -94,13 +100,22 @@ impl Conversation {
         match self {
             Self::Vical(s) => s.transport_retries(),
             Self::VisGym(s) => s.transport_retries(),
+            Self::GameVerse(s) => s.transport_retries(),
         }
     }
 
     fn last_parse_error(&self) -> Option<String> {
         match self {
             Self::Vical(s) => s.last_parse_error().map(ToString::to_string),
-            Self::VisGym(_) => None,
+            Self::VisGym(_) | Self::GameVerse(_) => None,
+        }
+    }
+
+    /// The session's own last error (a request it could not build).
+    fn own_error(&self) -> Option<&ApiError> {
+        match self {
+            Self::GameVerse(s) => s.last_error(),
+            Self::Vical(_) | Self::VisGym(_) => None,
         }
     }
 }
@@ -150,7 +165,10 @@ pub struct ModelEpisode {
     last_error: Option<ApiError>,
     /// Whether the last request carried an API key (an empty key is not sent).
     key_sent: bool,
-    pub temp_experience: Option<String>, // TEMP-REFLECT
+    /// Real-time tasks whose clock waits for actions: thinking time is game time.
+    timing: Option<(LatencyClock, LatencySource)>,
+    /// Replies played on that clock so far.
+    timed_replies: usize,
 }
 
 /// The agent name records carry: `endpoint:<provider>:<model>`.
@@ -185,8 +203,16 @@ impl ModelEpisode {
                 Conversation::VisGym(VisGymSession::new(task, &runner, config)?),
                 Some(Box::new(ImageEncoder::visgym()) as Box<dyn FrameEncoder>),
             ),
+            // GameVerse sends its screenshots as PNG at their own size.
+            Protocol::Gameverse => (
+                Conversation::GameVerse(GameVerseSession::new(task, &runner, config)?),
+                Some(Box::new(ImageEncoder::new(ImageSettings::default())) as Box<dyn FrameEncoder>),
+            ),
         };
+        let timing = LatencyClock::for_runner(&runner).map(|c| (c, LatencySource::Measured));
         Ok(Self {
+            timing,
+            timed_replies: 0,
             videos: config.demo_mode == DemoMode::Video && config.protocol == Protocol::Vical,
             runner: Some(runner),
             session,
@@ -203,8 +229,63 @@ impl ModelEpisode {
             record: None,
             last_error: None,
             key_sent: false,
-            temp_experience: None, // TEMP-REFLECT
         })
+    }
+
+    /// Where the thinking times of a real-time task come from (measured by default);
+    /// no effect on other tasks.
+    pub fn set_latency_source(&mut self, source: LatencySource) {
+        if let Some((_, s)) = &mut self.timing {
+            *s = source;
+        }
+    }
+
+    /// The latency setting, when the task plays the model's thinking time as game time.
+    pub fn latency_source(&self) -> Option<&LatencySource> {
+        self.timing.as_ref().map(|(_, s)| s)
+    }
+
+    /// The wall time of decision `step`: from its first request to its last answer,
+    /// the waits before retries included.
+    fn thinking_ms(&self, step: u32) -> u64 {
+        let ms: f64 = self
+            .turns
+            .iter()
+            .filter(|t| t.step == step)
+            .enumerate()
+            .map(|(k, t)| {
+                let wait = if k > 0 { t.wait_before_ms as f64 } else { 0.0 };
+                wait + t.latency_ms.unwrap_or(0.0)
+            })
+            .sum();
+        ms.round() as u64
+    }
+
+    /// Hands a decision to the runner: at once, or on the virtual clock after the
+    /// thinking time (`crate::latency`).
+    fn play(&mut self, reply: Reply) -> Result<(), crate::episode::EpisodeError> {
+        let step = self.step();
+        let measured = self.thinking_ms(step);
+        let Some(r) = &mut self.runner else {
+            return Ok(());
+        };
+        let Some((clock, source)) = self
+            .timing
+            .as_mut()
+            .filter(|_| !matches!(reply, Reply::Fail { .. }))
+        else {
+            return ModelSession::settle(r, reply);
+        };
+        let latency = match source.latency(self.timed_replies, measured) {
+            Ok(ms) => ms,
+            Err(e) => {
+                self.last_error = Some(ApiError::new(ErrorKind::BadResponse, e));
+                r.fail(FailureMode::ApiError, Vec::new());
+                return Ok(());
+            }
+        };
+        self.timed_replies += 1;
+        clock.play(r, latency, |r| ModelSession::settle(r, reply))
     }
 
     /// Replaces the protocol's own image encoder (VisGym's harness encodes its frames
@@ -213,6 +294,19 @@ impl ModelEpisode {
     pub fn replace_protocol_encoder(&mut self, encoder: Box<dyn FrameEncoder>) {
         if self.own_encoder.is_some() {
             self.own_encoder = Some(encoder);
+        }
+    }
+
+    /// Fills GameVerse's experience slot (the lead-in of reflect-and-retry): the system
+    /// prompt carries `text`, or GameVerse's no-experience sentence for `None`, and the
+    /// record names it. Only before the first request and with the GameVerse protocol.
+    pub fn set_experience(&mut self, text: Option<String>) -> Result<(), String> {
+        match &mut self.session {
+            Conversation::GameVerse(s) if self.turns.is_empty() => s.set_experience(text),
+            Conversation::GameVerse(_) => {
+                Err("the experience is set before the episode's first request".into())
+            }
+            _ => Err("only the gameverse protocol has an experience slot".into()),
         }
     }
 
@@ -309,7 +403,11 @@ impl ModelEpisode {
 
     fn finish(&mut self) {
         if let Some(r) = self.runner.take() {
-            self.record = Some(r.finish(&self.agent));
+            let mut record = r.finish(&self.agent);
+            if let Conversation::GameVerse(s) = &self.session {
+                record.experience = s.experience().map(str::to_string);
+            }
+            self.record = Some(record);
         }
     }
 
@@ -361,12 +459,6 @@ impl ModelEpisode {
         Ok(img)
     }
 
-    // TEMP-REFLECT: replaced by gv-protocol's implementation at merge.
-    pub fn set_experience(&mut self, text: Option<String>) -> Result<(), String> {
-        self.temp_experience = text;
-        Ok(())
-    }
-
     /// Whether the last request carried an API key: errors name a missing key.
     pub fn key_sent(&self) -> bool {
         self.key_sent
@@ -378,6 +470,10 @@ impl ModelEpisode {
             return Step::Done;
         };
         let Some(plan) = self.session.next_request(runner) else {
+            if let Some(e) = self.session.own_error() {
+                self.last_error = Some(e.clone());
+                self.fail(FailureMode::ApiError);
+            }
             self.finish();
             return Step::Done;
         };
@@ -474,8 +570,9 @@ impl ModelEpisode {
                 Reply::Act { raw, .. } | Reply::Text { raw, .. } => raw.clone(),
                 Reply::Fail { .. } => None,
             };
+            let played = self.play(reply);
             if let Some(r) = &mut self.runner {
-                match ModelSession::settle(r, reply) {
+                match played {
                     Ok(()) => {}
                     // The environment could not take the action (VisGym: the
                     // reference raises on it): the model's action ended the episode.
@@ -564,6 +661,7 @@ crate::exchange_by_inherent_methods!(ModelEpisode, add_work);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::endpoint::HttpRequest;
     use crate::protocol::providers::{Provider, Sampling};
 
     struct Fake;

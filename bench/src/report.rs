@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::episode::{EpisodeRecord, FailureMode};
+use super::latency::LatencyStats;
 use super::task::{Dynamics, Memory, Task};
 
 /// Score and pass rate of one group of episodes.
@@ -32,6 +33,10 @@ pub struct Report {
     /// `memory: single`, `dynamics: dynamic`, ... each weighted by environment too.
     pub by_tag: Vec<Row>,
     pub failures: BTreeMap<String, usize>,
+    /// The model's thinking times where they were game time (real-time tasks whose clock
+    /// waits for actions, `crate::latency`), over all such replies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency: Option<LatencyStats>,
 }
 
 fn mean(values: impl IntoIterator<Item = f64>) -> f64 {
@@ -149,6 +154,7 @@ pub fn report(agent: &str, suite: &str, tasks: &[Task], episodes: &[EpisodeRecor
         by_env,
         by_tag,
         failures,
+        latency: LatencyStats::of(episodes.iter().flat_map(|e| &e.decisions)),
     }
 }
 
@@ -175,5 +181,8 @@ pub fn format_table(r: &Report) -> String {
     r.by_tag.iter().for_each(|row| out.push_str(&line(row)));
     let failures: Vec<String> = r.failures.iter().map(|(k, v)| format!("{k} {v}")).collect();
     out.push_str(&format!("-- outcomes: {}\n", failures.join(", ")));
+    if let Some(l) = &r.latency {
+        out.push_str(&format!("-- thinking time as game time: {}\n", l.summary()));
+    }
     out
 }

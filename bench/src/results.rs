@@ -297,12 +297,15 @@ pub fn fork_task(file: &EpisodeFile, step: usize) -> Result<super::task::Task, S
             "no decisions would be left in the budget",
         ));
     }
-    if decisions[..step].iter().any(|d| d.idle_before > 0) {
+    if decisions[..step]
+        .iter()
+        .any(|d| d.idle_before > 0 || d.latency_ms.is_some())
+    {
         // A prefix holds actions only: the idle steps of real-time play cannot be
         // replayed from it.
         return Err(field_err(
             "step",
-            "this real-time episode cannot be forked: its idle steps have no place in a prefix",
+            "this real-time episode cannot be forked: its idle steps and game time have no place in a prefix",
         ));
     }
     task.prefix

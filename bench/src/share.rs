@@ -5,7 +5,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::episode::{EpisodeRecord, EpisodeRunner, FailureMode, EPISODE_FORMAT};
+use super::episode::{Decision, EpisodeRecord, EpisodeRunner, FailureMode, EPISODE_FORMAT};
+use super::latency::LatencyClock;
 use super::link_codec::{self, LinkKind, PayloadError};
 use super::task::{Suite, Task, TaskError};
 use crate::suites::SuiteError;
@@ -420,57 +421,56 @@ pub fn verify(file: &EpisodeFile) -> Result<Verification, ShareError> {
         return Ok(diverged(Start, "seed", rec.seed, task.seed));
     }
     let mut runner = EpisodeRunner::start(&task).map_err(ShareError::Task)?;
+    // A model's real-time episode replays from its thinking times (`crate::latency`):
+    // the idle steps they make due are re-simulated and must be the recorded ones.
+    let mut timed = rec
+        .decisions
+        .iter()
+        .any(|d| d.latency_ms.is_some())
+        .then(|| LatencyClock::for_runner(&runner))
+        .flatten();
     for (i, d) in rec.decisions.iter().enumerate() {
         let step = Decision(i + 1);
-        if runner.is_done() {
+        // A timed decision may have recorded the next one too (an episode that ended
+        // on an idle step before the next observation).
+        if runner.decisions().len() <= i {
+            if runner.is_done() {
+                return Ok(diverged_text(
+                    step,
+                    "decision",
+                    format!("{:?}", d.action),
+                    "none (the episode had ended)".into(),
+                ));
+            }
+            let played = match &mut timed {
+                Some(clock) => replay_timed(&mut runner, clock, d),
+                None => replay_untimed(&mut runner, &task, d),
+            };
+            if let Err(v) = played {
+                return Ok(v.at(step));
+            }
+        }
+        let Some(got) = runner.decisions().get(i).cloned() else {
             return Ok(diverged_text(
                 step,
                 "decision",
                 format!("{:?}", d.action),
                 "none (the episode had ended)".into(),
             ));
+        };
+        // Untimed decisions play the recorded action (whose text form may be read more
+        // loosely than it is written); a timed one may be the clock's idle step.
+        if timed.is_some() && got.action != d.action {
+            return Ok(diverged(step, "action", &d.action, &got.action));
         }
-        if d.idle_before > 0 {
-            if let Err(e) = runner.idle(d.idle_before) {
-                return Ok(diverged_text(
-                    step,
-                    "idle_before",
-                    d.idle_before.to_string(),
-                    e.to_string(),
-                ));
-            }
-            if runner.is_done() {
-                return Ok(diverged_text(
-                    step,
-                    "idle_before",
-                    d.idle_before.to_string(),
-                    "the episode ended while idle".into(),
-                ));
-            }
-        }
-        let parametric = matches!(
-            runner.env().action_space(),
-            envs::ActionSpace::Parametric { .. }
-        );
-        if runner.action_index(&d.action).is_none() && !parametric {
-            return Ok(diverged_text(
+        if got.idle_before != d.idle_before {
+            return Ok(diverged(
                 step,
-                "action",
-                format!("{:?}", d.action),
-                format!("one of {:?}", task.actions),
+                "idle_before",
+                d.idle_before,
+                got.idle_before,
             ));
         }
-        let got = match runner.apply_text(&d.action, d.raw.clone(), d.rejected.clone()) {
-            Ok(got) => got.clone(),
-            Err(e) => {
-                return Ok(diverged_text(
-                    step,
-                    "action",
-                    format!("{:?}", d.action),
-                    e.to_string(),
-                ))
-            }
-        };
         if got.reward != d.reward {
             return Ok(diverged(step, "reward", d.reward, got.reward));
         }
@@ -483,6 +483,14 @@ pub fn verify(file: &EpisodeFile) -> Result<Verification, ShareError> {
         if got.frame_hash != d.frame_hash {
             return Ok(diverged(step, "frame_hash", &d.frame_hash, &got.frame_hash));
         }
+    }
+    if let Some(extra) = runner.decisions().get(rec.decisions.len()) {
+        return Ok(diverged_text(
+            Decision(rec.decisions.len() + 1),
+            "decision",
+            "none".into(),
+            format!("{:?}", extra.action),
+        ));
     }
     // An agent-side ending (bad replies, context, transport) is replayed as claimed.
     if let Some(
@@ -510,6 +518,84 @@ pub fn verify(file: &EpisodeFile) -> Result<Verification, ShareError> {
         passed: now.passed,
         score: now.score,
     })
+}
+
+/// A divergence found while playing one decision, placed at its step by the caller.
+struct Mismatch {
+    field: &'static str,
+    expected: String,
+    actual: String,
+}
+
+impl Mismatch {
+    fn at(self, step: DivergenceStep) -> Verification {
+        diverged_text(step, self.field, self.expected, self.actual)
+    }
+}
+
+/// Plays a recorded decision as recorded: its idle steps, then its action.
+fn replay_untimed(runner: &mut EpisodeRunner, task: &Task, d: &Decision) -> Result<(), Mismatch> {
+    let idle_mismatch = |actual: String| Mismatch {
+        field: "idle_before",
+        expected: d.idle_before.to_string(),
+        actual,
+    };
+    if d.idle_before > 0 {
+        runner
+            .idle(d.idle_before)
+            .map_err(|e| idle_mismatch(e.to_string()))?;
+        if runner.is_done() {
+            return Err(idle_mismatch("the episode ended while idle".into()));
+        }
+    }
+    apply_recorded(runner, task, d)
+}
+
+/// Plays a recorded decision from its thinking time: the idle steps it makes due are
+/// the clock's, not the record's (verification compares them).
+fn replay_timed(
+    runner: &mut EpisodeRunner,
+    clock: &mut LatencyClock,
+    d: &Decision,
+) -> Result<(), Mismatch> {
+    let latency = d.latency_ms.ok_or_else(|| Mismatch {
+        field: "latency_ms",
+        expected: "none".into(),
+        actual: "a thinking time (every reply of a timed episode has one)".into(),
+    })?;
+    let task = runner.task().clone();
+    let mut applied = Ok(());
+    clock
+        .play(runner, latency, |r| {
+            applied = apply_recorded(r, &task, d);
+            Ok(())
+        })
+        .map_err(|e| Mismatch {
+            field: "idle_before",
+            expected: d.idle_before.to_string(),
+            actual: e.to_string(),
+        })?;
+    applied
+}
+
+/// Plays a recorded decision's action.
+fn apply_recorded(runner: &mut EpisodeRunner, task: &Task, d: &Decision) -> Result<(), Mismatch> {
+    let parametric = matches!(
+        runner.env().action_space(),
+        envs::ActionSpace::Parametric { .. }
+    );
+    let action_mismatch = |actual: String| Mismatch {
+        field: "action",
+        expected: format!("{:?}", d.action),
+        actual,
+    };
+    if runner.action_index(&d.action).is_none() && !parametric {
+        return Err(action_mismatch(format!("one of {:?}", task.actions)));
+    }
+    runner
+        .apply_text(&d.action, d.raw.clone(), d.rejected.clone())
+        .map(|_| ())
+        .map_err(|e| action_mismatch(e.to_string()))
 }
 
 #[cfg(test)]

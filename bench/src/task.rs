@@ -21,6 +21,9 @@ fn task_format() -> String {
     TASK_FORMAT.to_string()
 }
 
+/// The most trials a task may ask for.
+pub const MAX_TRIALS: u32 = 100;
+
 /// One benchmark task: an environment start, a budget, the rules shown to the agent,
 /// demonstrations, and how the episode is judged.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -70,6 +73,11 @@ pub struct Task {
     pub pass: PassCondition,
     pub score: ScoreRule,
     pub tags: Tags,
+    /// Episodes the benchmark plays of this task (GameVerse's trials: the results
+    /// average over them); suite runs play each task this many times (times the run's
+    /// repetitions). One when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trials: Option<u32>,
 }
 
 /// A demonstration: a start configuration and the actions played from it, one frame
@@ -225,6 +233,11 @@ pub(crate) fn parse<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, Tas
 }
 
 impl Task {
+    /// Episodes the benchmark plays of this task.
+    pub fn trial_count(&self) -> u32 {
+        self.trials.unwrap_or(1).max(1)
+    }
+
     /// Parses and validates one task.
     pub fn from_json(json: &str) -> Result<Self, TaskError> {
         let task: Task = parse(json)?;
@@ -281,6 +294,9 @@ impl Task {
         };
         if self.actions.is_empty() {
             return Err(err("actions", "must list at least one action"));
+        }
+        if !(1..=MAX_TRIALS).contains(&self.trials.unwrap_or(1)) {
+            return Err(err("trials", format!("must be between 1 and {MAX_TRIALS}")));
         }
         for (i, a) in self.actions.iter().enumerate() {
             known(&format!("actions[{i}]"), a)?;

@@ -7,7 +7,9 @@ use std::marker::PhantomData;
 use bench::encode::{ImageFormat, ImageSettings};
 use bench::protocol::parse::Strictness;
 use bench::protocol::providers::Provider;
-use bench::protocol::session::{HistoryWindow, ObservationMode, Protocol, RewardMode};
+use bench::protocol::session::{
+    GameVerseAgent, HistoryWindow, ObservationMode, Protocol, RewardMode,
+};
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 
@@ -43,6 +45,10 @@ pub enum Command {
     /// auditor): prints the audit file (`playbench-audit/1`), or with --report the
     /// attribution and transfer table.
     Audit(AuditArgs),
+    /// Judge episodes against their game's milestones with a judge model (GameVerse's
+    /// milestone judge) beside the exact milestones: prints the judge file
+    /// (`playbench-judge/1`), or with --report the agreement table.
+    Judge(JudgeArgs),
     /// Reflect and retry (GameVerse): attempts at one task with a model; after a failed
     /// attempt the model studies its failure and the expert tutorial, and what it writes
     /// fills the next attempt's prompt. Prints the run of attempts
@@ -72,7 +78,8 @@ pub struct RunArgs {
     /// With --suite: only the tasks whose id contains TEXT.
     #[arg(long, value_name = "TEXT", conflicts_with = "task")]
     pub filter: Option<String>,
-    /// With --suite: episodes per task.
+    /// With --suite: repetitions of each task (times the task's trials: GameVerse's
+    /// tasks ask for several).
     #[arg(long, value_name = "N", default_value_t = 1, conflicts_with = "task")]
     pub episodes: u64,
     /// With --suite: episodes played at once (threads).
@@ -195,6 +202,33 @@ pub struct AuditArgs {
     pub image: ImageArgs,
 }
 
+#[derive(Debug, Args)]
+pub struct JudgeArgs {
+    /// What to judge: a results file (`playbench-results/1`, any agent), episode files
+    /// or share links; and judge files (`playbench-judge/1`): one of the same episodes
+    /// is resumed, the others join the --report table.
+    #[arg(value_name = "FILE_OR_LINK", required = true)]
+    pub inputs: Vec<String>,
+    /// Print the agreement table instead of the judge file.
+    #[arg(long)]
+    pub report: bool,
+    /// Also write the judge file to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
+    /// The most images one request carries: a longer step video is halved (first and
+    /// last frame kept) until it fits.
+    #[arg(long, value_name = "N", default_value_t = bench::judge::run::DEFAULT_MAX_IMAGES)]
+    pub max_images: usize,
+    /// The judge is a model endpoint (the endpoint options below; the options of the
+    /// playing conversation are not used).
+    #[arg(long, hide = true, default_value = "endpoint", value_parser = ["endpoint"])]
+    pub agent: String,
+    #[command(flatten)]
+    pub endpoint: EndpointArgs,
+    #[command(flatten)]
+    pub image: ImageArgs,
+}
+
 /// Who plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum AgentKind {
@@ -287,6 +321,10 @@ pub enum ProtocolArg {
     /// VisGym's harness word for word: the environment's instructions, the budget in
     /// each turn, free-text replies read by its parser, frames shrunk to 336 px as JPEG.
     Visgym,
+    /// GameVerse's agent loop word for word (its open games only): the game's own
+    /// prompts, two messages per step with the previous and current screenshots as PNG,
+    /// replies read under `### Actions`, no format retries.
+    Gameverse,
 }
 
 impl From<ProtocolArg> for Protocol {
@@ -294,6 +332,23 @@ impl From<ProtocolArg> for Protocol {
         match p {
             ProtocolArg::Vical => Self::Vical,
             ProtocolArg::Visgym => Self::Visgym,
+            ProtocolArg::Gameverse => Self::Gameverse,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum GameVerseAgentArg {
+    /// One request per step: the previous and current screenshots and the last action
+    /// text (GameVerse runs its open games with it).
+    #[default]
+    ZeroShot,
+}
+
+impl From<GameVerseAgentArg> for GameVerseAgent {
+    fn from(a: GameVerseAgentArg) -> Self {
+        match a {
+            GameVerseAgentArg::ZeroShot => Self::ZeroShot,
         }
     }
 }
@@ -355,6 +410,9 @@ pub struct EndpointArgs {
     /// VisGym: repeat the instructions in every later turn.
     #[arg(long)]
     pub repeat_instructions: bool,
+    /// GameVerse: which of its agents plays (with --protocol gameverse).
+    #[arg(long, value_enum, default_value_t)]
+    pub gameverse_agent: GameVerseAgentArg,
     /// Sampling temperature (the provider's default when absent).
     #[arg(long, value_name = "T")]
     pub temperature: Option<f64>,
@@ -376,6 +434,16 @@ pub struct EndpointArgs {
     /// Whether rewards are shown to the model.
     #[arg(long, value_enum, default_value_t)]
     pub reward: RewardArg,
+    /// Real-time tasks whose game moves on while the model thinks (GameVerse Snake
+    /// slow/normal): where each reply's thinking time comes from. `measured` (the time
+    /// to the answer, retries included), `fixed:MS`, or `replay:FILE` (the latencies
+    /// recorded in an episode file, to reproduce a run).
+    #[arg(
+        long,
+        value_name = "measured|fixed:MS|replay:FILE",
+        default_value = "measured"
+    )]
+    pub latency: String,
     /// An extra request header, `Name: value` (repeatable).
     #[arg(long, value_name = "'Name: value'", value_parser = header)]
     pub header: Vec<(String, String)>,

@@ -1,6 +1,7 @@
 //! The `playbench` subcommands, as functions from parsed arguments to output text (so
 //! tests call them without a process).
 
+use bench::latency::LatencyStats;
 use bench::report::format_table;
 use bench::results::ResultsFile;
 use bench::share::{EpisodeFile, TaskRef};
@@ -42,6 +43,11 @@ impl Output {
     }
 }
 
+/// The `--latency` setting as given.
+fn latency_setting(agent: &crate::args::AgentArgs) -> String {
+    agent.endpoint.latency.trim().to_string()
+}
+
 fn suite(id: &str) -> Result<&'static Suite, CliError> {
     Ok(bench::suites::latest(id)?)
 }
@@ -62,6 +68,7 @@ pub fn dispatch(cli: &Cli) -> Result<Output, CliError> {
         Command::Suite(args) if args.check => check_suites().map(Output::ok),
         Command::Suite(args) => build_suite(args).map(Output::ok),
         Command::Audit(args) => crate::audit::command(args),
+        Command::Judge(args) => crate::judge::command(args),
         Command::Reflect(args) => crate::reflect::command(args),
     }
 }
@@ -76,6 +83,15 @@ fn run_task(args: &RunArgs) -> Result<Output, CliError> {
     })?;
     let player = Player::from_args(&args.agent)?;
     let episode = player.play(task, 0, None)?;
+    if let Some(stats) = LatencyStats::of(&episode.record.decisions) {
+        eprintln!(
+            "playbench: {}: score {:.1}; thinking time as game time ({}): {}",
+            task.id,
+            episode.record.score,
+            latency_setting(&args.agent),
+            stats.summary()
+        );
+    }
     let file = EpisodeFile::from_record(
         TaskRef::in_suite(suite, id),
         episode.record,
@@ -111,6 +127,7 @@ fn run_suite(args: &RunArgs) -> Result<Output, CliError> {
         &tasks,
         &player,
         episodes,
+        true,
         concurrency as usize,
         args.progress,
     )?;
@@ -136,6 +153,12 @@ fn run_suite(args: &RunArgs) -> Result<Output, CliError> {
         file.to_json()
     } else {
         let mut table = format_table(&file.report);
+        if file.report.latency.is_some() {
+            table.push_str(&format!(
+                "-- latency setting: {}\n",
+                latency_setting(&args.agent)
+            ));
+        }
         if let Some(u) = &file.usage {
             table.push_str(&format!(
                 "-- usage: {} requests, {} input tokens, {} output tokens{}\n",
@@ -159,7 +182,14 @@ fn baseline(args: &BaselineArgs) -> Result<Output, CliError> {
     let tasks: Vec<&Task> = suite.tasks.iter().collect();
     let episodes = args.episodes.max(1);
     let concurrency = args.concurrency.max(1);
-    let results = play_all(&tasks, &player, episodes, concurrency as usize, false)?;
+    let results = play_all(
+        &tasks,
+        &player,
+        episodes,
+        false,
+        concurrency as usize,
+        false,
+    )?;
     let mut settings = run_settings(&args.agent);
     settings.insert("episodes".into(), episodes.to_string().into());
     let name = player.name();
@@ -213,18 +243,49 @@ fn check_suites() -> Result<String, CliError> {
     let mut out = String::new();
     for id in bench::suites::ids() {
         let (version, built) = fresh_build(id)?;
-        if *bench::suites::get(id, version)? != built {
-            return Err(CliError::SuiteStale {
-                id: id.to_string(),
-                version,
-            });
+        let stale = || CliError::SuiteStale {
+            id: id.to_string(),
+            version,
+        };
+        let committed = bench::suites::get(id, version)?;
+        if *committed != built {
+            return Err(stale());
         }
+        let baselines = match bench::suites::baselines(id, version) {
+            Some(Ok((random, oracle))) => {
+                for (player, report) in [
+                    (Player::Random { seed: 0 }, random),
+                    (Player::Oracle, oracle),
+                ] {
+                    if baseline_report(committed, &player)? != report {
+                        return Err(CliError::BaselineStale {
+                            id: id.to_string(),
+                            version,
+                            agent: player.name(),
+                        });
+                    }
+                }
+                ", its random and oracle baselines current"
+            }
+            Some(Err(message)) => return Err(CliError::Usage(message)),
+            None => "",
+        };
         out.push_str(&format!(
-            "{id} v{version} is up to date ({} tasks)\n",
+            "{id} v{version} is up to date ({} tasks{baselines})\n",
             built.tasks.len()
         ));
     }
     Ok(out)
+}
+
+/// What `playbench baseline --report` prints for `player` on `suite` (one episode per
+/// task).
+fn baseline_report(suite: &Suite, player: &Player) -> Result<bench::report::Report, CliError> {
+    let tasks: Vec<&Task> = suite.tasks.iter().collect();
+    let concurrency = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let results = play_all(&tasks, player, 1, false, concurrency, false)?;
+    let name = player.name();
+    Ok(ResultsFile::new(&name, player.results_kind(), &name, suite, None, results).report)
 }
 
 #[cfg(test)]

@@ -7,12 +7,14 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bench::encode::{ImageEncoder, ImageSettings};
 use bench::exchange::{Exchange, Step};
+use bench::latency::LatencySource;
 use bench::model_episode::{agent_name, Attempt, DemoCache, ModelEpisode};
 use bench::protocol::endpoint::{redact, Endpoint, HttpRequest, Prices};
 use bench::protocol::providers::Sampling;
 use bench::protocol::retry::MAX_TRANSPORT_RETRIES;
 use bench::protocol::session::SessionConfig;
 use bench::results::Usage;
+use bench::share::EpisodeFile;
 use bench::{EpisodeRecord, FailureMode, Task};
 
 use crate::args::{EndpointArgs, ImageArgs, ProtocolArg};
@@ -29,6 +31,22 @@ pub struct EndpointConfig {
     pub session: SessionConfig,
     pub prices: Prices,
     pub image: ImageSettings,
+    /// Where thinking times come from on real-time tasks.
+    pub latency: LatencySource,
+}
+
+/// `--latency`: `measured`, `fixed:MS` or `replay:FILE` (an episode file's latencies).
+pub fn latency_source(text: &str) -> Result<LatencySource, CliError> {
+    let usage = |m: String| CliError::Usage(format!("--latency: {m}"));
+    let Some(path) = text.trim().strip_prefix("replay:") else {
+        return LatencySource::parse(text).map_err(usage);
+    };
+    let json = std::fs::read_to_string(path).map_err(|error| CliError::Io {
+        what: format!("reading {path}"),
+        error,
+    })?;
+    let file = EpisodeFile::from_json(&json).map_err(|e| usage(format!("{path}: {e}")))?;
+    LatencySource::replay_of(&file.record).map_err(|e| usage(format!("{path}: {e}")))
 }
 
 fn required(value: &Option<String>, flag: &str) -> Result<String, CliError> {
@@ -69,6 +87,11 @@ impl EndpointConfig {
                 }
             }
         }
+        if args.protocol == ProtocolArg::Gameverse && args.history != HistoryWindow::Full {
+            return Err(CliError::Usage(
+                "--history: GameVerse's agent sends every step alone (two messages); leave it at full".into(),
+            ));
+        }
         Ok(Self {
             endpoint: Endpoint {
                 provider: provider.provider(),
@@ -92,6 +115,7 @@ impl EndpointConfig {
                 verbalize: args.verbalize,
                 final_goal: args.final_goal,
                 repeat_instructions: args.repeat_instructions,
+                gameverse_agent: args.gameverse_agent.into(),
                 ..SessionConfig::default()
             },
             prices: Prices {
@@ -99,6 +123,7 @@ impl EndpointConfig {
                 output_per_million: args.price_out,
             },
             image: image.settings(),
+            latency: latency_source(&args.latency)?,
         })
     }
 
@@ -140,6 +165,7 @@ pub fn play(
     let mut episode =
         ModelEpisode::new(task, config.endpoint.clone(), config.session, config.prices)
             .map_err(start_error)?;
+    episode.set_latency_source(config.latency.clone());
     if let Some(cache) = demos {
         episode.share_demo_images(cache.clone(), config.image.key());
     }
@@ -385,5 +411,45 @@ mod tests {
             "{e}"
         );
         assert!(config(&["--history", "0"]).is_err());
+    }
+
+    #[test]
+    fn latency_is_measured_fixed_or_replayed_from_an_episode_file() {
+        assert_eq!(config(&[]).unwrap().latency, LatencySource::Measured);
+        let c = config(&["--latency", "fixed:2500"]).unwrap();
+        assert_eq!(c.latency, LatencySource::Fixed(2500));
+        let e = config(&["--latency", "fixed:soon"]).err().unwrap();
+        assert!(e.to_string().contains("whole number"), "{e}");
+        assert_eq!(e.exit_code(), 2);
+        let e = config(&["--latency", "replay:/nonexistent/episode.json"])
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("/nonexistent/episode.json"), "{e}");
+        // An episode file whose decisions carry latencies replays them in order.
+        let task = bench::suites::latest("gameverse")
+            .unwrap()
+            .task("snake")
+            .unwrap();
+        let mut agent = bench::agents::OracleAgent::new();
+        let mut record = bench::run_episode(task, &mut agent).unwrap();
+        let dir = std::env::temp_dir().join(format!("playbench-latency-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("episode.json");
+        let write = |record: &bench::EpisodeRecord| {
+            let file = EpisodeFile::from_record(
+                bench::share::TaskRef::Inline(Box::new(task.clone())),
+                record.clone(),
+                None,
+            );
+            std::fs::write(&path, file.to_json()).unwrap();
+            format!("replay:{}", path.display())
+        };
+        let e = config(&["--latency", &write(&record)]).err().unwrap();
+        assert!(e.to_string().contains("records no latencies"), "{e}");
+        record.decisions[0].latency_ms = Some(3000);
+        record.decisions[2].latency_ms = Some(35000);
+        let c = config(&["--latency", &write(&record)]).unwrap();
+        assert_eq!(c.latency, LatencySource::Replay(vec![3000, 35000]));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

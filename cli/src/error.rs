@@ -77,12 +77,29 @@ pub enum CliError {
         missing: usize,
         verdicts: usize,
     },
+    /// A file given to `judge` that cannot be judged.
+    Judge {
+        input: String,
+        message: String,
+    },
+    /// Episodes the judge did not judge (endpoint failures, unparsable replies); the
+    /// judge file was still printed.
+    JudgeIncomplete {
+        unjudged: usize,
+        episodes: usize,
+    },
     /// An episode that re-simulates differently: the first divergence.
     Diverged(String),
     /// A committed suite that differs from a fresh build of its recipes.
     SuiteStale {
         id: String,
         version: u32,
+    },
+    /// A committed baseline report that differs from a fresh run of its agent.
+    BaselineStale {
+        id: String,
+        version: u32,
+        agent: String,
     },
     /// Writing output failed.
     Io {
@@ -118,8 +135,12 @@ impl ErrorKind {
 impl CliError {
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Self::Diverged(_) | Self::SuiteStale { .. } => ErrorKind::Diverged,
-            Self::Endpoint { .. } | Self::AuditIncomplete { .. } => ErrorKind::Endpoint,
+            Self::Diverged(_) | Self::SuiteStale { .. } | Self::BaselineStale { .. } => {
+                ErrorKind::Diverged
+            }
+            Self::Endpoint { .. } | Self::AuditIncomplete { .. } | Self::JudgeIncomplete { .. } => {
+                ErrorKind::Endpoint
+            }
             Self::Io { .. } => ErrorKind::Io,
             Self::Args(_)
             | Self::Usage(_)
@@ -133,6 +154,7 @@ impl CliError {
             | Self::SuiteBuild { .. }
             | Self::ModelEpisode { .. }
             | Self::Audit { .. }
+            | Self::Judge { .. }
             | Self::Episode(_)
             | Self::Study(_)
             | Self::Env(_) => ErrorKind::Input,
@@ -185,7 +207,13 @@ impl fmt::Display for CliError {
                 f,
                 "the endpoint failed: {failed} of {episodes} episodes ended with api_error"
             ),
-            Self::Audit { input, message } => write!(f, "{input}: {message}"),
+            Self::Audit { input, message } | Self::Judge { input, message } => {
+                write!(f, "{input}: {message}")
+            }
+            Self::JudgeIncomplete { unjudged, episodes } => write!(
+                f,
+                "the judging is incomplete: {unjudged} of {episodes} episodes have no judgment or were flagged (see the judge file)"
+            ),
             Self::AuditIncomplete { missing, verdicts } => write!(
                 f,
                 "the audit is incomplete: {missing} of {verdicts} verdicts are missing (see the errors in the audit file)"
@@ -194,6 +222,13 @@ impl fmt::Display for CliError {
                 f,
                 "the committed {id} v{version} differs from a fresh build: run `playbench suite --suite-id {id} > bench/suites/{id}/v{version}.json`"
             ),
+            Self::BaselineStale { id, version, agent } => {
+                let which = if agent.starts_with("random") { "random" } else { "oracle" };
+                write!(
+                    f,
+                    "the committed {which} baseline of {id} v{version} differs from a fresh run of {agent}: run `playbench baseline --suite-id {id} --agent {which} --report > bench/suites/{id}/v{version}.baseline-{which}.json`"
+                )
+            }
             Self::Io { what, error } => write!(f, "{what}: {error}"),
         }
     }

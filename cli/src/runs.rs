@@ -64,6 +64,30 @@ impl Player {
         }
     }
 
+    /// Refuses, before anything is played, tasks the player's protocol cannot play:
+    /// `--protocol gameverse` needs the environment's GameVerse agent prompts.
+    pub fn check_tasks(&self, tasks: &[&Task]) -> Result<(), CliError> {
+        let Self::Endpoint(config) = self else {
+            return Ok(());
+        };
+        if config.session.protocol != bench::protocol::session::Protocol::Gameverse {
+            return Ok(());
+        }
+        for task in tasks {
+            let env = task.make_env().map_err(|error| CliError::Task {
+                task: Some(task.id.clone()),
+                error,
+            })?;
+            if env.agent_prompts().is_none() {
+                return Err(CliError::Usage(format!(
+                    "--protocol gameverse plays GameVerse's games only: task {} ({}) has no GameVerse agent prompts",
+                    task.id, task.env
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Repetition `repeat` of `task`.
     pub fn play(
         &self,
@@ -97,19 +121,29 @@ impl Player {
     }
 }
 
-/// Plays each of `tasks` `episodes` times, `concurrency` episodes at a time (threads;
-/// each episode on its own state). The results come back in task order, then repetition
+/// Plays each of `tasks` `episodes` times (times its trials with `with_trials`, as a
+/// suite run does), `concurrency` episodes at a time (threads; each episode on its own
+/// state). The results come back in task order, then repetition
 /// order, whatever finished first; the first error in that order fails the run.
 pub fn play_all(
     tasks: &[&Task],
     player: &Player,
     episodes: u64,
+    with_trials: bool,
     concurrency: usize,
     progress: bool,
 ) -> Result<Vec<ResultEpisode>, CliError> {
+    player.check_tasks(tasks)?;
     let jobs: Vec<(&Task, u64)> = tasks
         .iter()
-        .flat_map(|t| (0..episodes).map(move |e| (*t, e)))
+        .flat_map(|t| {
+            let trials = if with_trials {
+                u64::from(t.trial_count())
+            } else {
+                1
+            };
+            (0..episodes * trials).map(move |e| (*t, e))
+        })
         .collect();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -171,6 +205,7 @@ pub fn run_settings(args: &AgentArgs) -> Map<String, Value> {
                 }
             }
             m.insert("protocol".into(), flag_name(&e.protocol));
+            m.insert("latency".into(), e.latency.trim().into());
             for (set, name) in [
                 (e.verbalize, "verbalize"),
                 (e.final_goal, "final_goal"),
@@ -207,6 +242,13 @@ pub fn run_settings(args: &AgentArgs) -> Map<String, Value> {
                     "image_max_long_side".into(),
                     bench::encode::VISGYM_MAX_LONG_SIDE.into(),
                 );
+                return m;
+            }
+            // GameVerse's harness sends PNG screenshots at their own size.
+            if e.protocol == crate::args::ProtocolArg::Gameverse {
+                m.insert("gameverse_agent".into(), flag_name(&e.gameverse_agent));
+                m.insert("image_format".into(), "image/png".into());
+                m.insert("image_scale".into(), 1.0.into());
                 return m;
             }
             let image = args.image.settings();
@@ -250,8 +292,8 @@ mod tests {
             .collect();
         let player = Player::from_args(&agent(&["--agent", "random", "--seed", "5"])).unwrap();
         assert_eq!(player.name(), "random (seed 5000015)");
-        let one = play_all(&tasks, &player, 3, 1, false).unwrap();
-        let three = play_all(&tasks, &player, 3, 3, false).unwrap();
+        let one = play_all(&tasks, &player, 3, true, 1, false).unwrap();
+        let three = play_all(&tasks, &player, 3, true, 3, false).unwrap();
         assert_eq!(one, three);
         let order: Vec<(&str, u32)> = one
             .iter()

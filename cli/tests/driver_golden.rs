@@ -357,3 +357,136 @@ fn driver_replays_visgym_golden_files() {
         }
     }
 }
+
+/// The driver as a GameVerse player: replies and idle steps as text; every reset and
+/// step reply must carry the frame's SHA-256 (`docs/driver.md`).
+struct GameVerseDriver {
+    driver: DriverProcess,
+    /// Replies checked for `frame_sha256`.
+    hashed: usize,
+}
+
+impl GameVerseDriver {
+    fn start() -> Self {
+        Self {
+            driver: DriverProcess::start(),
+            hashed: 0,
+        }
+    }
+
+    fn hashed(&mut self, reply: &Value) -> Result<(), String> {
+        let hex = reply["frame_sha256"].as_str().unwrap_or_default();
+        if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(format!("no frame_sha256 in {reply}"));
+        }
+        self.hashed += 1;
+        Ok(())
+    }
+}
+
+impl playbench_tests::gameverse::GameVersePlayer for GameVerseDriver {
+    fn make(&mut self, id: &str, kwargs: &Value) -> Result<(), String> {
+        self.driver
+            .ask(&json!({"op": "make", "env": id, "kwargs": kwargs}))
+            .map(|_| ())
+    }
+
+    fn reset(&mut self, seed: Option<u64>) -> Result<Value, String> {
+        let mut r = self.driver.ask(&json!({"op": "reset", "seed": seed}))?;
+        self.hashed(&r)?;
+        Ok(r["state"].take())
+    }
+
+    fn step(&mut self, text: &str) -> Result<Stepped, String> {
+        let mut r = self.driver.ask(&json!({"op": "step", "action": text}))?;
+        self.hashed(&r)?;
+        Ok(Stepped {
+            state: r["state"].take(),
+            reward: r["reward"].as_f64().ok_or("no reward")?,
+            terminated: r["terminated"].as_bool().ok_or("no terminated")?,
+            truncated: r["truncated"].as_bool().ok_or("no truncated")?,
+        })
+    }
+}
+
+/// GameVerse's goldens through the driver process, with the replay the library's golden
+/// test uses (`playbench_tests::gameverse`): 2048, Maze and Snake (Stop mode, and the
+/// real-time episodes on the virtual clock, the idle steps sent as `(timeout)`), states,
+/// rewards and flags; Tic-Tac-Toe's generic golden file replays in
+/// `generic_golden_files_replay_through_the_driver`, its frame hashes are checked here.
+#[test]
+fn driver_replays_the_gameverse_golden_files() {
+    use playbench_tests::gameverse::{
+        golden, replay_2048, replay_maze, replay_snake_realtime, replay_snake_stop, report, Tally,
+    };
+    use std::cell::Cell;
+    let no_extra = &mut |_: &GameVerseDriver, _: &Value, _: Option<(usize, &Value)>| Vec::new();
+    let hashed = Cell::new(0);
+    let count = |p: &GameVerseDriver| hashed.set(hashed.get() + p.hashed);
+
+    let mut tally = Tally::default();
+    let mut d = GameVerseDriver::start();
+    let g = golden(envs::gameverse::twenty_forty_eight::ID).unwrap();
+    report(&replay_2048(&mut d, &g, no_extra, &mut tally)).unwrap();
+    count(&d);
+    assert!(
+        tally.steps > 3000 && tally.ends >= 9 && tally.caps >= 1,
+        "2048 {tally:?}"
+    );
+
+    let mut tally = Tally::default();
+    let g = golden(envs::gameverse::maze::ID).unwrap();
+    report(&replay_maze(
+        GameVerseDriver::start,
+        &g,
+        no_extra,
+        &mut tally,
+    ))
+    .unwrap();
+    assert!(
+        tally.steps > 1500 && tally.ends > 50 && tally.caps > 20,
+        "maze {tally:?}"
+    );
+
+    let mut tally = Tally::default();
+    let g = golden(envs::gameverse::snake::ID).unwrap();
+    report(&replay_snake_stop(
+        GameVerseDriver::start,
+        &g,
+        no_extra,
+        &mut tally,
+    ))
+    .unwrap();
+    assert!(
+        tally.steps > 450 && tally.ends > 10 && tally.caps == 1,
+        "snake {tally:?}"
+    );
+
+    let mut tally = Tally::default();
+    let mut d = GameVerseDriver::start();
+    let mut episodes = (0, 0);
+    report(&replay_snake_realtime(
+        &mut d,
+        &g,
+        no_extra,
+        &mut tally,
+        &mut episodes,
+    ))
+    .unwrap();
+    count(&d);
+    assert!(
+        episodes == (8, 5) && tally.steps > 200 && tally.idles > 20,
+        "real-time snake {episodes:?} {tally:?}"
+    );
+    assert!(hashed.get() > 3500, "{}", hashed.get());
+
+    // Tic-Tac-Toe's replies carry the frame hash too.
+    use playbench_tests::gameverse::GameVersePlayer;
+    let mut d = GameVerseDriver::start();
+    d.make("GameVerse/TicTacToe", &json!({"player_mark": "O"}))
+        .unwrap();
+    d.reset(Some(0)).unwrap();
+    let s = d.step("B2").unwrap();
+    assert_eq!(s.state["agent_marks"], 1, "{}", s.state);
+    assert_eq!(d.hashed, 2);
+}

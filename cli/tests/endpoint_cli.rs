@@ -502,6 +502,142 @@ fn an_audit_of_a_results_file_with_good_and_malformed_auditor_replies() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn a_judging_of_oracle_and_random_episodes_against_the_exact_milestones() {
+    let Some(s) = server() else { return };
+    let dir = std::env::temp_dir().join(format!("playbench-judge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let base = format!("http://127.0.0.1:{}/v1", s.port);
+    let judge = |inputs: &[&str], model: &str, extra: &[&str]| {
+        playbench(
+            &[
+                &["judge"][..],
+                inputs,
+                &[
+                    "--provider",
+                    "openai",
+                    "--base-url",
+                    &base,
+                    "--model",
+                    model,
+                    "--api-key-env",
+                    "PLAYBENCH_TEST_KEY",
+                ],
+                extra,
+            ]
+            .concat(),
+        )
+    };
+    let baseline = |filter: &str, agent: &str, out: &str| {
+        let (code, _, err) = playbench(&[
+            "run",
+            "--suite",
+            "--suite-id",
+            "gameverse",
+            "--filter",
+            filter,
+            "--agent",
+            agent,
+            "--seed",
+            "1",
+            "--json",
+            "--out",
+            out,
+        ]);
+        assert_eq!(code, 0, "{err}");
+    };
+    let (oracle, random) = (path("oracle.json"), path("random.json"));
+    baseline("maze", "oracle", &oracle);
+    baseline("tic-tac-toe", "random", &random);
+
+    // The oracle's mazes: the scripted judge completes the even milestones, the replay
+    // all five; its repeated and out-of-range entries are ignored.
+    let (code, out, err) = judge(&[&oracle], "judge", &["--out", &path("j-oracle.json")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("playbench: judge 1/5 (maze-s1): judge 3/5 completed, exact 5/5 (6 of 6 frames); 0 false, 2 missed"),
+        "{err}"
+    );
+    let file: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(file["format"], "playbench-judge/1");
+    assert_eq!(file["judge"], "endpoint:openai:judge");
+    assert_eq!(file["report"]["overall"]["milestones"], 25);
+    assert_eq!(file["report"]["overall"]["missed_completions"], 10);
+    let first = &file["episodes"][0];
+    assert_eq!(first["ignored"].as_array().unwrap().len(), 2);
+    assert_eq!(first["milestones"][4]["exact_step"], 6);
+    let link = file["report"]["disagreements"][0]["link"].as_str().unwrap();
+    assert!(
+        link.starts_with("/episode#e=pb1.") && link.ends_with("&t=1"),
+        "{link}"
+    );
+    let log = server_log(&s);
+    let requests: Vec<&Value> = log.iter().filter(|e| e["script"] == "judge").collect();
+    assert_eq!(requests.len(), 5);
+    assert_eq!(requests[0]["images"], 6);
+
+    // Random Tic-Tac-Toe: each first reply is unparsable and asked again.
+    let (code, out, err) = judge(
+        &[&random],
+        "judge:retry",
+        &["--out", &path("j-random.json")],
+    );
+    assert_eq!(code, 0, "{err}");
+    let file: Value = serde_json::from_str(&out).unwrap();
+    for e in file["episodes"].as_array().unwrap() {
+        assert_eq!(e["replies"].as_array().unwrap().len(), 2, "{e}");
+        assert!(e["problems"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("the reply holds no JSON object"));
+    }
+
+    // A share link whose every reply is unparsable: flagged, scored 0, exit 3.
+    let (code, link, err) = playbench(&[
+        "run",
+        "--task",
+        "maze-s2",
+        "--suite-id",
+        "gameverse",
+        "--agent",
+        "random",
+        "--link",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = judge(&[link.trim()], "judge:garbage", &["--max-images", "2"]);
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("(maze-s2): flagged, scored 0 (2 unparsable replies"),
+        "{err}"
+    );
+    assert!(
+        err.contains("the judging is incomplete: 1 of 1 episodes"),
+        "{err}"
+    );
+    let file: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(file["episodes"][0]["frames_sent"], 2);
+    assert_eq!(file["report"]["judge_score"], 0.0);
+
+    // The agreement table over both judge files; a bad input is named.
+    let (code, out, err) = playbench(&[
+        "judge",
+        "--report",
+        &path("j-oracle.json"),
+        &path("j-random.json"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("endpoint:openai:judge\n  episodes 5 (judged 5"),
+        "{out}"
+    );
+    assert!(out.contains("  GameVerse/Maze "), "{out}");
+    assert!(out.contains("  GameVerse/TicTacToe "), "{out}");
+    let (code, _, err) = playbench(&["judge", "--report", "Cargo.toml"]);
+    assert_eq!(code, 2, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Reflect and retry against scripted replies: three failed attempts at a maze, both
 /// reflection requests after each of the first two, the experience in the next
 /// attempt, progress on stderr, and a file whose attempts verify.

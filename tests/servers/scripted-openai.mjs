@@ -40,6 +40,12 @@
 //                                  fence), a transfer verdict, a failure stage naming
 //                                  TURN 2; with :malformed the first transfer reply has a
 //                                  wrong label and every failure-stage reply is not JSON
+//   judge[:retry|:garbage]         the milestone judge's replies (docs/judge.md), for a request
+//                                  whose system message is the judge's: from the user text's
+//                                  `Milestone i:` lines, a fenced `milestone_matches` with
+//                                  even indices completed, plus a repeated and an
+//                                  out-of-range entry; :retry makes every odd request
+//                                  unparsable, :garbage every request
 //   file:<path>                    the replies of a JSON file (an array, or {"script": [...]}):
 //                                  the n-th request gets entry n (a reply text, or
 //                                  {"error": message}: the context-overflow error when the
@@ -144,6 +150,26 @@ function auditReply(provider, body, script) {
     return JSON.stringify({ player_failure_stage: { label: 'planning', justification: 'At TURN 2 the player saw the hole and still walked toward it.' } });
   }
   return 'this is not an audit request';
+}
+
+// The milestone judge's canned replies (counted per script, like the requests).
+function judgeReply(provider, body, script, n) {
+  if (!systemText(provider, body).startsWith('You are a game milestone checker.')) return 'this is not a judge request';
+  if (script === 'judge:garbage' || (script === 'judge:retry' && n % 2 === 1)) return 'I watched it; most milestones look done.';
+  const list = provider === 'gemini' ? body.contents : body.messages;
+  const texts = [];
+  for (const m of list ?? []) {
+    const parts = provider === 'gemini' ? m.parts : Array.isArray(m.content) ? m.content : [{ text: m.content }];
+    for (const p of parts ?? []) if (typeof p.text === 'string') texts.push(p.text);
+  }
+  const count = texts.join('\n').split('\n').filter((l) => /^Milestone \d+: /.test(l)).length;
+  const matches = [];
+  for (let i = 0; i < count; i++) {
+    matches.push({ milestone_index: i, completed: i % 2 === 0, evidence: `Milestone ${i}: ${i % 2 === 0 ? 'seen' : 'not seen'} in ${images(provider, body).length} frames.` });
+  }
+  matches.push({ milestone_index: 0, completed: false, evidence: 'a repeated entry' });
+  matches.push({ milestone_index: count + 3, completed: true, evidence: 'outside the list' });
+  return 'My verdict:\n```json\n' + JSON.stringify({ milestone_matches: matches }, null, 2) + '\n```';
 }
 
 function lastRole(provider, body) {
@@ -259,6 +285,7 @@ function handle(req, res) {
       case 'notjson': return send(200, '<html><body>Welcome to nginx!</body></html>');
       case 'noimages': return send(...p.noimages);
       case 'audit': return send(200, ok(auditReply(provider, body, script)));
+      case 'judge': return send(200, ok(judgeReply(provider, body, script, n)));
       case 'key': return send(200, ok(`[Action: Down]\nscripted reply ${n}`));
       default: return send(404, p.error(`The model ${script} does not exist`, 'not_found_error'));
     }

@@ -310,4 +310,5 @@ pub fn data_files(prefix: &str) -> impl Iterator<Item = (&'static str, &'static 
         .filter(move |(path, _)| path.starts_with(prefix))
         .copied()
 }
+pub mod gameverse;
 pub mod visgym;

@@ -132,6 +132,7 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
     };
     let jpeg = move || settings.with(|s| s.image.format == ImageFormat::Jpeg);
     let visgym = move || settings.with(|s| s.session.protocol == Protocol::Visgym);
+    let gameverse = move || settings.with(|s| s.session.protocol == Protocol::Gameverse);
     view! {
         <EndpointChoice state=state />
         <fieldset class="run-setup">
@@ -139,13 +140,21 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
             <div class="form-row">
                 <label for="run-protocol">"Harness"</label>
                 <select id="run-protocol" data-testid="run-protocol" on:change=move |ev| {
-                    let p = if event_target_value(&ev) == "visgym" { Protocol::Visgym } else { Protocol::Vical };
+                    let p = match event_target_value(&ev).as_str() {
+                        "visgym" => Protocol::Visgym,
+                        "gameverse" => Protocol::Gameverse,
+                        _ => Protocol::Vical,
+                    };
                     edit(&|s| s.session.protocol = p);
                 }>
-                    <option value="vical" selected=move || !visgym()>"V-ICAL (rules, demonstrations, [Action: …] replies)"</option>
+                    <option value="vical" selected=move || !visgym() && !gameverse()>"V-ICAL (rules, demonstrations, [Action: …] replies)"</option>
                     <option value="visgym" selected=visgym>"VisGym (its own instructions and parser, word for word)"</option>
+                    <option value="gameverse" selected=gameverse>"GameVerse (its zero-shot agent, word for word; its open games only)"</option>
                 </select>
             </div>
+            <Show when=gameverse>
+                <p class="hint" data-testid="run-gameverse-hint">"GameVerse's agent sends each step alone as a system prompt and the game's user prompt with the previous and current screenshots as PNG (the image settings below do not apply), reads the reply under ### Actions and never asks again; keep the history full and the observation an image (docs/gameverse.md, \"Harness\")."</p>
+            </Show>
             <Show when=visgym>
                 <div class="form-row" data-testid="run-visgym-options">
                     <label class="check">

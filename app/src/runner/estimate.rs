@@ -212,7 +212,8 @@ pub fn run_estimate_text(
     ))
 }
 
-/// The estimate for a suite run: every task of `tasks`, `episodes` times each. Images
+/// The estimate for a suite run: every task of `tasks`, `episodes` times its trials.
+/// Images
 /// are taken at the size of the largest first frame, for the tokens.
 pub fn suite_estimate_text(
     tasks: &[&Task],
@@ -222,10 +223,13 @@ pub fn suite_estimate_text(
 ) -> Result<String, String> {
     let (mut like_oracle, mut whole_budget) = (Sent::default(), Sent::default());
     let mut size = (0, 0);
+    let mut count = 0;
     for task in tasks {
         let (e, s) = run_estimate(task, settings).map_err(|err| format!("{}: {err}", task.id))?;
-        like_oracle = like_oracle.plus(&e.like_oracle, u64::from(episodes));
-        whole_budget = whole_budget.plus(&e.whole_budget, u64::from(episodes));
+        let n = u64::from(episodes) * u64::from(task.trial_count());
+        count += n;
+        like_oracle = like_oracle.plus(&e.like_oracle, n);
+        whole_budget = whole_budget.plus(&e.whole_budget, n);
         if s.0 * s.1 > size.0 * size.1 {
             size = s;
         }
@@ -235,8 +239,7 @@ pub fn suite_estimate_text(
         whole_budget,
     };
     Ok(format!(
-        "For {} episode(s): {} {}",
-        tasks.len() as u64 * u64::from(episodes),
+        "For {count} episode(s): {} {}",
         e.text()
             .trim_start_matches("Before you start: ")
             .replacen("played", "Played", 1),

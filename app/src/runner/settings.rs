@@ -105,6 +105,15 @@ impl RunSettings {
         if visgym && self.session.observation == ObservationMode::Both {
             out.push("VisGym's harness shows the image or the text rendering, not both.".into());
         }
+        if self.session.protocol == Protocol::Gameverse
+            && (self.session.history != HistoryWindow::Full
+                || self.session.observation != ObservationMode::Image)
+        {
+            out.push(
+                "GameVerse's agent sends every step alone with screenshots: keep the history full and the observation an image."
+                    .into(),
+            );
+        }
         out
     }
 
@@ -127,8 +136,21 @@ impl RunSettings {
         let visgym = s.protocol == Protocol::Visgym;
         m.insert(
             "protocol".into(),
-            if visgym { "visgym" } else { "vical" }.into(),
+            match s.protocol {
+                Protocol::Vical => "vical",
+                Protocol::Visgym => "visgym",
+                Protocol::Gameverse => "gameverse",
+            }
+            .into(),
         );
+        if s.protocol == Protocol::Gameverse {
+            // GameVerse's agent and its fixed images, named as `playbench run` records
+            // them (docs/gameverse.md, "Harness").
+            m.insert("gameverse_agent".into(), "zero-shot".into());
+            m.insert("image_format".into(), "image/png".into());
+            m.insert("image_scale".into(), 1.0.into());
+            return m;
+        }
         if visgym {
             // VisGym's options, named as `playbench run` records them.
             for (set, name) in [
@@ -231,6 +253,20 @@ mod tests {
         assert_eq!(r["image_format"], "image/jpeg");
         assert_eq!(r["demos"], "images");
         assert!(!serde_json::to_string(&r).unwrap().contains("key"));
+    }
+
+    #[test]
+    fn gameverse_runs_record_its_agent_and_png_frames() {
+        let mut s = RunSettings::default();
+        s.session.protocol = Protocol::Gameverse;
+        s.image.format = ImageFormat::Jpeg;
+        let r = s.record(&Profile::default());
+        assert_eq!(r["protocol"], "gameverse");
+        assert_eq!(r["gameverse_agent"], "zero-shot");
+        assert_eq!(r["image_format"], "image/png");
+        assert!(s.problems().is_empty());
+        s.session.history = HistoryWindow::Last(2);
+        assert!(s.problems()[0].starts_with("GameVerse's agent"));
     }
 
     #[test]

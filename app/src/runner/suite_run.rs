@@ -382,11 +382,19 @@ pub struct SuiteRun {
 
 impl SuiteRun {
     pub fn new(plan: RunPlan) -> Self {
+        // Each task's trials (GameVerse's tasks ask for several), times the run's
+        // repetitions.
+        let suite = bench::suites::latest(&plan.suite).ok();
+        let trials = |id: &str| {
+            suite
+                .and_then(|s| s.task(id))
+                .map_or(1, |t| t.trial_count())
+        };
         let jobs = plan
             .tasks
             .iter()
             .flat_map(|t| {
-                (0..plan.episodes_per_task).map(move |repeat| Job {
+                (0..plan.episodes_per_task * trials(t)).map(move |repeat| Job {
                     task: t.clone(),
                     repeat,
                 })

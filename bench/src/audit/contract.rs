@@ -67,7 +67,8 @@ pub fn reply_object(reply: &str) -> Result<Map<String, Value>, String> {
     }
 }
 
-fn kind(v: &Value) -> &'static str {
+/// What kind of JSON value `v` is, for error messages ("got a number").
+pub(crate) fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

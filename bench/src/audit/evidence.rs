@@ -8,6 +8,7 @@
 use envs::Frame;
 
 use crate::demo::{caption_frame, render_clip, Outcome};
+use crate::latency::LatencyClock;
 use crate::protocol::prompt::{DemoMode, ImageRef, Message, Role};
 use crate::protocol::session::{HistoryWindow, ModelSession, Next, Protocol, SessionConfig};
 use crate::{EpisodeRecord, EpisodeRunner, FailureMode, Reply, Task};
@@ -131,8 +132,21 @@ pub fn build_evidence(
     let mut runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
     let mut log = Log::default();
     log.capture(&runner);
+    // A model's real-time episode replays from its thinking times, as it was played
+    // (`crate::latency`): each request saw the state after the idle steps due by then.
+    let mut timed = record
+        .decisions
+        .iter()
+        .any(|d| d.latency_ms.is_some())
+        .then(|| LatencyClock::for_runner(&runner))
+        .flatten();
     for (i, d) in record.decisions.iter().enumerate() {
         let n = i + 1;
+        if runner.decisions().len() > i {
+            // An idle step after the last reply ended the episode: the clock recorded it.
+            log.capture(&runner);
+            continue;
+        }
         let replies: Vec<&str> = d
             .rejected
             .iter()
@@ -153,14 +167,22 @@ pub fn build_evidence(
                 _ => return Err(mismatch(n, "the accepted reply is not the recorded action")),
             }
         }
-        if d.idle_before > 0 {
-            runner
-                .idle(d.idle_before)
-                .map_err(|e| mismatch(n, &e.to_string()))?;
+        let apply = |r: &mut EpisodeRunner| {
+            r.apply_text(&d.action, d.raw.clone(), d.rejected.clone())
+                .map(|_| ())
+        };
+        match (&mut timed, d.latency_ms) {
+            (Some(clock), Some(latency)) => clock.play(&mut runner, latency, apply),
+            _ => {
+                if d.idle_before > 0 {
+                    runner
+                        .idle(d.idle_before)
+                        .map_err(|e| mismatch(n, &e.to_string()))?;
+                }
+                apply(&mut runner)
+            }
         }
-        runner
-            .apply_text(&d.action, d.raw.clone(), d.rejected.clone())
-            .map_err(|e| mismatch(n, &e.to_string()))?;
+        .map_err(|e| mismatch(n, &e.to_string()))?;
         log.capture(&runner);
     }
     let n = record.decisions.len() + 1;

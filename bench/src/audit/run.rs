@@ -21,10 +21,11 @@ use super::request::{audit_messages, reference_messages, Criterion};
 use crate::demo::render_clip;
 use crate::encode::FrameEncoder;
 use crate::model_episode::agent_name;
-use crate::protocol::endpoint::{redact, Endpoint, HttpRequest};
+use crate::protocol::endpoint::{Endpoint, HttpRequest};
 use crate::protocol::prompt::{ImageRef, Message};
 use crate::protocol::providers::{ApiError, EncodedImage, ErrorKind};
-use crate::protocol::retry::{backoff_ms, MAX_TRANSPORT_RETRIES};
+use crate::protocol::retry::MAX_TRANSPORT_RETRIES;
+use crate::protocol::transport::{Outcome, Transport};
 use crate::report::{env_name, tag_names};
 use crate::results::{ResultsFile, ResultsKind, Usage};
 use crate::share::EpisodeFile;
@@ -60,46 +61,34 @@ struct Sources {
     images: HashMap<ImageRef, EncodedImage>,
 }
 
-impl Sources {
-    fn frame(&self, r: &ImageRef) -> Option<&Frame> {
-        match (&self.evidence, r) {
-            (Some(e), _) => e.frame(r),
-            (None, ImageRef::DemoFrame { clip, frame }) => self.demos.get(*clip)?.get(*frame),
-            (None, _) => None,
-        }
+/// An image of the current requests: the evidence's, else a demonstration frame.
+fn frame_of<'a>(
+    demos: &'a [Vec<Frame>],
+    evidence: Option<&'a Evidence>,
+    r: &ImageRef,
+) -> Option<&'a Frame> {
+    match (evidence, r) {
+        (Some(e), _) => e.frame(r),
+        (None, ImageRef::DemoFrame { clip, frame }) => demos.get(*clip)?.get(*frame),
+        (None, _) => None,
     }
 }
 
 struct Current {
     job: Job,
     messages: Vec<Message>,
-    transport_retries: u32,
-    wait_ms: u64,
 }
 
 pub struct AuditRun {
-    endpoint: Endpoint,
+    transport: Transport,
     results: ResultsFile,
     tasks: Vec<Task>,
     file: AuditFile,
     current: Option<Current>,
     sources: Option<Sources>,
-    usage: Usage,
-    requests_sent: u32,
-    last_error: Option<ApiError>,
 }
 
-fn fresh_file(results: &ResultsFile, endpoint: &Endpoint) -> AuditFile {
-    let mut settings = Map::new();
-    settings.insert("provider".into(), endpoint.provider.name().into());
-    settings.insert("base_url".into(), endpoint.base_url.clone().into());
-    settings.insert("model".into(), endpoint.sampling.model.clone().into());
-    if let Some(t) = endpoint.sampling.temperature {
-        settings.insert("temperature".into(), t.into());
-    }
-    if let Some(n) = endpoint.sampling.max_output_tokens {
-        settings.insert("max_tokens".into(), n.into());
-    }
+fn fresh_file(results: &ResultsFile, transport: &Transport) -> AuditFile {
     AuditFile {
         format: AUDIT_FORMAT.to_string(),
         results_label: results.label.clone(),
@@ -107,8 +96,8 @@ fn fresh_file(results: &ResultsFile, endpoint: &Endpoint) -> AuditFile {
         suite: results.suite.clone(),
         suite_version: results.suite_version,
         results_crc32: results_fingerprint(results),
-        auditor: agent_name(endpoint),
-        auditor_settings: settings,
+        auditor: agent_name(transport.endpoint()),
+        auditor_settings: transport.settings(),
         references: Vec::new(),
         episodes: Vec::new(),
         report: AuditReport::default(),
@@ -137,17 +126,15 @@ impl AuditRun {
         }
         let suite =
             crate::suites::get(&results.suite, results.suite_version).map_err(|e| e.to_string())?;
-        let file = fresh_file(&results, &endpoint);
+        let transport = Transport::new(endpoint);
+        let file = fresh_file(&results, &transport);
         Ok(Self {
             tasks: suite.tasks.clone(),
-            endpoint,
+            transport,
             results,
             file,
             current: None,
             sources: None,
-            usage: Usage::default(),
-            requests_sent: 0,
-            last_error: None,
         })
     }
 
@@ -182,11 +169,11 @@ impl AuditRun {
     }
 
     pub fn usage(&self) -> &Usage {
-        &self.usage
+        self.transport.usage()
     }
 
     pub fn last_error(&self) -> Option<&ApiError> {
-        self.last_error.as_ref()
+        self.transport.last_error()
     }
 
     /// Episodes in the results file.
@@ -234,10 +221,10 @@ impl AuditRun {
                 replies + 1
             ));
         }
-        if c.transport_retries > 0 {
+        let retries = self.transport.transport_retries();
+        if retries > 0 {
             s.push_str(&format!(
-                ", transport retry {} of {MAX_TRANSPORT_RETRIES}",
-                c.transport_retries
+                ", transport retry {retries} of {MAX_TRANSPORT_RETRIES}"
             ));
         }
         Some(s)
@@ -431,12 +418,8 @@ impl AuditRun {
                     self.settle_error(job, "the request could not be built".into());
                     continue;
                 };
-                self.current = Some(Current {
-                    job,
-                    messages,
-                    transport_retries: 0,
-                    wait_ms: 0,
-                });
+                self.transport.begin();
+                self.current = Some(Current { job, messages });
             }
             let Some(c) = self.current.as_ref() else {
                 continue;
@@ -444,8 +427,7 @@ impl AuditRun {
             let job = c.job;
             match self.request(enc, api_key) {
                 Ok(request) => {
-                    self.requests_sent += 1;
-                    let wait_ms = self.current.as_ref().map_or(0, |c| c.wait_ms);
+                    let wait_ms = self.transport.wait_ms();
                     return AuditStep::Send { request, wait_ms };
                 }
                 Err(e) => {
@@ -464,29 +446,15 @@ impl AuditRun {
         let (Some(c), Some(s)) = (self.current.as_ref(), self.sources.as_mut()) else {
             return Err(ApiError::new(ErrorKind::BadResponse, "nothing to send"));
         };
-        for r in c.messages.iter().flat_map(Message::images) {
-            if s.images.contains_key(r) {
-                continue;
-            }
-            let frame = s.frame(r).ok_or_else(|| {
-                ApiError::new(
-                    ErrorKind::BadResponse,
-                    format!("image {r:?} is not available"),
-                )
-            })?;
-            let img = enc.encode(frame).map_err(|e| {
-                ApiError::new(ErrorKind::BadResponse, format!("encoding a frame: {e}"))
-            })?;
-            s.images.insert(*r, img);
-        }
-        let images = &s.images;
-        let key = api_key.map(str::trim).filter(|k| !k.is_empty());
-        self.endpoint.request(key, &c.messages, |r| {
-            images
-                .get(r)
-                .cloned()
-                .ok_or_else(|| format!("image {r:?} is not available"))
-        })
+        let Sources {
+            demos,
+            evidence,
+            images,
+            ..
+        } = s;
+        let frame = |r: &ImageRef| frame_of(demos, evidence.as_ref(), r);
+        self.transport
+            .request(&c.messages, images, frame, enc, api_key)
     }
 
     fn settle_error(&mut self, job: Job, error: String) {
@@ -522,58 +490,38 @@ impl AuditRun {
         latency_ms: f64,
         api_key: Option<&str>,
     ) {
-        self.usage.requests += 1;
-        self.usage.latency_ms += latency_ms.round() as u64;
-        match self
-            .endpoint
-            .response(status, retry_after, now_unix_s, body)
-        {
-            Ok(answer) => {
-                if let Some((i, o)) = answer.usage {
-                    self.usage.input_tokens += i;
-                    self.usage.output_tokens += o;
-                }
-                self.on_reply(answer.text);
-            }
-            Err(e) => self.on_error(e, api_key),
-        }
+        let outcome =
+            self.transport
+                .on_response(status, retry_after, now_unix_s, body, latency_ms, api_key);
+        self.on_outcome(outcome);
     }
 
     /// The request failed without an HTTP answer (network, CORS, timeout).
     pub fn on_network_error(&mut self, message: &str, latency_ms: f64, api_key: Option<&str>) {
-        self.usage.requests += 1;
-        self.usage.latency_ms += latency_ms.round() as u64;
-        self.on_error(ApiError::new(ErrorKind::Transport, message), api_key);
+        let outcome = self
+            .transport
+            .on_network_error(message, latency_ms, api_key);
+        self.on_outcome(outcome);
     }
 
-    fn on_error(&mut self, mut e: ApiError, api_key: Option<&str>) {
-        e.message = redact(&e.message, api_key);
-        self.last_error = Some(e.clone());
-        let Some(c) = self.current.as_mut() else {
-            return;
-        };
-        if e.kind.is_retryable() && c.transport_retries < MAX_TRANSPORT_RETRIES {
-            c.transport_retries += 1;
-            let after = match e.kind {
-                ErrorKind::RateLimited { retry_after_s } => retry_after_s,
-                _ => None,
-            };
-            c.wait_ms = backoff_ms(c.transport_retries, after);
-            return;
+    fn on_outcome(&mut self, outcome: Outcome) {
+        match outcome {
+            Outcome::Reply(text) => self.on_reply(text),
+            Outcome::Retry => {}
+            Outcome::Failed(message) => {
+                if let Some(c) = self.current.take() {
+                    self.settle_error(c.job, message);
+                }
+            }
         }
-        let job = c.job;
-        self.current = None;
-        self.settle_error(job, e.message);
     }
 
     /// A reply: the verdict when it keeps the contract, else asked again (up to
     /// [`MAX_CONTRACT_ATTEMPTS`] replies).
     fn on_reply(&mut self, text: String) {
-        let Some(c) = self.current.as_mut() else {
+        let Some(c) = self.current.as_ref() else {
             return;
         };
-        c.transport_retries = 0;
-        c.wait_ms = 0;
         let job = c.job;
         let turn_steps: Vec<u32> = self
             .sources
@@ -673,7 +621,7 @@ impl AuditRun {
 
     /// Requests handed out so far (transport and contract retries included).
     pub fn requests_sent(&self) -> u32 {
-        self.requests_sent
+        self.transport.requests_sent()
     }
 
     /// The settings recorded for the audited run, as read from the results file.

@@ -2,32 +2,19 @@
 //! byte for byte), the evidence's order, the contract's errors and retries, the file
 //! and the report.
 
-use envs::Frame;
-
 use super::contract::{Judgment, TransferVerdict};
 use super::evidence::{build_evidence, session_config};
 use super::file::{AuditFile, AuditedEpisode, CriterionAudit};
 use super::report::{audit_report, format_audit_table};
 use super::request::{audit_messages, Criterion};
 use super::run::{mentioned_turn, AuditRun, AuditStep};
-use crate::encode::FrameEncoder;
 use crate::model_episode::{ModelEpisode, Step};
-use crate::protocol::endpoint::{Endpoint, HttpRequest, Prices};
+use crate::protocol::endpoint::{HttpRequest, Prices};
 use crate::protocol::prompt::{ImageRef, Part, Role, RETRY_FIRST_TURN};
-use crate::protocol::providers::{EncodedImage, Provider, Sampling};
 use crate::protocol::session::SessionConfig;
 use crate::results::{ResultEpisode, ResultsFile, ResultsKind};
+use crate::testing::{endpoint, ok, FakeEncoder as Fake};
 use crate::{EpisodeRecord, Task};
-
-struct Fake;
-impl FrameEncoder for Fake {
-    fn encode(&mut self, f: &Frame) -> Result<EncodedImage, String> {
-        Ok(EncodedImage::from_bytes(
-            "image/png",
-            &[(f.width() % 251) as u8, (f.height() % 251) as u8],
-        ))
-    }
-}
 
 const TASK: &str = "frozenlake-4x4-det-s0";
 
@@ -36,25 +23,6 @@ fn task() -> &'static Task {
         .unwrap()
         .task(TASK)
         .unwrap()
-}
-
-fn endpoint(model: &str) -> Endpoint {
-    Endpoint {
-        provider: Provider::OpenAi,
-        base_url: "http://x/v1".into(),
-        sampling: Sampling {
-            model: model.into(),
-            temperature: Some(0.0),
-            max_output_tokens: None,
-        },
-        headers: vec![],
-    }
-}
-
-fn ok(text: &str) -> String {
-    serde_json::json!({"choices": [{"message": {"content": text}}],
-        "usage": {"prompt_tokens": 10, "completion_tokens": 3}})
-    .to_string()
 }
 
 /// A model episode of the task with these replies.

@@ -71,6 +71,20 @@ pub enum Protocol {
     /// VisGym's harness word for word (`super::visgym`, docs/visgym.md "Harness"):
     /// the environment's own instructions, free-text replies read by its parser.
     Visgym,
+    /// GameVerse's agent loop word for word (`super::gameverse`, docs/gameverse.md
+    /// "Harness"): the game's own prompt templates, two messages per step, replies read
+    /// under `### Actions`.
+    Gameverse,
+}
+
+/// Which of GameVerse's agents plays (`Protocol::Gameverse`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameVerseAgent {
+    /// One request per step with the previous and current screenshots and the last
+    /// action text (GameVerse runs its open games with it).
+    #[default]
+    ZeroShot,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -92,6 +106,8 @@ pub struct SessionConfig {
     pub final_goal: bool,
     /// VisGym: repeat the instructions in every later turn.
     pub repeat_instructions: bool,
+    /// GameVerse: which agent plays.
+    pub gameverse_agent: GameVerseAgent,
 }
 
 /// The feedback line for a decision: what happened, in words every environment shares.

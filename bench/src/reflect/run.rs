@@ -148,14 +148,12 @@ pub fn tutorial_frames(task: &Task) -> Result<Vec<Frame>, String> {
     Ok(play.frames)
 }
 
-/// The game's name in the reflection prompts (GameVerse's internal name, which the
-/// environment's agent prompts carry).
+/// The game's name in the reflection prompts: GameVerse's internal name, from the
+/// environment's agent prompts (an environment without them has no reflection).
 pub fn game_name(task: &Task) -> Result<String, String> {
-    // TEMP-REFLECT: from the environment's agent prompts once gv-protocol lands.
     let env = envs::make(&task.env, &task.kwargs).map_err(|e| e.to_string())?;
-    env.id()
-        .strip_prefix("GameVerse/")
-        .map(str::to_string)
+    env.agent_prompts()
+        .map(|p| p.game_name.to_string())
         .ok_or_else(|| {
             format!(
                 "{} is not a GameVerse game: it has no reflection prompts",

@@ -4,14 +4,15 @@
 
 use super::experience::{Condition, STAGE_EXPERIENCE, STAGE_FAILURE, STAGE_IMPORTED};
 use super::prompts::{tutorial_system, FAILURE_SYSTEM};
-use super::run::{tutorial_frames, Phase, ReflectConfig, ReflectRun};
+use super::run::{game_name, tutorial_frames, Phase, ReflectConfig, ReflectRun};
 use crate::attempts::{verify_attempts, AttemptRun, AttemptsVerification};
 use crate::model_episode::Step;
 use crate::protocol::endpoint::{HttpRequest, Prices};
-use crate::protocol::session::SessionConfig;
+use crate::protocol::session::{Protocol, SessionConfig};
 use crate::share::TaskRef;
 use crate::testing::{body, endpoint, ok, FakeEncoder};
 use crate::Task;
+use envs::gameverse::prompt::NO_EXPERIENCE;
 
 const GAME: &str = "Maze";
 
@@ -21,19 +22,31 @@ fn task() -> (&'static Task, TaskRef) {
     (task, TaskRef::in_suite(suite, &task.id))
 }
 
+/// GameVerse's harness, as its reflect and retry plays.
+fn session() -> SessionConfig {
+    SessionConfig {
+        protocol: Protocol::Gameverse,
+        ..SessionConfig::default()
+    }
+}
+
 fn start(config: ReflectConfig) -> ReflectRun {
     let (task, r) = task();
+    assert_eq!(game_name(task).unwrap(), GAME);
     ReflectRun::new(
         task,
         r,
         endpoint("player"),
-        SessionConfig::default(),
+        session(),
         Prices::default(),
         config,
         GAME,
     )
     .unwrap()
 }
+
+/// A well-formed reply that moves the ball up (into the wall at the start).
+const UP: &str = "### Reasoning\nTry up.\n### Actions\nup";
 
 fn send(run: &mut ReflectRun) -> Option<(HttpRequest, u64)> {
     match run.next(&mut FakeEncoder, Some("sk-x")) {
@@ -43,16 +56,22 @@ fn send(run: &mut ReflectRun) -> Option<(HttpRequest, u64)> {
 }
 
 /// Plays the current attempt to its end with a move into the wall (the maze's start
-/// is its top-left corner, so the ball never moves and the attempt fails).
-fn fail_attempt(run: &mut ReflectRun) -> usize {
-    let mut n = 0;
+/// is its top-left corner, so the ball never moves and the attempt fails); returns the
+/// system message of each request.
+fn fail_attempt(run: &mut ReflectRun) -> Vec<String> {
+    let mut systems = Vec::new();
     let current = run.phase();
     while run.phase() == current && matches!(current, Phase::Playing { .. }) {
-        let Some(_) = send(run) else { break };
-        run.on_response(200, None, 0, &ok("[Action: up]"), 10.0, Some("sk-x"));
-        n += 1;
+        let Some((r, _)) = send(run) else { break };
+        systems.push(
+            body(&r)["messages"][0]["content"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+        );
+        run.on_response(200, None, 0, &ok(UP), 10.0, Some("sk-x"));
     }
-    n
+    systems
 }
 
 fn user_texts(b: &serde_json::Value) -> Vec<String> {
@@ -78,7 +97,9 @@ fn three_attempts_with_both_stages_carry_the_experience_word_for_word() {
     let (task, _) = task();
     let mut run = start(ReflectConfig::default());
     assert_eq!(run.phase(), Phase::Playing { attempt: 1 });
-    assert_eq!(fail_attempt(&mut run), 20);
+    let systems = fail_attempt(&mut run);
+    assert_eq!(systems.len(), 20);
+    assert!(systems[0].contains(NO_EXPERIENCE), "{}", systems[0]);
 
     // Stage 1: the failure's step video, every frame in step order.
     assert_eq!(
@@ -131,9 +152,17 @@ fn three_attempts_with_both_stages_carry_the_experience_word_for_word() {
     let long: String = (0..1200).map(|i| format!("tip{i}\n")).collect();
     run.on_response(200, None, 0, &ok(&long), 5.0, None);
 
-    // Attempt 2 carries the experience, cut to 1000 words.
+    // Attempt 2 carries the experience, cut to 1000 words, in its system message.
     assert_eq!(run.phase(), Phase::Playing { attempt: 2 });
-    fail_attempt(&mut run);
+    let systems = fail_attempt(&mut run);
+    let experience: String = (0..1000)
+        .map(|i| format!("tip{i}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+        + "...";
+    assert!(systems
+        .iter()
+        .all(|s| s.contains(&experience) && !s.contains(NO_EXPERIENCE)));
     let (_, _) = send(&mut run).unwrap();
     run.on_response(200, None, 0, &ok("- Still stuck."), 5.0, None);
     let (_, _) = send(&mut run).unwrap();
@@ -150,6 +179,11 @@ fn three_attempts_with_both_stages_carry_the_experience_word_for_word() {
     assert_eq!(carried.split(' ').count(), 1000);
     assert!(carried.starts_with("tip0 tip1 ") && carried.ends_with("tip999..."));
     assert_eq!(doc.attempts[2].carried_in, "Go down first.");
+    assert_eq!(
+        doc.attempts[2].record.experience.as_deref(),
+        Some("Go down first.")
+    );
+    assert_eq!(doc.attempts[0].record.experience, None);
     let first = &doc.attempts[0].reflection;
     assert_eq!(first[0].stage, STAGE_FAILURE);
     assert_eq!(first[0].system, FAILURE_SYSTEM);
@@ -237,7 +271,7 @@ fn conditions_choose_the_stages() {
         task,
         r,
         endpoint("p"),
-        SessionConfig::default(),
+        session(),
         Prices::default(),
         ReflectConfig {
             condition: Condition::Other,

@@ -42,6 +42,16 @@ pub static BUILTIN: &[BuiltinSuite] = &[
         version: 1,
         json: include_str!("../../suites/gameverse/v1.json"),
         baselines: None,
+        build: None,
+    },
+    BuiltinSuite {
+        id: gameverse::SUITE_ID,
+        version: 2,
+        json: include_str!("../../suites/gameverse/v2.json"),
+        baselines: Some((
+            include_str!("../../suites/gameverse/v2.baseline-random.json"),
+            include_str!("../../suites/gameverse/v2.baseline-oracle.json"),
+        )),
         build: Some(gameverse::build),
     },
     BuiltinSuite {

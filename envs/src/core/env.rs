@@ -223,6 +223,24 @@ pub trait Env {
         None
     }
 
+    /// Virtual milliseconds from an action to the observation after it (the reference's
+    /// pause before its screenshot; GameVerse Snake: 500), during which a clock's idle
+    /// steps may fall due. A player that turns thinking time into game time
+    /// (`docs/gameverse.md`, "Snake's latency modes") waits this long after each action.
+    fn observation_delay_ms(&self) -> u64 {
+        0
+    }
+
+    /// The virtual time (milliseconds since the first observation) at which the next
+    /// action is played, for an environment whose clock waits for actions and which
+    /// keeps game time (GameVerse Snake ends its real-time game at the first move at or
+    /// after 1200 s and shows the time). Idle steps happen on the clock's own rule, which
+    /// the environment knows. A player that keeps no virtual time never calls this, and
+    /// such an environment then never ends on time.
+    fn set_action_time(&mut self, at_ms: u64) {
+        let _ = at_ms;
+    }
+
     /// Frames per second for watching episodes (the reference's `render_fps`).
     fn render_fps(&self) -> u32 {
         4
@@ -312,6 +330,13 @@ pub trait Env {
         None
     }
 
+    /// The agent prompts of a GameVerse-style harness for the current state (templates
+    /// and the game's placeholder values), when the reference has them
+    /// (`docs/gameverse.md`, "Harness").
+    fn agent_prompts(&self) -> Option<crate::core::agent_prompts::AgentPrompts> {
+        None
+    }
+
     /// A plain-text picture of the current state.
     fn render_text(&self) -> String;
 
@@ -358,6 +383,15 @@ pub trait Env {
     /// The reference benchmark's own 0-100 score of the episode so far, where it
     /// defines one (GameVerse's normalized game scores).
     fn normalized_score(&self) -> Option<f64> {
+        None
+    }
+
+    /// The milestone list a judge model checks an episode against, where the
+    /// environment has one: GameVerse's JSON (`{"milestones": [{timestamp, title,
+    /// description, category, importance}]}`) with each milestone's exact predicate,
+    /// one of this environment's signal events, under `playbench_exact`
+    /// (`docs/judge.md`).
+    fn milestones(&self) -> Option<&'static str> {
         None
     }
 }

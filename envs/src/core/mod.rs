@@ -1,9 +1,10 @@
-//! The environment interface (`Env`), actions and their text forms, input maps, the
-//! virtual clock for real-time play, oracles, frames, errors, kwargs, the `gym.make`
-//! wrappers, specs, the registry-wide environment checker, and a zip reader for the wheels
-//! users' assets come in.
+//! The environment interface (`Env`), actions and their text forms, agent prompts, input
+//! maps, the virtual clock for real-time play, oracles, frames, errors, kwargs, the
+//! `gym.make` wrappers, specs, the registry-wide environment checker, and a zip reader for
+//! the wheels users' assets come in.
 
 pub mod action;
+pub mod agent_prompts;
 pub mod check;
 pub mod clock;
 pub mod env;

@@ -66,6 +66,12 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     fn clock(&self) -> Option<Clock> {
         self.inner.clock()
     }
+    fn observation_delay_ms(&self) -> u64 {
+        self.inner.observation_delay_ms()
+    }
+    fn set_action_time(&mut self, at_ms: u64) {
+        self.inner.set_action_time(at_ms)
+    }
     fn render_fps(&self) -> u32 {
         self.inner.render_fps()
     }
@@ -142,6 +148,9 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     fn instructions(&self, text_mode: bool) -> Option<String> {
         self.inner.instructions(text_mode)
     }
+    fn agent_prompts(&self) -> Option<crate::core::agent_prompts::AgentPrompts> {
+        self.inner.agent_prompts()
+    }
     fn render_text(&self) -> String {
         self.inner.render_text()
     }
@@ -171,5 +180,8 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     }
     fn normalized_score(&self) -> Option<f64> {
         self.inner.normalized_score()
+    }
+    fn milestones(&self) -> Option<&'static str> {
+        self.inner.milestones()
     }
 }

@@ -2,6 +2,8 @@
 //! `{{` / `}}` stand for literal braces. [`fill`] renders one the way `str.format(**values)`
 //! does for the plain named fields these templates use.
 
+use crate::core::agent_prompts::AgentPrompts;
+
 /// The text in the experience slot when no reflection is loaded (reflection off, or no
 /// experience yet), exactly as GameVerse writes it.
 pub const NO_EXPERIENCE: &str =
@@ -96,21 +98,36 @@ pub struct PromptTemplates {
     pub user: &'static str,
 }
 
-/// The system prompt a zero-shot agent sends before any reflection: `templates.system`
+/// A game's zero-shot agent prompts in its current state: its GameVerse name, the action
+/// mode's templates and the values the game supplies (`get_game_info`).
+pub fn agent_prompts(
+    game_name: &'static str,
+    templates: PromptTemplates,
+    values: Vec<(&'static str, String)>,
+) -> AgentPrompts {
+    AgentPrompts {
+        game_name,
+        system: templates.system,
+        user: templates.user,
+        values,
+    }
+}
+
+/// The system prompt a zero-shot agent sends before any reflection: the system template
 /// filled with the game's values and the no-experience sentence. GameVerse observes by
 /// screenshot only, so text-mode play has no prompt of the reference's (`None`); so has
 /// a template that does not fill (which the prompt tests rule out).
-pub fn system_instructions(
-    templates: PromptTemplates,
-    game_values: &[(&'static str, String)],
-    text_mode: bool,
-) -> Option<String> {
+pub fn system_instructions(prompts: &AgentPrompts, text_mode: bool) -> Option<String> {
     if text_mode {
         return None;
     }
-    let mut values: Vec<(&str, &str)> = game_values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let mut values: Vec<(&str, &str)> = prompts
+        .values
+        .iter()
+        .map(|(k, v)| (*k, v.as_str()))
+        .collect();
     values.push(("reflection_experience", NO_EXPERIENCE));
-    fill(templates.system, &values).ok()
+    fill(prompts.system, &values).ok()
 }
 
 #[cfg(test)]

@@ -152,4 +152,5 @@ def main():
           f"{ends}, {os.path.getsize(path)} bytes")
 
 
-main()
+if __name__ == "__main__":
+    main()

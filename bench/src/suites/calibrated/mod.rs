@@ -113,6 +113,7 @@ fn skeleton(r: &Recipe, seed: u64) -> Result<Task, TaskError> {
             dynamics: r.dynamics,
             extra: r.extra_tags.iter().map(|t| t.to_string()).collect(),
         },
+        trials: None,
     })
 }
 

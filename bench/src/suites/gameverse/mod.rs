@@ -16,7 +16,7 @@ use crate::task::{
 use recipes::Recipe;
 
 pub const SUITE_ID: &str = "gameverse";
-pub const SUITE_VERSION: u32 = 1;
+pub const SUITE_VERSION: u32 = 2;
 /// A failure clip shows at most this many decisions.
 const FAILURE_CLIP: u32 = 24;
 
@@ -26,11 +26,14 @@ fn skeleton(r: &Recipe) -> Result<Task, TaskError> {
         message: e.to_string(),
     })?;
     let actions = env.action_names();
-    let rules = [env.mission().unwrap_or_default(), r.rules.to_string()]
-        .into_iter()
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ");
+    let rules = [
+        sentence(env.mission().unwrap_or_default()),
+        r.rules.to_string(),
+    ]
+    .into_iter()
+    .filter(|s| !s.is_empty())
+    .collect::<Vec<_>>()
+    .join(" ");
     Ok(Task {
         format: TASK_FORMAT.to_string(),
         id: r.slug.clone(),
@@ -60,10 +63,24 @@ fn skeleton(r: &Recipe) -> Result<Task, TaskError> {
         tags: Tags {
             family: r.family.to_string(),
             memory: Memory::Single,
-            dynamics: Dynamics::Static,
+            dynamics: if env.clock().is_some() {
+                Dynamics::Dynamic
+            } else {
+                Dynamics::Static
+            },
             extra: vec!["gameverse".into()],
         },
+        trials: (r.trials > 1).then_some(r.trials),
     })
+}
+
+/// `text` ending with a full stop (a mission is a phrase; the rules follow it).
+fn sentence(text: String) -> String {
+    match text.trim_end().chars().last() {
+        None => String::new(),
+        Some('.' | '!' | '?') => text,
+        Some(_) => format!("{}.", text.trim_end()),
+    }
 }
 
 fn actions_of(record: &EpisodeRecord) -> Vec<String> {
@@ -127,4 +144,75 @@ pub fn build() -> Result<Suite, TaskError> {
             .into(),
         tasks,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::RandomAgent;
+    use crate::episode::run_episode;
+
+    fn suite() -> &'static Suite {
+        crate::suites::latest(SUITE_ID).unwrap()
+    }
+
+    fn tasks_of(env: &str) -> Vec<&'static Task> {
+        suite().tasks.iter().filter(|t| t.env == env).collect()
+    }
+
+    /// GameVerse's settings and trials: Tic-Tac-Toe 10 as X and 10 as O, 2048 five
+    /// trials, Maze ten, Snake ten per latency mode; both action modes (Tic-Tac-Toe:
+    /// semantic only).
+    #[test]
+    fn every_game_has_gameverse_settings_and_trials() {
+        let trials = |ts: &[&Task]| ts.iter().map(|t| t.trial_count()).sum::<u32>();
+        let ttt = tasks_of("GameVerse/TicTacToe");
+        assert_eq!((ttt.len(), trials(&ttt)), (2, 20));
+        for (env, cap, per_mode) in [("GameVerse/2048", 1000, 5), ("GameVerse/Maze", 20, 10)] {
+            let ts = tasks_of(env);
+            assert_eq!(
+                (ts.len(), trials(&ts)),
+                (2 * per_mode, 2 * per_mode as u32),
+                "{env}"
+            );
+            assert!(ts.iter().all(|t| t.max_steps == cap), "{env}");
+            let gui = ts
+                .iter()
+                .filter(|t| t.kwargs.get("action_mode").is_some())
+                .count();
+            assert_eq!(gui, per_mode, "{env}");
+            let seeds: std::collections::BTreeSet<u64> = ts.iter().map(|t| t.seed).collect();
+            assert_eq!(seeds.len(), per_mode, "{env}: one seed per trial");
+        }
+        let snake = tasks_of("GameVerse/Snake");
+        assert_eq!((snake.len(), trials(&snake)), (6, 60));
+        for t in &snake {
+            let real_time = t.kwargs.contains_key("latency");
+            assert_eq!(t.tags.dynamics == Dynamics::Dynamic, real_time, "{}", t.id);
+            assert_eq!((t.seed, t.max_steps), (42, 100), "{}", t.id);
+        }
+        let normal = suite().task("snake-normal").unwrap();
+        assert_eq!(normal.kwargs["latency"], "normal");
+        // Rules are sentences after the game's own task text.
+        let maze = suite().task("maze-s1").unwrap();
+        assert!(
+            maze.rules
+                .starts_with("Navigate the ball to the red flag. A reply"),
+            "{}",
+            maze.rules
+        );
+    }
+
+    /// A representative slice (the whole suite is `playbench suite --check`'s, in a
+    /// release build): the oracle passes, the random policy does not.
+    #[test]
+    fn the_oracle_passes_and_random_play_does_not() {
+        for id in ["tic-tac-toe-o", "maze-gui-s3", "snake-normal"] {
+            let task = suite().task(id).unwrap();
+            let oracle = run_episode(task, &mut crate::agents::OracleAgent::new()).unwrap();
+            assert!(oracle.passed, "{id}: {}", oracle.score);
+            let random = run_episode(task, &mut RandomAgent::new(0)).unwrap();
+            assert!(!random.passed, "{id}");
+        }
+    }
 }

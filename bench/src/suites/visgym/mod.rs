@@ -78,6 +78,7 @@ fn skeleton(r: &Recipe, level: &str, seed: u64) -> Result<Task, TaskError> {
             dynamics: Dynamics::Static,
             extra: vec!["visgym".into(), level.to_string()],
         },
+        trials: None,
     })
 }
 

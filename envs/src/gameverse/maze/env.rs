@@ -10,12 +10,15 @@ use crate::core::env::{Action, Env, Info, KeyBinding, Observation, Reset, Signal
 use crate::core::error::EnvError;
 use crate::core::oracle::{Control, Solver};
 use crate::gameverse::direction_words::Direction;
-use crate::gameverse::prompt::system_instructions;
+use crate::core::agent_prompts::AgentPrompts;
+use crate::gameverse::prompt::{agent_prompts, system_instructions};
 use crate::gameverse::text_actions::{text_action_methods, Played, TextActions};
 use crate::gameverse::{moves, ActionMode, VIDEO_FPS};
 use crate::Frame;
 
 pub const ID: &str = "GameVerse/Maze";
+/// The game's name inside GameVerse (its reflection and judge prompts use it).
+pub const GAME_NAME: &str = "Maze";
 
 /// Cell codes of the observation.
 const WALL: f32 = 0.0;
@@ -43,6 +46,28 @@ impl MazeEnv {
 
     pub fn game(&self) -> &Maze {
         &self.game
+    }
+
+    /// The milestone events after a step (`docs/gameverse.md`, "Signals"): `distance d`
+    /// (shortest-path steps left), `moved` once the ball has moved, `closer` while it is
+    /// nearer the flag than at the start, `halfway` while at most half the start's
+    /// distance is left, `flag` on the flag.
+    fn events(&self) -> Vec<String> {
+        let (d, d0) = (self.game.distance(), self.game.initial_distance());
+        let mut events = vec![format!("distance {d}")];
+        if self.game.moves() > 0 {
+            events.push("moved".into());
+        }
+        if d < d0 {
+            events.push("closer".into());
+        }
+        if 2 * d <= d0 {
+            events.push("halfway".into());
+        }
+        if self.game.won() {
+            events.push("flag".into());
+        }
+        events
     }
 
     /// The preset that presses a direction.
@@ -104,7 +129,7 @@ impl Env for MazeEnv {
             info: Info::default(),
             signals: Signals {
                 success: self.game.won(),
-                events: vec![format!("distance {}", self.game.distance())],
+                events: self.events(),
                 ..Signals::default()
             },
         })
@@ -142,8 +167,16 @@ impl Env for MazeEnv {
     }
 
     fn instructions(&self, text_mode: bool) -> Option<String> {
+        system_instructions(&self.agent_prompts()?, text_mode)
+    }
+
+    fn agent_prompts(&self) -> Option<AgentPrompts> {
         let mode = self.game.config().action_mode;
-        system_instructions(prompts(mode), &self.game.prompt_values(), text_mode)
+        Some(agent_prompts(
+            GAME_NAME,
+            prompts(mode),
+            self.game.prompt_values(),
+        ))
     }
 
     fn render_text(&self) -> String {
@@ -177,6 +210,10 @@ impl Env for MazeEnv {
 
     fn as_any(&self) -> &dyn std::any::Any {
         self
+    }
+
+    fn milestones(&self) -> Option<&'static str> {
+        Some(include_str!("milestones.json"))
     }
 
     /// GameVerse's normalized 0-100 score of the game so far.
@@ -215,7 +252,15 @@ mod tests {
                     let s = env.step(env.parse_action(m).unwrap()).unwrap();
                     let left = d0 - k as u32 - 1;
                     assert_eq!(env.distance_to_goal(), Some(left));
-                    assert_eq!(s.signals.events, vec![format!("distance {left}")]);
+                    let mut events = vec![format!("distance {left}"), "moved".into()];
+                    events.push("closer".into());
+                    if 2 * left <= d0 {
+                        events.push("halfway".into());
+                    }
+                    if left == 0 {
+                        events.push("flag".into());
+                    }
+                    assert_eq!(s.signals.events, events, "seed {seed}");
                     assert_eq!((s.terminated, s.signals.success), (left == 0, left == 0));
                 }
             }

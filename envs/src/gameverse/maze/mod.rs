@@ -223,6 +223,11 @@ impl Maze {
         self.initial_distance
     }
 
+    /// Moves that moved the ball.
+    pub fn moves(&self) -> u32 {
+        self.moves
+    }
+
     pub fn won(&self) -> bool {
         self.won
     }

@@ -3,25 +3,30 @@
 //! without one changes nothing. In Slow and Normal mode the reply's first arrow moves it
 //! at once, and the environment declares an idle-timeout clock (20 s or 10 s) whose idle
 //! preset, `(timeout)`, is the snake moving on its own; the clock itself lives with
-//! whoever plays (see docs/gameverse.md for how its time maps onto the reference's).
+//! whoever plays (see docs/gameverse.md for how its time maps onto the reference's). A
+//! player that tells the time of each reply (`Env::set_action_time`) gets the reference's
+//! loop time too: the panel's time and the end at the first move at or after 1200 s.
 //!
 //! GameVerse has no win in Snake (its score is the food eaten), so no step is a success;
 //! the events count the food.
 
 use serde_json::Value;
 
-use super::{prompts, Heading, LatencyMode, Snake, SnakeConfig, STEP_CAP};
+use super::{prompts, Heading, LatencyMode, Snake, SnakeConfig, OBSERVATION_DELAY_MS, STEP_CAP};
 use crate::core::clock::{Clock, ClockMode};
 use crate::core::env::{Action, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words};
 use crate::core::error::EnvError;
 use crate::core::oracle::{Control, Solver};
 use crate::gameverse::gui_action::press_text;
-use crate::gameverse::prompt::system_instructions;
+use crate::core::agent_prompts::AgentPrompts;
+use crate::gameverse::prompt::{agent_prompts, system_instructions};
 use crate::gameverse::text_actions::{text_action_methods, Played, TextActions};
-use crate::gameverse::{ActionMode, VIDEO_FPS};
+use crate::gameverse::{ActionMode, StepResult, VIDEO_FPS};
 use crate::Frame;
 
 pub const ID: &str = "GameVerse/Snake";
+/// The game's name inside GameVerse (its reflection and judge prompts use it).
+pub const GAME_NAME: &str = "Snake";
 
 /// The clock's idle preset: no key within the action timeout.
 const TIMEOUT: &str = "timeout";
@@ -75,12 +80,23 @@ fn presets(mode: ActionMode, latency: LatencyMode) -> TextActions {
     actions
 }
 
+/// Game time of the real-time loop, once the player tells the time of replies
+/// (`Env::set_action_time`): when the loop started and when the snake last moved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LoopTime {
+    start_ms: u64,
+    last_move_ms: u64,
+}
+
 #[derive(Clone, Debug)]
 pub struct SnakeEnv {
     game: Snake,
     actions: TextActions,
     /// Real time: the game loop runs from the first reply on (before it nothing moves).
     loop_started: bool,
+    /// The time told for the next reply.
+    reply_at_ms: Option<u64>,
+    loop_time: Option<LoopTime>,
 }
 
 impl SnakeEnv {
@@ -98,6 +114,8 @@ impl SnakeEnv {
             }),
             actions: presets(action_mode, latency),
             loop_started: false,
+            reply_at_ms: None,
+            loop_time: None,
         }
     }
 
@@ -114,6 +132,56 @@ impl SnakeEnv {
         self.actions
             .preset_index(key_name(heading))
             .and_then(|i| self.actions.preset_action(i))
+    }
+
+    /// A reply in real time: its first arrow moves the snake; with a told time, the loop
+    /// starts at the first reply and checks the time after the reply's move, as the
+    /// reference's loop does (`RealtimeDriver`).
+    fn realtime_reply(&mut self, text: &str) -> StepResult {
+        let at = self.reply_at_ms.take();
+        if !self.loop_started {
+            self.loop_started = true;
+            self.loop_time = at.map(|at| LoopTime {
+                start_ms: at,
+                last_move_ms: at,
+            });
+            if self.loop_time.is_some() && !self.game.game_over() {
+                self.game.loop_check(0);
+            }
+        }
+        let turn = self.game.turn();
+        let first = self.game.step(text);
+        if let (Some(t), Some(at)) = (&mut self.loop_time, at) {
+            if self.game.turn() != turn {
+                t.last_move_ms = at;
+                let elapsed = at.saturating_sub(t.start_ms);
+                if !self.game.game_over() {
+                    self.game.loop_check(elapsed);
+                }
+            }
+        }
+        let rest = self.game.settle();
+        StepResult {
+            reward: first.reward + rest.reward,
+            ..rest
+        }
+    }
+
+    /// The loop's timeout passed without a key: the snake moves on by itself, at the
+    /// last move's time plus the timeout when the time is kept.
+    fn timeout(&mut self) -> StepResult {
+        if self.loop_started {
+            self.game.auto_advance();
+            let timeout = self.game.config().latency.auto_advance_after_ms();
+            if let (Some(t), Some(timeout)) = (&mut self.loop_time, timeout) {
+                t.last_move_ms += timeout;
+                let elapsed = t.last_move_ms.saturating_sub(t.start_ms);
+                if !self.game.game_over() {
+                    self.game.loop_check(elapsed);
+                }
+            }
+        }
+        self.game.settle()
     }
 
     fn signals(&self) -> Signals {
@@ -164,6 +232,20 @@ impl Env for SnakeEnv {
         })
     }
 
+    fn observation_delay_ms(&self) -> u64 {
+        if self.realtime() {
+            OBSERVATION_DELAY_MS
+        } else {
+            0
+        }
+    }
+
+    fn set_action_time(&mut self, at_ms: u64) {
+        if self.realtime() {
+            self.reply_at_ms = Some(at_ms);
+        }
+    }
+
     fn render_fps(&self) -> u32 {
         VIDEO_FPS
     }
@@ -199,6 +281,8 @@ impl Env for SnakeEnv {
     fn reset(&mut self, seed: Option<u64>) -> Reset {
         self.game.reset(seed);
         self.loop_started = false;
+        self.reply_at_ms = None;
+        self.loop_time = None;
         Reset {
             obs: self.observation(),
             info: Info::default(),
@@ -208,17 +292,13 @@ impl Env for SnakeEnv {
     fn step(&mut self, action: Action) -> Result<Step, EnvError> {
         let realtime = self.realtime();
         let result = match self.actions.resolve(&action)? {
-            Played::Reply(text) => {
-                self.loop_started |= realtime;
-                self.game.step(text)
+            Played::Reply(text) if realtime => {
+                let text = text.to_string();
+                self.realtime_reply(&text)
             }
-            Played::Call(_) => {
-                // The idle preset: the loop's timeout passed without a key.
-                if self.loop_started {
-                    self.game.auto_advance();
-                }
-                self.game.settle()
-            }
+            Played::Reply(text) => self.game.step(text),
+            // The idle preset: the loop's timeout passed without a key.
+            Played::Call(_) => self.timeout(),
         };
         Ok(Step {
             obs: self.observation(),
@@ -275,8 +355,16 @@ impl Env for SnakeEnv {
     }
 
     fn instructions(&self, text_mode: bool) -> Option<String> {
+        system_instructions(&self.agent_prompts()?, text_mode)
+    }
+
+    fn agent_prompts(&self) -> Option<AgentPrompts> {
         let mode = self.game.config().action_mode;
-        system_instructions(prompts(mode), &self.game.prompt_values(), text_mode)
+        Some(agent_prompts(
+            GAME_NAME,
+            prompts(mode),
+            self.game.prompt_values(),
+        ))
     }
 
     fn render_text(&self) -> String {
@@ -313,6 +401,10 @@ impl Env for SnakeEnv {
 
     fn as_any(&self) -> &dyn std::any::Any {
         self
+    }
+
+    fn milestones(&self) -> Option<&'static str> {
+        Some(include_str!("milestones.json"))
     }
 
     /// GameVerse's normalized 0-100 score of the game so far.

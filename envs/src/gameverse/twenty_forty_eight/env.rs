@@ -12,12 +12,15 @@ use crate::core::env::{Action, Env, Info, KeyBinding, Observation, Reset, Signal
 use crate::core::error::EnvError;
 use crate::core::oracle::{Control, Solver};
 use crate::gameverse::direction_words::Direction;
-use crate::gameverse::prompt::system_instructions;
+use crate::core::agent_prompts::AgentPrompts;
+use crate::gameverse::prompt::{agent_prompts, system_instructions};
 use crate::gameverse::text_actions::{text_action_methods, Played, TextActions};
 use crate::gameverse::{moves, ActionMode, VIDEO_FPS};
 use crate::Frame;
 
 pub const ID: &str = "GameVerse/2048";
+/// The game's name inside GameVerse (its reflection and judge prompts use it).
+pub const GAME_NAME: &str = "TwentyFourtyEight";
 
 /// The smallest tile reported as a milestone event (`tile 8`, `tile 16`, …).
 const FIRST_MILESTONE_TILE: u32 = 8;
@@ -163,8 +166,16 @@ impl Env for TwentyFortyEightEnv {
     }
 
     fn instructions(&self, text_mode: bool) -> Option<String> {
+        system_instructions(&self.agent_prompts()?, text_mode)
+    }
+
+    fn agent_prompts(&self) -> Option<AgentPrompts> {
         let mode = self.game.config().action_mode;
-        system_instructions(prompts(mode), &self.game.prompt_values(), text_mode)
+        Some(agent_prompts(
+            GAME_NAME,
+            prompts(mode),
+            self.game.prompt_values(),
+        ))
     }
 
     fn render_text(&self) -> String {
@@ -197,6 +208,10 @@ impl Env for TwentyFortyEightEnv {
 
     fn as_any(&self) -> &dyn std::any::Any {
         self
+    }
+
+    fn milestones(&self) -> Option<&'static str> {
+        Some(include_str!("milestones.json"))
     }
 
     /// GameVerse's normalized 0-100 score of the game so far.

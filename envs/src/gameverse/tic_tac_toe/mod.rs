@@ -7,6 +7,7 @@
 use serde_json::{json, Value};
 
 use crate::core::action::{ActionError, ActionFn, ArgKind, ArgSpec, ArgValue};
+use crate::core::agent_prompts::AgentPrompts;
 use crate::core::env::{
     Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words,
 };
@@ -14,8 +15,28 @@ use crate::core::error::EnvError;
 use crate::core::frame::{Frame, Rgb};
 use crate::core::input::{Gesture, GridGeometry, PointerMode};
 use crate::core::oracle::{Control, Solver};
+use crate::gameverse::prompt::{agent_prompts, PromptTemplates};
+use crate::gameverse::ActionMode;
 use crate::render::font::draw_text;
 use crate::render::raster::fill_rect;
+
+/// The game's name inside GameVerse (its reflection and judge prompts use it).
+pub const GAME_NAME: &str = "TicTacToe";
+
+/// The zero-shot prompt templates of an action mode. Our environment reads semantic
+/// replies; the GUI templates wait for its click replies.
+pub fn prompts(mode: ActionMode) -> PromptTemplates {
+    match mode {
+        ActionMode::Semantic => PromptTemplates {
+            system: include_str!("prompts/semantic_system.txt"),
+            user: include_str!("prompts/semantic_user.txt"),
+        },
+        ActionMode::Gui => PromptTemplates {
+            system: include_str!("prompts/gui_system.txt"),
+            user: include_str!("prompts/gui_user.txt"),
+        },
+    }
+}
 
 /// The board as drawn: 150-pixel cells from (50, 50) on a 500×500 frame.
 pub const GRID: GridGeometry = GridGeometry {
@@ -242,6 +263,27 @@ pub struct TicTacToe {
     outcome: Outcome,
     steps: u32,
     has_reset: bool,
+    /// What the agent's last move did, for the milestone events.
+    last_move: MoveEffect,
+}
+
+/// What an agent's move did to the lines of the board (the milestone events `block`
+/// and `two in a row`, `docs/judge.md`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct MoveEffect {
+    /// It filled the empty cell of a line holding two of the opponent's marks.
+    blocked: bool,
+    /// After it, a line holds two of the agent's marks and an empty cell.
+    two_in_a_row: bool,
+}
+
+/// Lines through `cell` holding `count` marks of `mark` and otherwise empty cells.
+fn lines_with(board: &Board, cell: usize, mark: Mark, count: usize) -> bool {
+    LINES.iter().filter(|l| l.contains(&cell)).any(|l| {
+        let own = l.iter().filter(|&&i| board[i] == Some(mark)).count();
+        let empty = l.iter().filter(|&&i| board[i].is_none()).count();
+        own == count && own + empty == 3
+    })
 }
 
 impl TicTacToe {
@@ -253,6 +295,7 @@ impl TicTacToe {
             outcome: Outcome::Ongoing,
             steps: 0,
             has_reset: false,
+            last_move: MoveEffect::default(),
         }
     }
 
@@ -261,6 +304,31 @@ impl TicTacToe {
             .iter()
             .filter(|&&c| c == Some(self.agent))
             .count()
+    }
+
+    /// The milestone events after a step (`docs/gameverse.md`, "Signals"): `marks n`
+    /// for each count of the agent's marks up to the current one, `centre` while the
+    /// agent holds B2, `block` and `two in a row` for what the last move did, `draw`
+    /// and `win` at the end.
+    fn events(&self) -> Vec<String> {
+        let mut events: Vec<String> = (1..=self.agent_marks())
+            .map(|n| format!("marks {n}"))
+            .collect();
+        if self.board[4] == Some(self.agent) {
+            events.push("centre".into());
+        }
+        if self.last_move.blocked {
+            events.push("block".into());
+        }
+        if self.last_move.two_in_a_row {
+            events.push("two in a row".into());
+        }
+        match self.outcome {
+            Outcome::Draw => events.push("draw".into()),
+            Outcome::Win => events.push("win".into()),
+            Outcome::Ongoing | Outcome::Loss => {}
+        }
+        events
     }
 
     fn settle(&mut self) {
@@ -309,7 +377,12 @@ impl TicTacToe {
             self.outcome = Outcome::Loss;
             return;
         }
+        let blocked = lines_with(&self.board, cell, self.agent.other(), 2);
         self.board[cell] = Some(self.agent);
+        self.last_move = MoveEffect {
+            blocked,
+            two_in_a_row: lines_with(&self.board, cell, self.agent, 2),
+        };
         self.settle();
         self.opponent_plays();
     }
@@ -438,12 +511,22 @@ impl Env for TicTacToe {
         (!text_mode).then(|| self.task_description())
     }
 
+    /// The semantic zero-shot prompts; `{task_description}` names the agent's mark.
+    fn agent_prompts(&self) -> Option<AgentPrompts> {
+        Some(agent_prompts(
+            GAME_NAME,
+            prompts(ActionMode::Semantic),
+            vec![("task_description", self.task_description())],
+        ))
+    }
+
     fn reset(&mut self, _seed: Option<u64>) -> Reset {
         // No randomness: the opponent is deterministic.
         self.board = [None; 9];
         self.outcome = Outcome::Ongoing;
         self.steps = 0;
         self.has_reset = true;
+        self.last_move = MoveEffect::default();
         if self.agent == Mark::O {
             self.opponent_plays();
         }
@@ -459,6 +542,7 @@ impl Env for TicTacToe {
         }
         let before = self.outcome.game_score();
         self.steps += 1;
+        self.last_move = MoveEffect::default();
         if self.steps > SAFETY_STEPS {
             self.outcome = Outcome::Loss;
         }
@@ -482,7 +566,7 @@ impl Env for TicTacToe {
             info: Info::default(),
             signals: Signals {
                 success: matches!(self.outcome, Outcome::Win | Outcome::Draw),
-                events: Vec::new(),
+                events: self.events(),
                 draw: self.outcome == Outcome::Draw,
             },
         })
@@ -580,6 +664,10 @@ impl Env for TicTacToe {
 
     fn oracle(&self, _control: Control) -> Option<Box<dyn Solver>> {
         Some(Box::new(Oracle))
+    }
+
+    fn milestones(&self) -> Option<&'static str> {
+        Some(include_str!("milestones.json"))
     }
 
     fn normalized_score(&self) -> Option<f64> {

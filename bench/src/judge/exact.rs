@@ -1,0 +1,60 @@
+//! Exact milestone completion (`docs/judge.md`, "Exact milestones"): the episode record
+//! is replayed through the environment from the task's seed, and a milestone is
+//! completed when the environment reported its predicate's event on any step (the
+//! tracker gathers `Step.signals.events`, idle ticks of real-time games included).
+
+use super::milestones::MilestoneList;
+use crate::episode::{EpisodeRecord, EpisodeRunner};
+use crate::Task;
+
+/// Per milestone, the decision (1-based) after which its event had first occurred, or
+/// `None` when it never did. Errors: a milestone without a predicate, a record that
+/// does not replay.
+pub fn exact_completion(
+    task: &Task,
+    record: &EpisodeRecord,
+    list: &MilestoneList,
+) -> Result<Vec<Option<u32>>, String> {
+    let events = list
+        .milestones
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            m.exact
+                .as_ref()
+                .map(|p| p.event.clone())
+                .ok_or_else(|| format!("milestone {i} ({:?}) has no exact predicate", m.title))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
+    let mut first: Vec<Option<u32>> = vec![None; events.len()];
+    let mut note = |runner: &EpisodeRunner, step: u32| {
+        let seen = &runner.progress().events;
+        for (f, e) in first.iter_mut().zip(&events) {
+            if f.is_none() && seen.contains(e) {
+                *f = Some(step);
+            }
+        }
+    };
+    for (i, d) in record.decisions.iter().enumerate() {
+        let step = i as u32 + 1;
+        let replay_error = |e: &dyn std::fmt::Display| {
+            format!("the record does not replay at decision {step}: {e}")
+        };
+        if d.idle_before > 0 {
+            runner.idle(d.idle_before).map_err(|e| replay_error(&e))?;
+            note(&runner, step);
+        }
+        if runner.is_done() {
+            break;
+        }
+        let got = runner
+            .apply_text(&d.action, None, Vec::new())
+            .map_err(|e| replay_error(&e))?;
+        if got.frame_hash != d.frame_hash {
+            return Err(replay_error(&"its frame differs from the record's"));
+        }
+        note(&runner, step);
+    }
+    Ok(first)
+}
