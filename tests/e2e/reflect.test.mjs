@@ -24,7 +24,7 @@ const TIMEOUT = 240_000;
 // is, set this to 'gameverse': the test picks GameVerse's harness on /run first, the
 // replies take GameVerse's `### Reasoning` / `### Actions` format, and the experience
 // is checked in every request of attempt 2 (its system message).
-const PROTOCOL = 'vical';
+const PROTOCOL = 'gameverse';
 const PLAY = PROTOCOL === 'gameverse' ? '### Reasoning\nUp.\n### Actions\nup' : '[Action: up]';
 const STEPS = 20; // maze-s1's step cap: every attempt presses up into the wall to the end
 
