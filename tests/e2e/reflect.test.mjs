@@ -18,14 +18,9 @@ import { startScripted } from './scripted.mjs';
 
 const TIMEOUT = 240_000;
 
-// The protocol the attempts are played with (/reflect plays with the run settings of
-// /run). Until GameVerse's agent protocol is in the build, attempts use V-ICAL's
-// protocol (replies `[Action: up]`) and the experience is not in their prompts; once it
-// is, set this to 'gameverse': the test picks GameVerse's harness on /run first, the
-// replies take GameVerse's `### Reasoning` / `### Actions` format, and the experience
-// is checked in every request of attempt 2 (its system message).
-const PROTOCOL = 'gameverse';
-const PLAY = PROTOCOL === 'gameverse' ? '### Reasoning\nUp.\n### Actions\nup' : '[Action: up]';
+// /reflect plays the attempts with GameVerse's harness: replies in its `### Reasoning`
+// / `### Actions` format, the experience in the next attempt's system message.
+const PLAY = '### Reasoning\nUp.\n### Actions\nup';
 const STEPS = 20; // maze-s1's step cap: every attempt presses up into the wall to the end
 
 const ANALYSIS_1 = '- I pressed up into the wall.';
@@ -101,12 +96,6 @@ test('reflect and retry: three attempts with both reflections, a link that verif
   await fs.writeFile(scriptPath, JSON.stringify(SCRIPT));
   await saveProfile(open, { base: `${scripted.url}/v1`, model: `file:${scriptPath}` });
 
-  if (PROTOCOL === 'gameverse') {
-    const run = await open('/run?task=maze-s1&suite=gameverse');
-    await run.getByTestId('run-protocol').selectOption('gameverse');
-    await run.getByTestId('run-gameverse-hint').waitFor();
-  }
-
   // From the task page of a GameVerse game.
   let page = await open('/task?id=maze-s1&suite=gameverse');
   await page.getByTestId('reflect-task').click();
@@ -132,19 +121,17 @@ test('reflect and retry: three attempts with both reflections, a link that verif
     assert.ok(experience.images > 0, 'the tutorial’s frames');
     assert.deepEqual(userTexts(experience).slice(0, 4), tutorialUser(analysis));
   }
+  // Attempt 1 had no experience; every request of attempt 2 carries the first one.
+  assert.ok(log.slice(0, STEPS).every((e) => !system(e).includes(EXPERIENCE_1)));
   const attempt2 = log.slice(STEPS + 2, 2 * STEPS + 2);
-  if (PROTOCOL === 'gameverse') {
-    assert.ok(attempt2.every((e) => system(e).includes(EXPERIENCE_1)), 'attempt 2 carries the experience in its system message');
-  } else {
-    // V-ICAL's prompt has no experience slot (switch PROTOCOL when GameVerse's lands).
-    assert.ok(attempt2.every((e) => !JSON.stringify(e.body).includes(EXPERIENCE_1)));
-  }
+  assert.ok(attempt2.every((e) => system(e).includes(EXPERIENCE_1)), 'attempt 2 carries the experience in its system message');
 
   const file = JSON.parse(await downloaded(page, 'reflect-download'));
   assert.equal(file.format, 'playbench-attempts/1');
   assert.equal(file.condition, 'both');
   assert.deepEqual(file.attempts.map((a) => a.carried_in), ['', EXPERIENCE_1, EXPERIENCE_2]);
   assert.equal(file.settings.model, `file:${scriptPath}`, 'the run records its settings');
+  assert.equal(file.settings.protocol, 'gameverse');
   const link = await page.getByTestId('reflect-share-link').inputValue();
   assert.match(link, /\/attempts#a=pa1\./);
 

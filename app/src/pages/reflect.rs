@@ -1,6 +1,6 @@
 //! `/reflect?suite=S&task=ID`: GameVerse's reflect-and-retry in the browser
 //! (`docs/gameverse.md`, "Reflect and retry"). Choose the endpoint profile (the one of
-//! `/run`), the condition (the paper's No, Self-F, Self-T, Self, Other), the attempts
+//! `/run`; attempts play with GameVerse's harness), the condition (the paper's No, Self-F, Self-T, Self, Other), the attempts
 //! and, for Other, the experience to import; watch which attempt or reflection stage
 //! runs, each attempt's score, each reflection reply as it arrives and the usage; stop
 //! at any time. The run is `bench::reflect::ReflectRun`, driven by
@@ -12,6 +12,7 @@ use std::rc::Rc;
 
 use bench::attempts::AttemptRun;
 use bench::encode::ImageEncoder;
+use bench::protocol::session::Protocol;
 use bench::reflect::{Condition, ReflectRun};
 use bench::share::TaskRef;
 use leptos::prelude::*;
@@ -99,11 +100,11 @@ fn ReflectTask(target: ReflectTarget) -> impl IntoView {
         let game = game.clone();
         move |_| {
             let profile = setup.profiles.with_untracked(|p| p.current().clone());
-            // Attempts send their demonstrations as frames: reflections send frames too.
-            let settings = setup
-                .settings
-                .get_untracked()
-                .resolved(profile.provider, false);
+            // GameVerse's reflect and retry plays with GameVerse's harness (its system
+            // prompt has the experience slot); frames, never video.
+            let mut settings = setup.settings.get_untracked();
+            settings.session.protocol = Protocol::Gameverse;
+            let settings = settings.resolved(profile.provider, false);
             let mut found = profile.problems();
             found.extend(settings.problems());
             if !found.is_empty() {

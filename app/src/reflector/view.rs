@@ -180,7 +180,7 @@ pub(crate) mod tests {
     use bench::exchange::Step;
     use bench::protocol::endpoint::{Endpoint, Prices};
     use bench::protocol::providers::{Provider, Sampling};
-    use bench::protocol::session::SessionConfig;
+    use bench::protocol::session::{Protocol, SessionConfig};
     use bench::reflect::run::{game_name, Phase};
     use bench::reflect::{ReflectConfig, ReflectRun};
     use bench::share::TaskRef;
@@ -189,8 +189,8 @@ pub(crate) mod tests {
         serde_json::json!({"choices": [{"message": {"content": text}}]}).to_string()
     }
 
-    /// A three-attempt `both` run on GameVerse's `maze-s1` whose model always presses
-    /// up (into the wall) and reflects with fixed texts.
+    /// A three-attempt `both` run on GameVerse's `maze-s1` with GameVerse's harness,
+    /// whose model always presses up (into the wall) and reflects with fixed texts.
     pub fn maze_run() -> AttemptRun {
         let suite = bench::suites::latest("gameverse").unwrap();
         let task = suite.task("maze-s1").unwrap();
@@ -208,7 +208,10 @@ pub(crate) mod tests {
             task,
             TaskRef::in_suite(suite, &task.id),
             endpoint,
-            SessionConfig::default(),
+            SessionConfig {
+                protocol: Protocol::Gameverse,
+                ..SessionConfig::default()
+            },
             Prices::default(),
             ReflectConfig::default(),
             &game_name(task).unwrap(),
@@ -221,7 +224,7 @@ pub(crate) mod tests {
                     "- <b>up</b> hit the wall."
                 }
                 Phase::Reflecting { .. } => "Go down first.",
-                _ => "[Action: up]",
+                _ => "### Reasoning\nUp.\n### Actions\nup",
             };
             run.on_response(200, None, 0, &ok(reply), 1.0, None);
         }
