@@ -548,22 +548,22 @@ fn a_judging_of_oracle_and_random_episodes_against_the_exact_milestones() {
         assert_eq!(code, 0, "{err}");
     };
     let (oracle, random) = (path("oracle.json"), path("random.json"));
-    baseline("maze", "oracle", &oracle);
+    baseline("maze-s", "oracle", &oracle);
     baseline("tic-tac-toe", "random", &random);
 
-    // The oracle's mazes: the scripted judge completes the even milestones, the replay
-    // all five; its repeated and out-of-range entries are ignored.
+    // The oracle's ten semantic mazes: the scripted judge completes the even milestones,
+    // the replay all five; its repeated and out-of-range entries are ignored.
     let (code, out, err) = judge(&[&oracle], "judge", &["--out", &path("j-oracle.json")]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("playbench: judge 1/5 (maze-s1): judge 3/5 completed, exact 5/5 (6 of 6 frames); 0 false, 2 missed"),
+        err.contains("playbench: judge 1/10 (maze-s1): judge 3/5 completed, exact 5/5 (6 of 6 frames); 0 false, 2 missed"),
         "{err}"
     );
     let file: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(file["format"], "playbench-judge/1");
     assert_eq!(file["judge"], "endpoint:openai:judge");
-    assert_eq!(file["report"]["overall"]["milestones"], 25);
-    assert_eq!(file["report"]["overall"]["missed_completions"], 10);
+    assert_eq!(file["report"]["overall"]["milestones"], 50);
+    assert_eq!(file["report"]["overall"]["missed_completions"], 20);
     let first = &file["episodes"][0];
     assert_eq!(first["ignored"].as_array().unwrap().len(), 2);
     assert_eq!(first["milestones"][4]["exact_step"], 6);
@@ -574,7 +574,7 @@ fn a_judging_of_oracle_and_random_episodes_against_the_exact_milestones() {
     );
     let log = server_log(&s);
     let requests: Vec<&Value> = log.iter().filter(|e| e["script"] == "judge").collect();
-    assert_eq!(requests.len(), 5);
+    assert_eq!(requests.len(), 10);
     assert_eq!(requests[0]["images"], 6);
 
     // Random Tic-Tac-Toe: each first reply is unparsable and asked again.
@@ -628,7 +628,7 @@ fn a_judging_of_oracle_and_random_episodes_against_the_exact_milestones() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.starts_with("endpoint:openai:judge\n  episodes 5 (judged 5"),
+        out.starts_with("endpoint:openai:judge\n  episodes 10 (judged 10"),
         "{out}"
     );
     assert!(out.contains("  GameVerse/Maze "), "{out}");
@@ -646,7 +646,7 @@ fn reflect_and_retry_runs_three_attempts_and_verifies() {
     let Some(s) = server() else { return };
     let dir = std::env::temp_dir().join(format!("playbench-reflect-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let play: Vec<Value> = vec![Value::from("[Action: up]"); 20];
+    let play: Vec<Value> = vec![Value::from("### Reasoning\nUp.\n### Actions\nup"); 20];
     let script: Vec<Value> = [
         &play[..],
         &[

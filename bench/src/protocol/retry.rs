@@ -21,32 +21,6 @@ pub fn backoff_ms(retry: u32, retry_after_s: Option<u64>) -> u64 {
     ms.min(MAX_DELAY_MS)
 }
 
-/// The transport retries of one request: how many were made and the wait before the
-/// next, on the schedule above.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TransportRetries {
-    pub count: u32,
-    pub wait_ms: u64,
-}
-
-impl TransportRetries {
-    /// After a failed attempt: `true` when the request is to be sent again (after
-    /// `wait_ms`), `false` when the retries are used up or the error is not transient.
-    pub fn retry(&mut self, kind: &super::providers::ErrorKind) -> bool {
-        use super::providers::ErrorKind;
-        if !kind.is_retryable() || self.count >= MAX_TRANSPORT_RETRIES {
-            return false;
-        }
-        self.count += 1;
-        let after = match kind {
-            ErrorKind::RateLimited { retry_after_s } => *retry_after_s,
-            _ => None,
-        };
-        self.wait_ms = backoff_ms(self.count, after);
-        true
-    }
-}
-
 /// A `Retry-After` header value in seconds from `now_unix_s`: delta-seconds or an
 /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`); a past date is 0.
 pub fn parse_retry_after(value: &str, now_unix_s: u64) -> Option<u64> {

@@ -20,11 +20,11 @@ use super::prompts::{
 use crate::attempts::{Attempt, AttemptRun, ReflectionTurn};
 use crate::demo::play_clip;
 use crate::model_episode::{FrameEncoder, ModelEpisode, Step};
-use crate::protocol::endpoint::{redact, Endpoint, Prices};
+use crate::protocol::endpoint::{Endpoint, Prices};
 use crate::protocol::prompt::{ImageRef, Message};
 use crate::protocol::providers::{ApiError, EncodedImage, ErrorKind, Provider};
-use crate::protocol::retry::TransportRetries;
-use crate::protocol::session::SessionConfig;
+use crate::protocol::session::{Protocol, SessionConfig};
+use crate::protocol::transport::{Outcome, Transport};
 use crate::results::Usage;
 use crate::share::TaskRef;
 use crate::step_video::{fit_to_budget, halve, sample_every, step_frames, STEP_VIDEO_FPS};
@@ -99,7 +99,6 @@ struct Pending {
     /// The user message's texts (without the frames' lead and markers).
     prompt: String,
     messages: Vec<Message>,
-    retries: TransportRetries,
     shrinks: u32,
 }
 
@@ -122,7 +121,6 @@ enum State {
 
 pub struct ReflectRun {
     task: Task,
-    endpoint: Endpoint,
     session: SessionConfig,
     prices: Prices,
     config: ReflectConfig,
@@ -131,7 +129,10 @@ pub struct ReflectRun {
     tutorial: Vec<Frame>,
     run: AttemptRun,
     state: State,
-    usage: Usage,
+    /// The reflection requests (usage, retries, the last error of a reflection).
+    transport: Transport,
+    /// Usage of the attempts played.
+    played: Usage,
     last_error: Option<ApiError>,
 }
 
@@ -185,12 +186,17 @@ impl ReflectRun {
         } else {
             Vec::new()
         };
+        // Reflect and retry is GameVerse's method: its attempts play GameVerse's
+        // harness, whose system prompt has the experience slot.
+        let session = SessionConfig {
+            protocol: Protocol::Gameverse,
+            ..session
+        };
         let agent = crate::model_episode::agent_name(&endpoint);
         let mut run = AttemptRun::new(task_ref, &agent, Some(config.condition.name()));
         run.experience_limit = Some(config.max_words);
         let mut me = Self {
             task: task.clone(),
-            endpoint,
             session,
             prices,
             config,
@@ -198,7 +204,8 @@ impl ReflectRun {
             tutorial,
             run,
             state: State::Done,
-            usage: Usage::default(),
+            transport: Transport::new(endpoint),
+            played: Usage::default(),
             last_error: None,
         };
         me.state = State::Playing(Box::new(me.start_attempt()?));
@@ -206,8 +213,12 @@ impl ReflectRun {
     }
 
     fn start_attempt(&self) -> Result<ModelEpisode, String> {
-        let mut episode =
-            ModelEpisode::new(&self.task, self.endpoint.clone(), self.session, self.prices)?;
+        let mut episode = ModelEpisode::new(
+            &self.task,
+            self.transport.endpoint().clone(),
+            self.session,
+            self.prices,
+        )?;
         let carry = self.run.carry();
         episode.set_experience((!carry.is_empty()).then_some(carry))?;
         Ok(episode)
@@ -260,9 +271,14 @@ impl ReflectRun {
         }
     }
 
-    /// Requests of the reflections and of the finished attempts.
+    /// Requests of the attempts (the one playing included) and of the reflections.
     pub fn usage(&self) -> Usage {
-        let mut u = self.usage.clone();
+        let mut reflections = self.transport.usage().clone();
+        reflections.cost_usd = self
+            .prices
+            .cost(reflections.input_tokens, reflections.output_tokens);
+        let mut u = self.played.clone();
+        u.add(&reflections);
         if let State::Playing(e) = &self.state {
             u.add(e.usage());
         }
@@ -272,7 +288,7 @@ impl ReflectRun {
     pub fn last_error(&self) -> Option<&ApiError> {
         match &self.state {
             State::Playing(e) => e.last_error().or(self.last_error.as_ref()),
-            _ => self.last_error.as_ref(),
+            _ => self.last_error.as_ref().or(self.transport.last_error()),
         }
     }
 
@@ -308,7 +324,7 @@ impl ReflectRun {
         let State::Playing(episode) = std::mem::replace(&mut self.state, State::Done) else {
             return;
         };
-        self.usage.add(episode.usage());
+        self.played.add(episode.usage());
         let Some(record) = episode.record().cloned() else {
             return;
         };
@@ -419,7 +435,6 @@ impl ReflectRun {
                 prompt: failure_user(&self.game_name),
                 frames,
                 media,
-                retries: TransportRetries::default(),
                 shrinks: 0,
             }
         } else {
@@ -451,7 +466,6 @@ impl ReflectRun {
                 prompt: tutorial_user(&self.game_name, &analysis).concat(),
                 frames,
                 media,
-                retries: TransportRetries::default(),
                 shrinks: 0,
             }
         }
@@ -460,7 +474,7 @@ impl ReflectRun {
     fn budget(&self) -> usize {
         self.config
             .image_budget
-            .or_else(|| provider_image_limit(self.endpoint.provider))
+            .or_else(|| provider_image_limit(self.transport.endpoint().provider))
             .unwrap_or(usize::MAX)
     }
 
@@ -480,8 +494,9 @@ impl ReflectRun {
             };
             r.stages.remove(0);
             r.pending = Some(self.stage_request(&r, stage, self.budget(), None));
+            self.transport.begin();
         }
-        match self.encode_and_build(&mut r, enc, api_key) {
+        match self.build(&mut r, enc, api_key) {
             Ok(step) => {
                 self.state = State::Reflecting(r);
                 Some(step)
@@ -494,8 +509,8 @@ impl ReflectRun {
         }
     }
 
-    fn encode_and_build(
-        &self,
+    fn build(
+        &mut self,
         r: &mut Reflection,
         enc: &mut dyn FrameEncoder,
         api_key: Option<&str>,
@@ -503,33 +518,17 @@ impl ReflectRun {
         let Some(p) = r.pending.as_ref() else {
             return Ok(Step::Done);
         };
-        for image in p.messages.iter().flat_map(Message::images) {
-            if r.images.contains_key(image) {
-                continue;
-            }
-            let frame = match *image {
-                ImageRef::Current { step } => r.failure.get((step as usize).wrapping_sub(1)),
-                ImageRef::DemoFrame { frame, .. } => self.tutorial.get(frame),
-                _ => None,
-            };
-            let img = frame
-                .ok_or_else(|| format!("image {image:?} is not available"))
-                .and_then(|f| enc.encode(f))
-                .map_err(|e| {
-                    ApiError::new(ErrorKind::BadResponse, format!("encoding a frame: {e}"))
-                })?;
-            r.images.insert(*image, img);
-        }
-        let images = &r.images;
-        let key = api_key.map(str::trim).filter(|k| !k.is_empty());
-        let request = self.endpoint.request(key, &p.messages, |i| {
-            images
-                .get(i)
-                .cloned()
-                .ok_or_else(|| format!("image {i:?} is not available"))
-        })?;
+        let (failure, tutorial) = (&r.failure, &self.tutorial);
+        let frame = |image: &ImageRef| match *image {
+            ImageRef::Current { step } => failure.get((step as usize).wrapping_sub(1)),
+            ImageRef::DemoFrame { frame, .. } => tutorial.get(frame),
+            _ => None,
+        };
+        let request = self
+            .transport
+            .request(&p.messages, &mut r.images, frame, enc, api_key)?;
         Ok(Step::Send {
-            wait_ms: p.retries.wait_ms,
+            wait_ms: self.transport.wait_ms(),
             request,
         })
     }
@@ -559,24 +558,10 @@ impl ReflectRun {
             self.settle_attempt();
             return;
         }
-        self.usage.requests += 1;
-        self.usage.latency_ms += latency_ms.round() as u64;
-        match self
-            .endpoint
-            .response(status, retry_after, now_unix_s, body)
-        {
-            Ok(answer) => {
-                if let Some((i, o)) = answer.usage {
-                    self.usage.input_tokens += i;
-                    self.usage.output_tokens += o;
-                    self.usage.cost_usd = self
-                        .prices
-                        .cost(self.usage.input_tokens, self.usage.output_tokens);
-                }
-                self.on_reply(answer.text);
-            }
-            Err(e) => self.on_error(e, api_key),
-        }
+        let outcome =
+            self.transport
+                .on_response(status, retry_after, now_unix_s, body, latency_ms, api_key);
+        self.on_outcome(outcome);
     }
 
     /// The last request failed without an HTTP answer (network, CORS, timeout).
@@ -586,35 +571,41 @@ impl ReflectRun {
             self.settle_attempt();
             return;
         }
-        self.usage.requests += 1;
-        self.usage.latency_ms += latency_ms.round() as u64;
-        self.on_error(ApiError::new(ErrorKind::Transport, message), api_key);
+        let outcome = self
+            .transport
+            .on_network_error(message, latency_ms, api_key);
+        self.on_outcome(outcome);
     }
 
-    fn on_error(&mut self, mut e: ApiError, api_key: Option<&str>) {
-        e.message = redact(&e.message, api_key);
+    fn on_outcome(&mut self, outcome: Outcome) {
+        match outcome {
+            Outcome::Reply(text) => self.on_reply(text),
+            Outcome::Retry => {}
+            Outcome::Failed(_) => self.on_failure(),
+        }
+    }
+
+    /// A reflection request that failed for good.
+    fn on_failure(&mut self) {
+        let Some(e) = self.transport.last_error().cloned() else {
+            return;
+        };
         let budget = self.budget();
         let State::Reflecting(mut r) = std::mem::replace(&mut self.state, State::Done) else {
             return;
         };
-        self.last_error = Some(e.clone());
-        let Some(p) = r.pending.as_mut() else {
-            self.state = State::Reflecting(r);
-            return;
-        };
-        if p.retries.retry(&e.kind) {
-            self.state = State::Reflecting(r);
-            return;
-        }
         // Too long for the endpoint: the sampling rate halves until it fits.
-        if e.kind == ErrorKind::ContextOverflow && p.frames.len() > 2 && p.shrinks < MAX_SHRINKS {
-            let (stage, shrinks) = (p.stage, p.shrinks + 1);
-            let fewer = halve(&p.frames);
-            let mut next = self.stage_request(&r, stage, budget, Some(fewer));
-            next.shrinks = shrinks;
-            r.pending = Some(next);
-            self.state = State::Reflecting(r);
-            return;
+        if let Some(p) = r.pending.as_ref() {
+            if e.kind == ErrorKind::ContextOverflow && p.frames.len() > 2 && p.shrinks < MAX_SHRINKS
+            {
+                let (stage, shrinks) = (p.stage, p.shrinks + 1);
+                let fewer = halve(&p.frames);
+                let mut next = self.stage_request(&r, stage, budget, Some(fewer));
+                next.shrinks = shrinks;
+                r.pending = Some(next);
+                self.state = State::Reflecting(r);
+                return;
+            }
         }
         // The reference has no reflection then: the run ends with what it has.
         self.state = State::Reflecting(r);
