@@ -7,12 +7,14 @@ use leptos_router::hooks::use_location;
 use leptos_router::StaticSegment;
 
 use crate::components::error_box::ErrorBox;
+use crate::pages::attempts::AttemptsPage;
 use crate::pages::audit::AuditPage;
 use crate::pages::compare::ComparePage;
 use crate::pages::episode::EpisodePage;
 use crate::pages::home::Home;
 use crate::pages::models::ModelsPage;
 use crate::pages::play::Play;
+use crate::pages::reflect::ReflectPage;
 use crate::pages::roms::RomsPage;
 use crate::pages::run::RunPage;
 use crate::pages::study::StudyPage;
@@ -71,6 +73,8 @@ pub fn App() -> impl IntoView {
                     <Route path=one(Page::Compare) view=ComparePage />
                     <Route path=one(Page::Roms) view=RomsPage />
                     <Route path=one(Page::Audit) view=AuditPage />
+                    <Route path=one(Page::Reflect) view=ReflectPage />
+                    <Route path=one(Page::Attempts) view=AttemptsPage />
                 </Routes>
             </main>
         </Router>

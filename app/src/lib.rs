@@ -7,7 +7,8 @@
 //! [`task_text`] (a task's rules in plain words), [`demo_player`] (demonstration
 //! playback) and [`task_session`] (a person playing a task as an agent would); [`rom_shelf`]
 //! (the Atari ROMs people supply, kept on their device); [`auditor`] (the trajectory
-//! auditor's page: dropped files, the stored audit, its report and verdicts). The
+//! auditor's page: dropped files, the stored audit, its report and verdicts);
+//! [`reflector`] (reflect-and-retry runs and runs of attempts on `/reflect`, `/attempts`). The
 //! Leptos views, compiled for wasm32 only, draw them and forward clicks and key presses.
 
 pub mod action_form;
@@ -18,6 +19,7 @@ pub mod demo_player;
 pub mod play_state;
 pub mod pointer;
 pub mod realtime;
+pub mod reflector;
 pub mod replay;
 pub mod rom_shelf;
 pub mod routes;

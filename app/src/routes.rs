@@ -22,6 +22,8 @@ pub enum Page {
     Compare,
     Roms,
     Audit,
+    Reflect,
+    Attempts,
 }
 
 pub const HOME: &str = "/";
@@ -38,9 +40,11 @@ pub const STUDY_TAKE: &str = "/study/take";
 pub const COMPARE: &str = "/compare";
 pub const ROMS: &str = "/roms";
 pub const AUDIT: &str = "/audit";
+pub const REFLECT: &str = "/reflect";
+pub const ATTEMPTS: &str = "/attempts";
 
 impl Page {
-    pub const ALL: [Page; 14] = [
+    pub const ALL: [Page; 16] = [
         Self::Home,
         Self::Play,
         Self::Suite,
@@ -55,6 +59,8 @@ impl Page {
         Self::Compare,
         Self::Roms,
         Self::Audit,
+        Self::Reflect,
+        Self::Attempts,
     ];
 
     pub fn path(self) -> &'static str {
@@ -73,6 +79,8 @@ impl Page {
             Self::Compare => COMPARE,
             Self::Roms => ROMS,
             Self::Audit => AUDIT,
+            Self::Reflect => REFLECT,
+            Self::Attempts => ATTEMPTS,
         }
     }
 
@@ -94,8 +102,8 @@ impl Page {
         match self {
             Self::Home | Self::Play => Section::Envs,
             Self::Suite | Self::Task | Self::TaskPlay => Section::Suite,
-            Self::Models | Self::Run | Self::RunSuite | Self::Audit => Section::Run,
-            Self::Episode => Section::Episode,
+            Self::Models | Self::Run | Self::RunSuite | Self::Audit | Self::Reflect => Section::Run,
+            Self::Episode | Self::Attempts => Section::Episode,
             Self::Study | Self::StudyTake => Section::Study,
             Self::Compare => Section::Compare,
             Self::Roms => Section::Roms,
@@ -202,6 +210,15 @@ pub fn task_run_href(suite: &str, id: &str) -> String {
     format!("{RUN}?task={}&{}", encode_component(id), suite_param(suite))
 }
 
+/// `/reflect?task=ID&suite=S`: reflect-and-retry on a GameVerse task.
+pub fn task_reflect_href(suite: &str, id: &str) -> String {
+    format!(
+        "{REFLECT}?task={}&{}",
+        encode_component(id),
+        suite_param(suite)
+    )
+}
+
 /// `/run/suite?suite=S`: the suite with a model.
 pub fn suite_run_href(suite: &str) -> String {
     format!("{RUN_SUITE}?{}", suite_param(suite))
@@ -233,6 +250,8 @@ mod tests {
         assert_eq!(Section::of_path("/study/take"), Some(Section::Study));
         assert_eq!(Section::of_path("/roms"), Some(Section::Roms));
         assert_eq!(Section::of_path("/audit"), Some(Section::Run));
+        assert_eq!(Section::of_path("/reflect"), Some(Section::Run));
+        assert_eq!(Section::of_path("/attempts"), Some(Section::Episode));
         for s in Section::ALL {
             assert_eq!(Section::of_path(s.href()), Some(s), "{s:?}");
             assert!(s.testid().starts_with("nav-") && !s.label().is_empty());
@@ -250,6 +269,10 @@ mod tests {
             "/task/play?id=a%20b&suite=s&record=1"
         );
         assert_eq!(task_run_href("s", "t"), "/run?task=t&suite=s");
+        assert_eq!(
+            task_reflect_href("gameverse", "maze-s1"),
+            "/reflect?task=maze-s1&suite=gameverse"
+        );
         assert_eq!(suite_href("s"), "/suite?suite=s");
         assert_eq!(suite_run_href("s"), "/run/suite?suite=s");
         assert_eq!(study_href("s"), "/study?suite=s");

@@ -65,7 +65,8 @@ pub const COMPARE_FILES: StorageKey = StorageKey {
     key: "playbench.compare.files",
     format: 1,
     family: false,
-    holds: "imported results files as a JSON list of {name, json}",
+    holds: "imported results files and runs of attempts as a JSON list of {name, json} \
+            (json: the file's text, or an attempts link)",
 };
 
 /// The study builder's draft (`study::draft::StudyDraft`).
@@ -114,8 +115,18 @@ pub const AUDIT: StorageKey = StorageKey {
             file's JSON and the audit file (playbench-audit/1) so far",
 };
 
+/// The run on `/reflect`: its task and the run of attempts so far
+/// (`reflector::stored`).
+pub const REFLECT: StorageKey = StorageKey {
+    key: "playbench.reflect",
+    format: 1,
+    family: false,
+    holds: "the last reflect-and-retry run as JSON {suite, task, finished, run}: the run \
+            of attempts (playbench-attempts/1) so far",
+};
+
 /// Every key and family, for the tests and the docs.
-pub const ALL: [StorageKey; 11] = [
+pub const ALL: [StorageKey; 12] = [
     ENDPOINT_PROFILES,
     ENDPOINT_KEYS,
     RUN_SETTINGS,
@@ -127,6 +138,7 @@ pub const ALL: [StorageKey; 11] = [
     STORED_EPISODE,
     ATARI_ROMS,
     AUDIT,
+    REFLECT,
 ];
 
 /// Where finished episode `job` of suite run `run_id` is kept.

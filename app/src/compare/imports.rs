@@ -2,7 +2,10 @@
 //! `ResultsFile::from_json` against the built-in suite (a bad file gets its own error,
 //! with its name), the good ones kept in the browser's storage
 //! (`storage_keys::COMPARE_FILES`, a JSON list of `{"name", "json"}`) so a reload shows the same comparison.
+//! Runs of attempts (`playbench-attempts/1` files, or their `a=pa1.…` links) are
+//! imported beside them for the gain per condition (`compare::gains`).
 
+use bench::attempts::{AttemptRun, ATTEMPTS_FORMAT, ATTEMPTS_LINK};
 use bench::results::ResultsFile;
 use serde_json::{json, Value};
 
@@ -17,6 +20,16 @@ pub struct Imported {
     pub file: ResultsFile,
 }
 
+/// An imported run of attempts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportedRun {
+    /// The file name, or `link` for a pasted link.
+    pub name: String,
+    /// What was imported (the file's JSON or the link), as stored.
+    pub json: String,
+    pub run: AttemptRun,
+}
+
 /// A file that could not be imported.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ImportError {
@@ -27,7 +40,14 @@ pub struct ImportError {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Imports {
     pub files: Vec<Imported>,
+    pub runs: Vec<ImportedRun>,
     pub errors: Vec<ImportError>,
+}
+
+/// Whether `text` is a run of attempts: its link (or a URL holding it) or its file.
+fn is_attempts(text: &str) -> bool {
+    let t = text.trim_start();
+    (!t.starts_with('{') && t.contains(ATTEMPTS_LINK.tag)) || t.contains(ATTEMPTS_FORMAT)
 }
 
 impl Imports {
@@ -52,6 +72,9 @@ impl Imports {
         if let Some(same) = self.files.iter().find(|f| f.json == json) {
             return Err(err(format!("already imported as {:?}", same.name)));
         }
+        if is_attempts(json) {
+            return self.read_run(name, json).map_err(err);
+        }
         if is_results_csv(json) {
             return Err(err(CSV_HINT.to_string()));
         }
@@ -72,6 +95,35 @@ impl Imports {
             file,
         });
         Ok(())
+    }
+
+    fn read_run(&mut self, name: &str, text: &str) -> Result<(), String> {
+        let trimmed = text.trim();
+        let run = if trimmed.starts_with('{') {
+            AttemptRun::from_json(trimmed)
+        } else {
+            AttemptRun::from_link_fragment(trimmed)
+        }
+        .map_err(|e| format!("not a usable run of attempts: {e}"))?;
+        if let Some(same) = self.runs.iter().find(|r| r.run == run) {
+            return Err(format!("already imported as {:?}", same.name));
+        }
+        self.runs.push(ImportedRun {
+            name: name.to_string(),
+            json: trimmed.to_string(),
+            run,
+        });
+        Ok(())
+    }
+
+    pub fn remove_run(&mut self, index: usize) {
+        if index < self.runs.len() {
+            self.runs.remove(index);
+        }
+    }
+
+    pub fn attempt_runs(&self) -> Vec<AttemptRun> {
+        self.runs.iter().map(|r| r.run.clone()).collect()
     }
 
     pub fn remove(&mut self, index: usize) {
@@ -95,6 +147,11 @@ impl Imports {
             self.files
                 .iter()
                 .map(|f| json!({"name": f.name, "json": f.json}))
+                .chain(
+                    self.runs
+                        .iter()
+                        .map(|r| json!({"name": r.name, "json": r.json})),
+                )
                 .collect(),
         )
         .to_string()
@@ -198,6 +255,42 @@ mod tests {
         im.remove(0);
         assert_eq!(im.files[0].name, "b.json");
         assert_eq!(Imports::from_storage_json("junk"), Imports::default());
+    }
+
+    #[test]
+    fn runs_of_attempts_import_as_files_or_links_and_are_kept() {
+        let run = crate::reflector::view::tests::maze_run();
+        let json = run.to_json();
+        let link = run.to_link_fragment().unwrap();
+        let mut im = Imports::default();
+        im.add("run.json", &json).unwrap();
+        let e = im
+            .add("link", &format!("https://host/attempts#{link}"))
+            .unwrap_err();
+        assert_eq!(e.message, "already imported as \"run.json\"");
+        let edited = json.replace(
+            "\"format\": \"playbench-attempts/1\"",
+            "\"format\": \"playbench-attempts/1\", \"x\": 1",
+        );
+        let e = im.add("bad.json", &edited).unwrap_err();
+        assert!(
+            e.message.starts_with("not a usable run of attempts"),
+            "{e:?}"
+        );
+        let e = im.add("cut", "a=pa1.AAAA").unwrap_err();
+        assert!(
+            e.message.starts_with("not a usable run of attempts"),
+            "{e:?}"
+        );
+        assert_eq!(im.runs.len(), 1);
+        assert!(im.files.is_empty());
+        let store = crate::storage::MemoryStore::new();
+        im.save(&store).unwrap();
+        let back = Imports::load(&store);
+        assert_eq!(back.runs, im.runs);
+        assert_eq!(back.attempt_runs(), vec![run]);
+        im.remove_run(0);
+        assert!(im.runs.is_empty());
     }
 
     #[test]

@@ -7,6 +7,7 @@ pub mod error_box;
 pub mod frame_view;
 pub mod keys;
 pub mod realtime;
+pub mod reflection_turns;
 pub mod results_view;
 pub mod rom_drop;
 pub mod run_setup;

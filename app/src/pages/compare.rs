@@ -1,7 +1,9 @@
 //! `/compare`: results files side by side. Import any number (file picker or drag and
 //! drop; kept in the browser's storage), then per environment and per tag scores and pass
 //! rates with bootstrap 95% intervals, a chart, and paired differences. Every number
-//! opens the list of its episodes, each linking to its replay.
+//! opens the list of its episodes, each linking to its replay. Runs of attempts
+//! (reflect-and-retry, as files or links) show the gain per condition
+//! (`compare::gains`).
 
 use bench::results::ResultsFile;
 use bench::Suite;
@@ -12,6 +14,7 @@ use crate::browser::files::read_text;
 use crate::browser::storage::local;
 use crate::compare::bootstrap::{Estimate, RESAMPLES};
 use crate::compare::entries::{entries, kind_text, Entry, EpisodeRef};
+use crate::compare::gains::{by_attempt_text, gain_text, gains, Gain};
 use crate::compare::imports::Imports;
 use crate::compare::paired::{all_pairs, diff_text, Paired};
 use crate::compare::table::{pass_text, score_text, table, StatRow, Table};
@@ -91,8 +94,16 @@ fn Compare(suite: &'static Suite) -> impl IntoView {
             pairs,
         }
     });
+    let gain_rows = Memo::new(move |_| imports.with(|im| gains(&im.attempt_runs())));
     let selection = RwSignal::new(None::<Selection>);
     let dragging = RwSignal::new(false);
+    let pasted = RwSignal::new(String::new());
+    let add_link = move || {
+        let text = pasted.get_untracked();
+        if imports.try_update(|im| im.add("link", &text).is_ok()) == Some(true) {
+            pasted.set(String::new());
+        }
+    };
 
     let on_change = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
@@ -140,6 +151,35 @@ fn Compare(suite: &'static Suite) -> impl IntoView {
                 .collect_view()
         })
     };
+    let run_list = move || {
+        imports.with(|im| {
+            im.runs
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    let about = format!(
+                        "run of attempts · {}",
+                        crate::reflector::view::summary(&r.run)
+                    );
+                    view! {
+                        <li data-testid="imported-run">
+                            <span>{about}</span>
+                            <span class="muted">{format!(" ({})", r.name)}</span>
+                            " "
+                            <button
+                                type="button"
+                                class="secondary small"
+                                aria-label=format!("Remove the run of attempts {}", i + 1)
+                                on:click=move |_| imports.update(|im| im.remove_run(i))
+                            >
+                                "Remove"
+                            </button>
+                        </li>
+                    }
+                })
+                .collect_view()
+        })
+    };
     let error_list = move || {
         imports.with(|im| {
             im.errors
@@ -168,7 +208,8 @@ fn Compare(suite: &'static Suite) -> impl IntoView {
         <div class="compare">
             <h1>"Compare results"</h1>
             <p class="muted">
-                "Import results files — model suite runs, human study results, baselines — to see them side by side. \
+                "Import results files — model suite runs, human study results, baselines — to see them side by side, \
+                 and runs of attempts for the gain of reflect-and-retry. \
                  Files are read in this browser only and kept here across reloads."
             </p>
             <div
@@ -182,7 +223,7 @@ fn Compare(suite: &'static Suite) -> impl IntoView {
                 on:dragleave=move |_| dragging.set(false)
                 on:drop=on_drop
             >
-                <label for="compare-files">"Results files (JSON): choose them, or drop them here"</label>
+                <label for="compare-files">"Results files or runs of attempts (JSON): choose them, or drop them here"</label>
                 <input
                     id="compare-files"
                     type="file"
@@ -191,16 +232,39 @@ fn Compare(suite: &'static Suite) -> impl IntoView {
                     data-testid="compare-files"
                     on:change=on_change
                 />
+                <label for="compare-link">"Or paste a run of attempts' link (…/attempts#a=pa1.…)"</label>
+                <div class="link-row">
+                <input
+                    id="compare-link"
+                    type="text"
+                    data-testid="compare-link"
+                    prop:value=move || pasted.get()
+                    on:input=move |ev| pasted.set(event_target_value(&ev))
+                    on:keydown=move |ev: web_sys::KeyboardEvent| {
+                        if ev.key() == "Enter" {
+                            add_link();
+                        }
+                    }
+                />
+                <button type="button" class="secondary small" data-testid="compare-add-link" on:click=move |_| add_link()>"Add"</button>
+                </div>
             </div>
             {move || save_error.get().map(|e| view! { <p class="notice" role="alert">{e}</p> })}
             <ul class="compare-errors">{error_list}</ul>
-            <ul class="compare-files">{file_list}</ul>
+            <ul class="compare-files">{file_list}{run_list}</ul>
             {move || {
                 let c = computed.get();
                 if c.entries.is_empty() {
-                    return view! { <p class="notice" data-testid="compare-empty">"No results imported yet."</p> }.into_any();
+                    if gain_rows.with(Vec::is_empty) {
+                        return view! { <p class="notice" data-testid="compare-empty">"No results imported yet."</p> }.into_any();
+                    }
+                    return ().into_any();
                 }
                 view! { <Results computed=c selection=selection /> }.into_any()
+            }}
+            {move || {
+                let rows = gain_rows.get();
+                (!rows.is_empty()).then(|| view! { <Gains rows=rows /> })
             }}
             {move || selection.get().map(|s| view! { <EpisodeList selection=s computed=computed.get_untracked() on_close=move || selection.set(None) /> })}
         </div>
@@ -466,6 +530,49 @@ fn EpisodeList(
             <h2 id="episodes-title">{format!("Episodes: {}", selection.title)}</h2>
             <button type="button" class="secondary small" on:click=move |_| on_close()>"Close"</button>
             <ul>{items}</ul>
+        </section>
+    }
+}
+
+/// The gain of reflect-and-retry per task and condition.
+#[component]
+fn Gains(rows: Vec<Gain>) -> impl IntoView {
+    let body = rows
+        .into_iter()
+        .map(|g| {
+            let (gain, per_attempt) = (gain_text(&g), by_attempt_text(&g));
+            view! {
+                <tr data-testid="gain-row" data-condition=g.condition.clone()>
+                    <th scope="row">{g.task.clone()}</th>
+                    <td>{format!("{} ({})", g.label, g.condition)}</td>
+                    <td data-testid="gain-runs">{g.runs}</td>
+                    <td data-testid="gain-value">{gain}</td>
+                    <td data-testid="gain-by-attempt">{per_attempt}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <section aria-labelledby="compare-gains-title">
+            <h2 id="compare-gains-title">"Reflect and retry: gain per condition"</h2>
+            <p class="muted" data-testid="gains-method">
+                "For each task and condition, over its runs of attempts: the mean gain in points (the last attempt's score \
+                 minus the first's) with a 95% Student t confidence interval over the runs (none for a single run), the \
+                 number of runs, and the mean score at each attempt number. Scores are as the files claim them: open a \
+                 run on /attempts to verify it."
+            </p>
+            <div class="table-scroll">
+                <table class="compare-table" data-testid="gains-table">
+                    <thead><tr>
+                        <th scope="col">"Task"</th>
+                        <th scope="col">"Condition"</th>
+                        <th scope="col">"Runs"</th>
+                        <th scope="col">"Mean gain [95% CI]"</th>
+                        <th scope="col">"Mean score by attempt"</th>
+                    </tr></thead>
+                    <tbody>{body}</tbody>
+                </table>
+            </div>
         </section>
     }
 }

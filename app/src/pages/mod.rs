@@ -1,11 +1,13 @@
 //! One module per page.
 
+pub mod attempts;
 pub mod audit;
 pub mod compare;
 pub mod episode;
 pub mod home;
 pub mod models;
 pub mod play;
+pub mod reflect;
 pub mod roms;
 pub mod run;
 pub mod study;

@@ -10,7 +10,9 @@ use crate::components::demo_clip::DemoPlayer;
 use crate::components::error_box::ErrorBox;
 use crate::demo_player::ClipFrames;
 use crate::pages::home::set_title;
-use crate::routes::{self, suite_href, task_href, task_play_href, task_run_href};
+use crate::routes::{
+    self, suite_href, task_href, task_play_href, task_reflect_href, task_run_href,
+};
 use crate::suite_data::{self, TaskLoadError};
 use crate::suite_filter::Filter;
 use crate::task_text;
@@ -172,6 +174,11 @@ fn TaskDetail(task: &'static Task, suite: &'static str) -> impl IntoView {
                     <a class="button-link big secondary" href=task_run_href(suite, &task.id) data-testid="run-task">
                         "Run with a model"
                     </a>
+                    {crate::reflector::setup::can_reflect(task).then(|| view! {
+                        <a class="button-link big secondary" href=task_reflect_href(suite, &task.id) data-testid="reflect-task">
+                            "Reflect and retry"
+                        </a>
+                    })}
                     <p class="hint">"You play exactly as an agent does: same start, same budget, reward hidden."</p>
                 </div>
             </div>

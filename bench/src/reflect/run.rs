@@ -237,6 +237,21 @@ impl ReflectRun {
         }
     }
 
+    /// Free-form settings to record with the run (provider, model, …; secrets are
+    /// stripped when it is written).
+    pub fn set_settings(&mut self, settings: serde_json::Map<String, serde_json::Value>) {
+        self.run.settings = Some(settings);
+    }
+
+    /// The turns of the reflection under way (its replies as they arrive), for the
+    /// live view; empty while an attempt is played.
+    pub fn reflection_so_far(&self) -> &[ReflectionTurn] {
+        match &self.state {
+            State::Reflecting(r) => &r.turns,
+            _ => &[],
+        }
+    }
+
     pub fn phase(&self) -> Phase {
         let attempt = self.run.attempts.len();
         match &self.state {
