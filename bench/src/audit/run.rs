@@ -479,30 +479,7 @@ impl AuditRun {
         self.file.refresh();
     }
 
-    /// An HTTP answer to the last request; `retry_after` is the raw `Retry-After`
-    /// header, `now_unix_s` the current time (for HTTP-date values).
-    pub fn on_response(
-        &mut self,
-        status: u16,
-        retry_after: Option<&str>,
-        now_unix_s: u64,
-        body: &str,
-        latency_ms: f64,
-        api_key: Option<&str>,
-    ) {
-        let outcome =
-            self.transport
-                .on_response(status, retry_after, now_unix_s, body, latency_ms, api_key);
-        self.on_outcome(outcome);
-    }
-
-    /// The request failed without an HTTP answer (network, CORS, timeout).
-    pub fn on_network_error(&mut self, message: &str, latency_ms: f64, api_key: Option<&str>) {
-        let outcome = self
-            .transport
-            .on_network_error(message, latency_ms, api_key);
-        self.on_outcome(outcome);
-    }
+    crate::answer_through_transport!();
 
     fn on_outcome(&mut self, outcome: Outcome) {
         match outcome {

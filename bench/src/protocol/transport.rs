@@ -196,3 +196,42 @@ impl Transport {
         Outcome::Failed(e.message)
     }
 }
+
+/// The answer methods of a conversation that sends through a `transport` field and
+/// settles each [`Outcome`] in its own `on_outcome`: `on_response` for an HTTP answer
+/// (`retry_after` the raw `Retry-After` header, `now_unix_s` the current time) and
+/// `on_network_error` for none.
+#[macro_export]
+macro_rules! answer_through_transport {
+    () => {
+        /// An HTTP answer to the last request; `retry_after` is the raw `Retry-After`
+        /// header, `now_unix_s` the current time (for HTTP-date values).
+        pub fn on_response(
+            &mut self,
+            status: u16,
+            retry_after: Option<&str>,
+            now_unix_s: u64,
+            body: &str,
+            latency_ms: f64,
+            api_key: Option<&str>,
+        ) {
+            let outcome = self.transport.on_response(
+                status,
+                retry_after,
+                now_unix_s,
+                body,
+                latency_ms,
+                api_key,
+            );
+            self.on_outcome(outcome);
+        }
+
+        /// The request failed without an HTTP answer (network, CORS, timeout).
+        pub fn on_network_error(&mut self, message: &str, latency_ms: f64, api_key: Option<&str>) {
+            let outcome = self
+                .transport
+                .on_network_error(message, latency_ms, api_key);
+            self.on_outcome(outcome);
+        }
+    };
+}
