@@ -604,16 +604,14 @@ impl ModelEpisode {
         latency_ms: f64,
         api_key: Option<&str>,
     ) {
-        self.usage.requests += 1;
-        self.usage.latency_ms += latency_ms.round() as u64;
+        self.usage.count_request(latency_ms);
         let answer = self
             .endpoint
             .response(status, retry_after, now_unix_s, body);
         let next = match answer {
             Ok(a) => {
-                if let Some((i, o)) = a.usage {
-                    self.usage.input_tokens += i;
-                    self.usage.output_tokens += o;
+                if a.usage.is_some() {
+                    self.usage.count_tokens(a.usage);
                     self.usage.cost_usd = self
                         .prices
                         .cost(self.usage.input_tokens, self.usage.output_tokens);
@@ -635,8 +633,7 @@ impl ModelEpisode {
     /// The request failed without an HTTP answer (network, CORS, timeout): `message`
     /// says which, for people.
     pub fn on_network_error(&mut self, message: &str, latency_ms: f64, api_key: Option<&str>) {
-        self.usage.requests += 1;
-        self.usage.latency_ms += latency_ms.round() as u64;
+        self.usage.count_request(latency_ms);
         let next = self.on_error(
             ApiError::new(ErrorKind::Transport, message.to_string()),
             latency_ms,

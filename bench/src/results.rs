@@ -51,6 +51,20 @@ impl Usage {
         )
     }
 
+    /// One request sent and answered (or failed) after `latency_ms`.
+    pub fn count_request(&mut self, latency_ms: f64) {
+        self.requests += 1;
+        self.latency_ms += latency_ms.round() as u64;
+    }
+
+    /// The tokens an answer reported, if it did.
+    pub fn count_tokens(&mut self, tokens: Option<(u64, u64)>) {
+        if let Some((i, o)) = tokens {
+            self.input_tokens += i;
+            self.output_tokens += o;
+        }
+    }
+
     pub fn add(&mut self, other: &Usage) {
         self.requests += other.requests;
         self.input_tokens += other.input_tokens;

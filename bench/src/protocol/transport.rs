@@ -147,16 +147,13 @@ impl Transport {
         latency_ms: f64,
         api_key: Option<&str>,
     ) -> Outcome {
-        self.count(latency_ms);
+        self.usage.count_request(latency_ms);
         match self
             .endpoint
             .response(status, retry_after, now_unix_s, body)
         {
             Ok(answer) => {
-                if let Some((i, o)) = answer.usage {
-                    self.usage.input_tokens += i;
-                    self.usage.output_tokens += o;
-                }
+                self.usage.count_tokens(answer.usage);
                 self.begin();
                 Outcome::Reply(answer.text)
             }
@@ -171,13 +168,8 @@ impl Transport {
         latency_ms: f64,
         api_key: Option<&str>,
     ) -> Outcome {
-        self.count(latency_ms);
+        self.usage.count_request(latency_ms);
         self.on_error(ApiError::new(ErrorKind::Transport, message), api_key)
-    }
-
-    fn count(&mut self, latency_ms: f64) {
-        self.usage.requests += 1;
-        self.usage.latency_ms += latency_ms.round() as u64;
     }
 
     fn on_error(&mut self, mut e: ApiError, api_key: Option<&str>) -> Outcome {
