@@ -152,7 +152,7 @@ pub fn tutorial_frames(task: &Task) -> Result<Vec<Frame>, String> {
 /// The game's name in the reflection prompts: GameVerse's internal name, from the
 /// environment's agent prompts (an environment without them has no reflection).
 pub fn game_name(task: &Task) -> Result<String, String> {
-    let env = envs::make(&task.env, &task.kwargs).map_err(|e| e.to_string())?;
+    let env = task.make_env().map_err(|e| e.to_string())?;
     env.agent_prompts()
         .map(|p| p.game_name.to_string())
         .ok_or_else(|| {
