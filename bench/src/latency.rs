@@ -147,6 +147,51 @@ impl LatencyClock {
     }
 }
 
+/// A recorded episode played again decision by decision as it was played: a model's
+/// timed real-time record on its thinking-time clock, any other by its idle steps then
+/// its action. One rule for every replay of a record (the auditor's evidence, step
+/// videos).
+pub struct RecordReplay {
+    timed: Option<LatencyClock>,
+}
+
+impl RecordReplay {
+    /// For `record`, played on `runner` from the task's start.
+    pub fn new(runner: &EpisodeRunner, record: &EpisodeRecord) -> Self {
+        let timed = record
+            .decisions
+            .iter()
+            .any(|d| d.latency_ms.is_some())
+            .then(|| LatencyClock::for_runner(runner))
+            .flatten();
+        Self { timed }
+    }
+
+    /// Plays `d` with `apply` (which makes its action). Decision `index` (0-based) may
+    /// already be recorded: an idle step after the last reply ended the episode, and
+    /// the clock recorded it; then nothing is played.
+    pub fn play(
+        &mut self,
+        runner: &mut EpisodeRunner,
+        index: usize,
+        d: &Decision,
+        apply: impl FnOnce(&mut EpisodeRunner) -> Result<(), EpisodeError>,
+    ) -> Result<(), EpisodeError> {
+        if runner.decisions().len() > index {
+            return Ok(());
+        }
+        match (&mut self.timed, d.latency_ms) {
+            (Some(clock), Some(latency)) => clock.play(runner, latency, apply),
+            _ => {
+                if d.idle_before > 0 {
+                    runner.idle(d.idle_before)?;
+                }
+                apply(runner)
+            }
+        }
+    }
+}
+
 /// The thinking times of an episode's decisions.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LatencyStats {

@@ -10,6 +10,7 @@
 
 use envs::{Env, Frame};
 
+use crate::latency::RecordReplay;
 use crate::protocol::prompt::{ImageRef, Part};
 use crate::{EpisodeRecord, EpisodeRunner, Task};
 
@@ -17,8 +18,9 @@ use crate::{EpisodeRecord, EpisodeRunner, Task};
 pub const STEP_VIDEO_FPS: u32 = 2;
 
 /// The environment after each decision of `record` (`[k]` after decision k + 1), found
-/// by playing the record again from the task's start; an error names the first
-/// decision that does not replay.
+/// by playing the record again from the task's start as it was played
+/// (`crate::latency::RecordReplay`: a model's real-time record on its thinking times);
+/// an error names the first decision that does not replay.
 pub fn decision_states(task: &Task, record: &EpisodeRecord) -> Result<Vec<Box<dyn Env>>, String> {
     if record.task != task.id {
         return Err(format!(
@@ -27,15 +29,15 @@ pub fn decision_states(task: &Task, record: &EpisodeRecord) -> Result<Vec<Box<dy
         ));
     }
     let mut runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
+    let mut replay = RecordReplay::new(&runner, record);
     let mut states = Vec::with_capacity(record.decisions.len());
     for (i, d) in record.decisions.iter().enumerate() {
-        let at = |e: String| format!("decision {}: {e}", i + 1);
-        if d.idle_before > 0 {
-            runner.idle(d.idle_before).map_err(|e| at(e.to_string()))?;
-        }
-        runner
-            .apply_text(&d.action, d.raw.clone(), d.rejected.clone())
-            .map_err(|e| at(e.to_string()))?;
+        replay
+            .play(&mut runner, i, d, |r| {
+                r.apply_text(&d.action, d.raw.clone(), d.rejected.clone())
+                    .map(|_| ())
+            })
+            .map_err(|e| format!("decision {}: {e}", i + 1))?;
         states.push(runner.env().clone_box());
     }
     Ok(states)

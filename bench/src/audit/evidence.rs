@@ -8,7 +8,7 @@
 use envs::Frame;
 
 use crate::demo::{caption_frame, render_clip, Outcome};
-use crate::latency::LatencyClock;
+use crate::latency::RecordReplay;
 use crate::protocol::prompt::{DemoMode, ImageRef, Message, Role};
 use crate::protocol::session::{HistoryWindow, ModelSession, Next, Protocol, SessionConfig};
 use crate::{EpisodeRecord, EpisodeRunner, FailureMode, Reply, Task};
@@ -134,12 +134,7 @@ pub fn build_evidence(
     log.capture(&runner);
     // A model's real-time episode replays from its thinking times, as it was played
     // (`crate::latency`): each request saw the state after the idle steps due by then.
-    let mut timed = record
-        .decisions
-        .iter()
-        .any(|d| d.latency_ms.is_some())
-        .then(|| LatencyClock::for_runner(&runner))
-        .flatten();
+    let mut replay = RecordReplay::new(&runner, record);
     for (i, d) in record.decisions.iter().enumerate() {
         let n = i + 1;
         if runner.decisions().len() > i {
@@ -171,18 +166,9 @@ pub fn build_evidence(
             r.apply_text(&d.action, d.raw.clone(), d.rejected.clone())
                 .map(|_| ())
         };
-        match (&mut timed, d.latency_ms) {
-            (Some(clock), Some(latency)) => clock.play(&mut runner, latency, apply),
-            _ => {
-                if d.idle_before > 0 {
-                    runner
-                        .idle(d.idle_before)
-                        .map_err(|e| mismatch(n, &e.to_string()))?;
-                }
-                apply(&mut runner)
-            }
-        }
-        .map_err(|e| mismatch(n, &e.to_string()))?;
+        replay
+            .play(&mut runner, i, d, apply)
+            .map_err(|e| mismatch(n, &e.to_string()))?;
         log.capture(&runner);
     }
     let n = record.decisions.len() + 1;

@@ -122,6 +122,19 @@ fn run(
     assert_eq!(evidence.states.len(), record.decisions.len() + 1);
     let end = evidence.states.last().unwrap();
     assert_eq!(last.frame_hash, format!("{:016x}", end.hash()));
+    // So does the step video reflection and the judge read: every frame is the one the
+    // record claims.
+    let frames = crate::step_video::step_frames(task, &record).unwrap();
+    let hashes: Vec<String> = frames
+        .iter()
+        .map(|f| format!("{:016x}", f.hash()))
+        .collect();
+    let claimed: Vec<&str> = record
+        .decisions
+        .iter()
+        .map(|d| d.frame_hash.as_str())
+        .collect();
+    assert_eq!(hashes, claimed);
     (record, reference)
 }
 
