@@ -517,7 +517,11 @@ impl ModelEpisode {
         };
         let attempt = match self.turns.last() {
             Some(t) if t.step == step && t.action.is_none() => {
-                if t.reply.is_some() {
+                // GameVerse never re-asks a reply: another request of the step is the
+                // memory agent's next module.
+                if t.reply.is_some() && matches!(self.session, Conversation::GameVerse(_)) {
+                    Attempt::First
+                } else if t.reply.is_some() {
                     let rejected = self
                         .turns
                         .iter()
