@@ -310,6 +310,15 @@ impl ModelEpisode {
         }
     }
 
+    /// GameVerse's memory agent's long-term memories, oldest first (`None` for other
+    /// protocols and agents).
+    pub fn gameverse_memories(&self) -> Option<Vec<String>> {
+        match &self.session {
+            Conversation::GameVerse(s) => s.memories(),
+            _ => None,
+        }
+    }
+
     /// Shares demonstration images with other episodes through `cache`; `encoding`
     /// names the image settings (e.g. their JSON).
     pub fn share_demo_images(&mut self, cache: DemoCache, encoding: String) {

@@ -218,6 +218,14 @@ impl GameVerseSession {
         Ok(())
     }
 
+    /// The memory agent's long-term memories, oldest first (`None`: the zero-shot
+    /// agent plays).
+    pub fn memories(&self) -> Option<Vec<String>> {
+        self.memory
+            .as_ref()
+            .map(|m| m.memories().map(str::to_string).collect())
+    }
+
     pub fn experience(&self) -> Option<&str> {
         self.experience.as_deref()
     }
