@@ -184,8 +184,14 @@ MAZE = [
     act("### Actions: down", EDGE, "Yes"),                      # 7: the header line's text dropped
     review(f"{EDGE} {EDGE}", f"{EDGE} {EDGE}"),                 # 8: hits EDGE among 4 stored
     act("down", "", "Yes"),                                     # 8: empty memory
-    # The ball is on the flag after the eighth move: the episode ends there.
-]
+    review(f"{WALL} {GOAL}", "mixed"),                          # 9: two themes, both near
+    act("up", "The ball is stuck {again}", "No"),               # 9: not saved
+    review("s", "r", "p"),                                      # 10
+    act("left"),
+] + [reply for k in range(11, 21) for reply in (
+    review(f"Step {k}: {LOOP}" if k % 2 else f"Step {k}.", f"{WALL} {WALL}" if k % 3 == 0 else "Look again."),
+    act(["up", "down", "left", "right"][k % 4], f"Lesson {k}: {EDGE} near row {k}", "yes" if k % 3 else "no"),
+)]
 
 MERGE = "keep the largest tile in the top left corner"
 MERGE_AGAIN = "Largest tile: keep in the corner top left the"
@@ -216,7 +222,7 @@ T2048 = [
 ]
 
 RUNS = [
-    ("maze_memory", "GameVerse/Maze", 0, 20, MAZE),
+    ("maze_memory", "GameVerse/Maze", 1, 20, MAZE),
     ("2048_memory", "GameVerse/2048", 1, 1000, T2048),
 ]
 
