@@ -344,7 +344,7 @@ pub enum GameVerseAgentArg {
     #[default]
     ZeroShot,
     /// Two requests per step, a history review then the action with long-term memory
-    /// (Playbench's templates; Maze and 2048, semantic mode).
+    /// (Playbench's templates; Maze, 2048 and Snake, semantic mode).
     Memory,
 }
 

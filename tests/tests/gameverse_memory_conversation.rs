@@ -1,6 +1,6 @@
 //! GameVerse's memory agent replays the reference's, request by request
 //! (`tests/golden/gameverse/memory_conversation.py` runs the reference's own memory-agent
-//! modules at commit 7cbb423 with Playbench's Maze and 2048 memory templates, a scripted
+//! modules at commit 7cbb423 with Playbench's Maze, 2048 and Snake memory templates, a scripted
 //! model and the Python twin of the lexical distance): each run goes through
 //! `ModelEpisode` with the `gameverse` protocol and the memory agent, and every request of
 //! every step (the history review's and the action's: system text, user parts in order,

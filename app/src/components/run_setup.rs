@@ -167,7 +167,7 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
                         edit(&|s| s.session.gameverse_agent = a);
                     }>
                         <option value="zero-shot" selected=move || !memory_agent()>"zero-shot (one request per step)"</option>
-                        <option value="memory" selected=memory_agent>"memory (history review + action with long-term memory: two requests per step; Maze and 2048)"</option>
+                        <option value="memory" selected=memory_agent>"memory (history review + action with long-term memory: two requests per step; Maze, 2048 and Snake)"</option>
                     </select>
                 </div>
                 <p class="hint" data-testid="run-gameverse-hint">"GameVerse's agent sends each step alone as a system prompt and the game's user prompt with the previous and current screenshots as PNG (the image settings below do not apply), reads the reply under ### Actions and never asks again; keep the history full and the observation an image (docs/gameverse.md, \"Harness\")."</p>

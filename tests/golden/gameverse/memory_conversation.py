@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""GameVerse's memory agent on Maze and 2048, from the reference code: every request.
+"""GameVerse's memory agent on Maze, 2048 and Snake, from the reference code: every request.
 
 The reference is the public GameVerse repository (THUSI-Lab/GameVerse) at commit 7cbb423.
 Its own memory agent (`agent_client.base_agent.BaselineAgent`, agent type `memory_agent`:
@@ -8,7 +8,7 @@ Its own memory agent (`agent_client.base_agent.BaselineAgent`, agent type `memor
 the loop of conversation.py (whose harness this imports) against a scripted model.
 Ours are the stand-ins around it, as in conversation.py, plus two:
 - the reference ships memory-agent templates only for its closed games, so Playbench's
-  templates for Maze and 2048 (envs/src/gameverse/<game>/prompts/memory_*.txt) are
+  templates for Maze, 2048 and Snake (envs/src/gameverse/<game>/prompts/memory_*.txt) are
   dropped into a prompt package at run time as its template modules;
 - the vector store (Chroma over an embedding endpoint) is replaced by LexicalStore, the
   Python twin of Playbench's lexical distance (bench/src/protocol/gameverse/memory/
@@ -17,7 +17,9 @@ Ours are the stand-ins around it, as in conversation.py, plus two:
   vectors), brute force over the stored texts, ties oldest first. The agent's own code
   applies the thresholds (0.4 retrieval, 0.8 duplicate) and top-k = min(3, stored).
 Each observation's text is the game's own `obs.to_text()`; its screenshot is a marker
-naming the step (`step N`: after N actions).
+naming the step (`step N`: after N actions). Snake is stepped as conversation.py steps it
+(discrete mode, the key pressed and the game's events processed); its observation is the
+reference's `SnakeObs` with the number of steps taken, as its `step` makes it.
 
 Set up as generate.py says, then from the repository root:
     SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy .cache/venv-gameverse/bin/python \
@@ -43,6 +45,7 @@ sys.path.insert(0, HERE)
 
 import conversation as cv  # noqa: E402  (sets up the reference and the stand-ins)
 import agent_servers.memory as reference_memory  # noqa: E402
+from game_servers.snake.game.snake_env import SnakeObs  # noqa: E402
 
 
 def words(text):
@@ -91,7 +94,7 @@ FILES = {"history_review_reasoning_system": "memory_review_system",
          "history_review_reasoning_user": "memory_review_user",
          "action_inference_with_memory_system": "memory_action_system",
          "action_inference_with_memory_user": "memory_action_user"}
-GAME_DIRS = {"GameVerse/Maze": "maze", "GameVerse/2048": "twenty_forty_eight"}
+GAME_DIRS = {"GameVerse/Maze": "maze", "GameVerse/2048": "twenty_forty_eight", "GameVerse/Snake": "snake"}
 
 
 def prompt_package(game):
@@ -123,19 +126,23 @@ def run(name, env_id, seed, cap, replies):
     runner = cv.BaseRunner({"max_steps": cap})
     runner.set_env(game.env)
     runner.set_agent(agent)
-    obs = game.env.initial_obs()
+    snake = env_id == "GameVerse/Snake"
+    obs = None if snake else game.env.initial_obs()
     steps = []
     for i in range(cap):
         if not llm.replies:
             break
         before = len(llm.requests)
-        text_obs = obs.to_text()
+        text_obs = SnakeObs(image=None, step_count=i).to_text() if snake else obs.to_text()
         shown = types.SimpleNamespace(image=cv.Shot(i), to_text=lambda t=text_obs: t)
         text = agent(shown, game.env.get_game_info())
-        action = game.env.parse_action(text)
-        obs, _r, terminated, truncated, _info = game.env.step(action)
-        _score, done = game.env.evaluate(obs)
-        game.over = bool(terminated or truncated or done)
+        if snake:
+            game.play(text)
+        else:
+            action = game.env.parse_action(text)
+            obs, _r, terminated, truncated, _info = game.env.step(action)
+            _score, done = game.env.evaluate(obs)
+            game.over = bool(terminated or truncated or done)
         steps.append({"requests": [cv.request_form(m) for m in llm.requests[before:]], "text": text,
                       "observation": text_obs, "state": game.state(), "terminated": game.over,
                       "memories": list(agent.memory.vectordb.texts)})
@@ -221,9 +228,33 @@ T2048 = [
     act("down"),
 ]
 
+FOOD = "food appears along the top row and lasts a few turns"
+TRAP = "turning down next to the body nearly trapped the snake"
+
+SNAKE = [
+    act("L", FOOD, "Yes"),
+    review(f"{FOOD} {FOOD}", FOOD),
+    act("U", "Food appears along the top row, lasts a few turns", "yes"),
+    review("Heading up {fast}.", "Plan the turn."),
+    act("U\nU", TRAP, "Yes"),
+    review(f"{TRAP}", f"{TRAP} {TRAP}", None),
+    "### Reasoning\nNo move given.",
+    review("s", "r", "p"),
+    act("R"),
+    review(f"{FOOD} {TRAP}", "mixed"),
+    act("### Actions: D"),
+    review("", "", ""),
+    act("**R**", "none", "yes"),
+    review(f"{FOOD} {FOOD} {FOOD}", FOOD),
+    act("D"),
+    review("end", "end"),
+    act("Wait"),
+]
+
 RUNS = [
     ("maze_memory", "GameVerse/Maze", 1, 20, MAZE),
     ("2048_memory", "GameVerse/2048", 1, 1000, T2048),
+    ("snake_memory", "GameVerse/Snake", 42, 100, SNAKE),
 ]
 
 

@@ -189,7 +189,7 @@ impl GameVerseSession {
                     .is_some_and(|p| p.memory.is_some() && p.observation.is_some());
                 if !has_templates {
                     return Err(format!(
-                        "{} has no memory-agent templates (Playbench has them for Maze and 2048 in semantic mode; use the zero-shot agent)",
+                        "{} has no memory-agent templates (Playbench has them for Maze, 2048 and Snake in semantic mode; use the zero-shot agent)",
                         task.env
                     ));
                 }
