@@ -310,6 +310,15 @@ impl ModelEpisode {
         }
     }
 
+    /// GameVerse's memory agent's long-term memories, oldest first (`None` for other
+    /// protocols and agents).
+    pub fn gameverse_memories(&self) -> Option<Vec<String>> {
+        match &self.session {
+            Conversation::GameVerse(s) => s.memories(),
+            _ => None,
+        }
+    }
+
     /// Shares demonstration images with other episodes through `cache`; `encoding`
     /// names the image settings (e.g. their JSON).
     pub fn share_demo_images(&mut self, cache: DemoCache, encoding: String) {
@@ -517,7 +526,11 @@ impl ModelEpisode {
         };
         let attempt = match self.turns.last() {
             Some(t) if t.step == step && t.action.is_none() => {
-                if t.reply.is_some() {
+                // GameVerse never re-asks a reply: another request of the step is the
+                // memory agent's next module.
+                if t.reply.is_some() && matches!(self.session, Conversation::GameVerse(_)) {
+                    Attempt::First
+                } else if t.reply.is_some() {
                     let rejected = self
                         .turns
                         .iter()

@@ -349,12 +349,16 @@ pub enum GameVerseAgentArg {
     /// text (GameVerse runs its open games with it).
     #[default]
     ZeroShot,
+    /// Two requests per step, a history review then the action with long-term memory
+    /// (Playbench's templates; Maze, 2048 and Snake, semantic mode).
+    Memory,
 }
 
 impl From<GameVerseAgentArg> for GameVerseAgent {
     fn from(a: GameVerseAgentArg) -> Self {
         match a {
             GameVerseAgentArg::ZeroShot => Self::ZeroShot,
+            GameVerseAgentArg::Memory => Self::Memory,
         }
     }
 }

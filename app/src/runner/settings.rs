@@ -7,7 +7,7 @@ use bench::protocol::parse::Strictness;
 use bench::protocol::prompt::DemoMode;
 use bench::protocol::providers::Provider;
 use bench::protocol::session::{
-    HistoryWindow, ObservationMode, Protocol, RewardMode, SessionConfig,
+    GameVerseAgent, HistoryWindow, ObservationMode, Protocol, RewardMode, SessionConfig,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -146,7 +146,11 @@ impl RunSettings {
         if s.protocol == Protocol::Gameverse {
             // GameVerse's agent and its fixed images, named as `playbench run` records
             // them (docs/gameverse.md, "Harness").
-            m.insert("gameverse_agent".into(), "zero-shot".into());
+            let agent = match s.gameverse_agent {
+                GameVerseAgent::ZeroShot => "zero-shot",
+                GameVerseAgent::Memory => "memory",
+            };
+            m.insert("gameverse_agent".into(), agent.into());
             m.insert("image_format".into(), "image/png".into());
             m.insert("image_scale".into(), 1.0.into());
             return m;
@@ -264,6 +268,8 @@ mod tests {
         assert_eq!(r["protocol"], "gameverse");
         assert_eq!(r["gameverse_agent"], "zero-shot");
         assert_eq!(r["image_format"], "image/png");
+        s.session.gameverse_agent = GameVerseAgent::Memory;
+        assert_eq!(s.record(&Profile::default())["gameverse_agent"], "memory");
         assert!(s.problems().is_empty());
         s.session.history = HistoryWindow::Last(2);
         assert!(s.problems()[0].starts_with("GameVerse's agent"));
