@@ -11,6 +11,7 @@ pub mod webm;
 pub mod yuv;
 
 use envs::Frame;
+use serde::{Deserialize, Serialize};
 
 use crate::protocol::providers::EncodedImage;
 
@@ -78,5 +79,26 @@ pub fn webm_video(frames: &[Frame], fps: f64) -> Result<EncodedImage, String> {
     ))
 }
 
+/// A video a request carried, as records keep it: its type, frames and rate (the bytes
+/// follow from the frames: the encoder is deterministic).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VideoSent {
+    pub mime: String,
+    pub frames: usize,
+    pub fps: f64,
+}
+
+impl VideoSent {
+    /// A WebM of `frames` frames at `fps`.
+    pub fn webm(frames: usize, fps: f64) -> Self {
+        Self {
+            mime: WEBM_MIME.to_string(),
+            frames,
+            fps,
+        }
+    }
+}
+
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -58,17 +58,17 @@ fn uint(b: &[u8], e: &El) -> u64 {
 }
 
 /// What a player reads from the file.
-struct Demuxed {
-    width: u64,
-    height: u64,
-    codec: String,
-    duration_ms: f64,
+pub(crate) struct Demuxed {
+    pub width: u64,
+    pub height: u64,
+    pub codec: String,
+    pub duration_ms: f64,
     /// Each frame's timecode (ms), whether it is a key frame, and its VP8 data.
-    frames: Vec<(u64, bool, Vec<u8>)>,
-    cues: usize,
+    pub frames: Vec<(u64, bool, Vec<u8>)>,
+    pub cues: usize,
 }
 
-fn demux(b: &[u8]) -> Demuxed {
+pub(crate) fn demux(b: &[u8]) -> Demuxed {
     let top = children(b, 0, b.len());
     assert_eq!(top.len(), 2);
     let header = children(b, top[0].start, top[0].start + top[0].len);
@@ -120,6 +120,36 @@ fn demux(b: &[u8]) -> Demuxed {
     }
 }
 
+/// The video of a request's `data` (standard base64), demuxed.
+pub(crate) fn demux_base64(data: &str) -> Demuxed {
+    let url: String = data
+        .chars()
+        .filter(|&c| c != '=')
+        .map(|c| match c {
+            '+' => '-',
+            '/' => '_',
+            c => c,
+        })
+        .collect();
+    demux(&crate::share::base64url_decode(&url).unwrap())
+}
+
+/// Checks that `video` (a request's base64 WebM) shows `frames` at `fps`, decoded
+/// within 40 dB of each.
+pub(crate) fn assert_video_of(data: &str, frames: &[Frame], fps: f64) {
+    let d = demux_base64(data);
+    assert_eq!(d.frames.len(), frames.len());
+    assert_eq!(
+        (d.width, d.height),
+        (u64::from(frames[0].width()), u64::from(frames[0].height()))
+    );
+    for (i, ((t, _, vp8), src)) in d.frames.iter().zip(frames).enumerate() {
+        assert_eq!(*t, timecode_ms(i, fps));
+        let [y, u, v] = decoded_psnr(vp8, src);
+        assert!(y > 40.0 && u > 40.0 && v > 40.0, "frame {i}: {y} {u} {v}");
+    }
+}
+
 fn psnr(a: &[u8], b: &[u8]) -> f64 {
     let se: f64 = a
         .iter()
@@ -141,7 +171,7 @@ fn visible(data: &[u8], stride: usize, w: usize, h: usize) -> Vec<u8> {
 }
 
 /// PSNR of the decoded frame's planes (Y, U, V) against the picture we coded.
-fn decoded_psnr(vp8: &[u8], source: &Frame) -> [f64; 3] {
+pub(crate) fn decoded_psnr(vp8: &[u8], source: &Frame) -> [f64; 3] {
     let f = image_webp::vp8::Vp8Decoder::decode_frame(Cursor::new(vp8)).expect("decodes");
     let (w, h) = (source.width() as usize, source.height() as usize);
     assert_eq!((usize::from(f.width), usize::from(f.height)), (w, h));
