@@ -27,7 +27,9 @@ use crate::protocol::session::{Protocol, SessionConfig};
 use crate::protocol::transport::{Outcome, Transport};
 use crate::results::Usage;
 use crate::share::TaskRef;
-use crate::step_video::{fit_to_budget, halve, sample_every, step_frames, STEP_VIDEO_FPS};
+use crate::step_video::{
+    fit_to_budget, halve, sample_every, step_frames, step_video_webm, STEP_VIDEO_FPS,
+};
 use crate::video::{webm_video, VideoSent};
 use crate::Task;
 
@@ -567,7 +569,7 @@ impl ReflectRun {
                 continue;
             }
             let video = match image {
-                ImageRef::StepVideo => webm_video(&r.failure, f64::from(STEP_VIDEO_FPS)),
+                ImageRef::StepVideo => step_video_webm(&r.failure),
                 ImageRef::DemoVideo { .. } => match &self.tutorial_video {
                     Some(v) => Ok(v.clone()),
                     None => webm_video(&self.tutorial, TUTORIAL_FPS),
