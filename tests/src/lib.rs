@@ -312,3 +312,4 @@ pub fn data_files(prefix: &str) -> impl Iterator<Item = (&'static str, &'static 
 }
 pub mod gameverse;
 pub mod visgym;
+pub mod video_samples;
