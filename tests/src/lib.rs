@@ -311,5 +311,5 @@ pub fn data_files(prefix: &str) -> impl Iterator<Item = (&'static str, &'static 
         .copied()
 }
 pub mod gameverse;
-pub mod visgym;
 pub mod video_samples;
+pub mod visgym;

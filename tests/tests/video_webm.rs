@@ -13,7 +13,18 @@ use sha2::{Digest, Sha256};
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 /// Each clip's WebM: its size and SHA-256.
-const EXPECTED: [(&str, usize, &str); 2] = [("2048", 0, ""), ("snake", 0, "")];
+const EXPECTED: [(&str, usize, &str); 2] = [
+    (
+        "2048",
+        21506,
+        "e1239f4754848d1cadfa03356e2742d0f9f2e3e7c92e06072de496a29a8c7c73",
+    ),
+    (
+        "snake",
+        283309,
+        "a4bdc2bb76dd14d1c79d150e632cd2c6573b497bbd6efe2b8a73c1de2ddb55dc",
+    ),
+];
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]

@@ -29,7 +29,11 @@ fn write(dir: &std::path::Path) -> Result<(), String> {
             "frames": c.frames.len(),
             "fps": c.fps,
         });
-        for (ext, bytes) in [("webm", webm), ("rgb", rgb), ("json", meta.to_string().into_bytes())] {
+        for (ext, bytes) in [
+            ("webm", webm),
+            ("rgb", rgb),
+            ("json", meta.to_string().into_bytes()),
+        ] {
             let path = dir.join(format!("{}.{ext}", c.name));
             std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         }
