@@ -108,7 +108,7 @@ impl EndpointConfig {
                 "--history: GameVerse's agent sends every step alone (two messages); leave it at full".into(),
             ));
         }
-        Ok(Self {
+        let mut config = Self {
             endpoint: Endpoint {
                 provider: provider.provider(),
                 base_url: required(&args.base_url, "--base-url")?,
@@ -132,11 +132,6 @@ impl EndpointConfig {
                 final_goal: args.final_goal,
                 repeat_instructions: args.repeat_instructions,
                 gameverse_agent: args.gameverse_agent.into(),
-                demo_mode: if image.demos_as_video {
-                    DemoMode::Video
-                } else {
-                    DemoMode::Images
-                },
                 ..SessionConfig::default()
             },
             prices: Prices {
@@ -146,7 +141,11 @@ impl EndpointConfig {
             image: image.settings(),
             video_fps: image.video_fps,
             latency: latency_source(&args.latency)?,
-        })
+        };
+        if image.demos_as_video {
+            config.session.demo_mode = DemoMode::Video;
+        }
+        Ok(config)
     }
 
     /// The agent name records carry (`endpoint:<provider>:<model>`).

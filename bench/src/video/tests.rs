@@ -45,7 +45,7 @@ fn children(b: &[u8], start: usize, end: usize) -> Vec<El> {
     out
 }
 
-fn find<'a>(els: &'a [El], id: u32) -> &'a El {
+fn find(els: &[El], id: u32) -> &El {
     els.iter()
         .find(|e| e.id == id)
         .unwrap_or_else(|| panic!("no element {id:x}"))
@@ -272,7 +272,7 @@ fn bad_input_is_an_error() {
         .unwrap_err()
         .contains("at least one frame"));
     let f = Frame::new(4, 4);
-    assert!(encode_webm(&[f.clone()], 0.0)
+    assert!(encode_webm(std::slice::from_ref(&f), 0.0)
         .unwrap_err()
         .contains("frame rate"));
     assert!(encode_webm(&[f, Frame::new(4, 6)], 2.0)
