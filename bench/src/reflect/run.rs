@@ -107,6 +107,26 @@ struct Pending {
     shrinks: u32,
 }
 
+/// A reflection request carrying one video of `frames` frames at `fps` (`what` names
+/// it for people), for endpoints that take video.
+fn video_request(
+    stage: &'static str,
+    messages: Vec<Message>,
+    prompt: String,
+    (frames, fps): (usize, f64),
+    what: &str,
+) -> Pending {
+    Pending {
+        stage,
+        messages,
+        prompt,
+        frames: Vec::new(),
+        video: Some(VideoSent::webm(frames, fps)),
+        media: format!("{what} as one WebM video of its {frames} frames at {fps} fps"),
+        shrinks: 0,
+    }
+}
+
 /// The reflection on one failed attempt.
 struct Reflection {
     /// The failed attempt's step video.
@@ -427,18 +447,13 @@ impl ReflectRun {
     ) -> Pending {
         let video = self.transport.endpoint().provider.takes_video();
         if stage == STAGE_FAILURE && video {
-            let n = r.failure.len();
-            return Pending {
+            return video_request(
                 stage,
-                messages: failure_messages(&self.game_name, Media::Video(ImageRef::StepVideo)),
-                prompt: failure_user(&self.game_name),
-                frames: Vec::new(),
-                video: Some(VideoSent::webm(n, f64::from(STEP_VIDEO_FPS))),
-                media: format!(
-                    "the failed attempt's step video as one WebM video of its {n} frames at {STEP_VIDEO_FPS} fps"
-                ),
-                shrinks: 0,
-            };
+                failure_messages(&self.game_name, Media::Video(ImageRef::StepVideo)),
+                failure_user(&self.game_name),
+                (r.failure.len(), f64::from(STEP_VIDEO_FPS)),
+                "the failed attempt's step video",
+            );
         }
         if stage == STAGE_FAILURE {
             let frames =
@@ -469,23 +484,18 @@ impl ReflectRun {
                 .map(|t| envs::gameverse::py_str::strip(&t.reply).to_string())
                 .unwrap_or_else(|| NO_FAILURE_ANALYSIS.to_string());
             if video {
-                let n = self.tutorial.len();
-                return Pending {
+                return video_request(
                     stage,
-                    messages: tutorial_messages(
+                    tutorial_messages(
                         &self.game_name,
                         &analysis,
                         self.config.max_words,
                         Media::Video(ImageRef::DemoVideo { clip: 0 }),
                     ),
-                    prompt: tutorial_user(&self.game_name, &analysis).concat(),
-                    frames: Vec::new(),
-                    video: Some(VideoSent::webm(n, TUTORIAL_FPS)),
-                    media: format!(
-                        "the synthetic expert tutorial (the task's oracle demonstration) as one WebM video of its {n} frames at {TUTORIAL_FPS} fps"
-                    ),
-                    shrinks: 0,
-                };
+                    tutorial_user(&self.game_name, &analysis).concat(),
+                    (self.tutorial.len(), TUTORIAL_FPS),
+                    "the synthetic expert tutorial (the task's oracle demonstration)",
+                );
             }
             let sampled = sample_every(self.tutorial.len(), TUTORIAL_FPS, TUTORIAL_SAMPLE_FPS);
             let frames = only.unwrap_or_else(|| fit_to_budget(sampled, budget));
