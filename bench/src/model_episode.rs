@@ -362,6 +362,23 @@ impl ModelEpisode {
         self.images.insert(r, video);
     }
 
+    /// Encodes the clips still needed as video (`videos_needed`) as WebM at `fps`
+    /// frames per second, in Rust (`crate::video`: the same bytes in the command line
+    /// and every browser, no real-time recording); an error names the clip.
+    pub fn encode_videos(&mut self, fps: u32) -> Result<(), String> {
+        for clip in self.videos_needed() {
+            let frames = self.demos.get(clip).map(Vec::as_slice).unwrap_or_default();
+            let video = crate::video::webm_video(frames, f64::from(fps)).map_err(|e| {
+                format!(
+                    "demonstration {} could not be encoded as video: {e}",
+                    clip + 1
+                )
+            })?;
+            self.provide_video(clip, video);
+        }
+        Ok(())
+    }
+
     /// Ends the episode before its first request (e.g. a demonstration could not be
     /// recorded): an `api_error`, with the reason as the last error.
     pub fn abort(&mut self, why: &str) {
@@ -889,5 +906,37 @@ mod tests {
         c.abort("no recorder");
         assert!(matches!(c.next(&mut Fake, None), Step::Done));
         assert_eq!(c.record().unwrap().failure, Some(FailureMode::ApiError));
+    }
+
+    #[test]
+    fn demonstrations_are_encoded_as_webm_in_rust() {
+        let task = crate::suites::latest(crate::suites::DEFAULT_SUITE)
+            .unwrap()
+            .task("frozenlake-4x4-det-s0")
+            .unwrap();
+        let config = SessionConfig {
+            demo_mode: DemoMode::Video,
+            ..SessionConfig::default()
+        };
+        let mut gemini = episode().endpoint.clone();
+        gemini.provider = crate::protocol::providers::Provider::Gemini;
+        let mut a = ModelEpisode::new(task, gemini, config, Prices::default()).unwrap();
+        a.encode_videos(2).unwrap();
+        assert!(a.videos_needed().is_empty());
+        let Step::Send { request, .. } = a.next(&mut Fake, None) else {
+            panic!()
+        };
+        let body: serde_json::Value = serde_json::from_str(&request.body).unwrap();
+        let videos: Vec<&str> = body["contents"][0]["parts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["inline_data"]["mime_type"] == "video/webm")
+            .map(|p| p["inline_data"]["data"].as_str().unwrap())
+            .collect();
+        assert_eq!(videos.len(), task.demos.len());
+        for (clip, data) in videos.iter().enumerate() {
+            crate::video::tests::assert_video_of(data, &a.demos()[clip], 2.0);
+        }
     }
 }

@@ -486,6 +486,14 @@ pub struct ImageArgs {
     #[arg(long, value_name = "S", default_value_t = ImageSettings::default().scale,
           value_parser = between(0.1, 4.0))]
     pub image_scale: f64,
+    /// V-ICAL's demonstrations as one WebM video per clip (Gemini only), encoded in
+    /// Rust: the same bytes as the browser's.
+    #[arg(long)]
+    pub demos_as_video: bool,
+    /// The demonstration videos' frame rate, 1-30 frames per second.
+    #[arg(long, value_name = "FPS", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub video_fps: u32,
 }
 
 impl ImageArgs {

@@ -186,6 +186,60 @@ fn frames_go_as_jpeg_at_the_quality_and_scale_asked_for() {
 }
 
 #[test]
+fn demonstrations_go_to_gemini_as_the_encoders_webm() {
+    let Some(s) = server() else { return };
+    let r = run(
+        &s,
+        "gemini",
+        "valid:Down",
+        &["--demos-as-video", "--video-fps", "2"],
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(decisions(&r).len(), 3, "{}", r.out);
+    let file: Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(file["settings"]["demos"], "video (webm, 2 fps)");
+    // Each clip is the bytes bench::video makes of its captioned frames at 2 fps.
+    let suite = bench::suites::latest(bench::suites::DEFAULT_SUITE).unwrap();
+    let task = suite.task("frozenlake-4x4-det-s0").unwrap();
+    let endpoint = bench::protocol::endpoint::Endpoint {
+        provider: bench::protocol::providers::Provider::Gemini,
+        base_url: String::new(),
+        sampling: bench::protocol::providers::Sampling {
+            model: "m".into(),
+            temperature: None,
+            max_output_tokens: None,
+        },
+        headers: vec![],
+    };
+    let episode = bench::model_episode::ModelEpisode::new(
+        task,
+        endpoint,
+        bench::protocol::session::SessionConfig::default(),
+        Default::default(),
+    )
+    .unwrap();
+    let expected: Vec<String> = episode
+        .demos()
+        .iter()
+        .map(|clip| bench::video::webm_video(clip, 2.0).unwrap().base64)
+        .collect();
+    let log = server_log(&s);
+    assert_eq!(log.len(), 3);
+    for entry in &log {
+        assert_eq!(
+            entry["mimes"],
+            serde_json::json!(["video/webm", "image/png"]),
+            "{entry}"
+        );
+        assert_eq!(entry["videos"], serde_json::json!(expected));
+    }
+    // Endpoints without video and other harnesses are told so.
+    let r = run(&s, "openai", "valid:Down", &["--demos-as-video"]);
+    assert_ne!(r.code, 0);
+    assert!(r.err.contains("openai takes no video"), "{}", r.err);
+}
+
+#[test]
 fn malformed_replies_are_retried_and_kept() {
     let Some(s) = server() else { return };
     let r = run(&s, "openai", "malformed-then-valid", &[]);

@@ -312,4 +312,5 @@ pub fn data_files(prefix: &str) -> impl Iterator<Item = (&'static str, &'static 
 }
 pub mod gameverse;
 pub mod gameverse_requests;
+pub mod video_samples;
 pub mod visgym;

@@ -331,7 +331,7 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
                 />
                 </span>
             </div>
-            <p class="hint">"Otherwise, and for the other APIs, each clip goes as its ordered frames with the frames sentence (protocol \u{a7}3); videos are recorded in this tab in real time (Gemini samples one frame per second)."</p>
+            <p class="hint">"Otherwise, and for the other APIs, each clip goes as its ordered frames with the frames sentence (protocol \u{a7}3); videos are encoded in this tab at once, the same bytes as the command line's (Gemini samples one frame per second)."</p>
         </fieldset>
     }
 }
