@@ -8,8 +8,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-/// The name of the lock a suite run holds (there is one stored run per browser).
-pub const SUITE_RUN: &str = "playbench.suite-run";
+/// The lock a suite run holds, named after the stored run (one per browser).
+pub const SUITE_RUN: &str = crate::storage_keys::SUITE_RUN.key;
 
 /// A held lock; dropping it releases it.
 pub struct TabLock {
