@@ -6,6 +6,7 @@ pub mod demo_clip;
 pub mod error_box;
 pub mod frame_view;
 pub mod keys;
+pub mod latency_line;
 pub mod realtime;
 pub mod reflection_turns;
 pub mod results_view;

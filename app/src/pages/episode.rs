@@ -16,6 +16,7 @@ use crate::browser::files::read_text;
 use crate::browser::storage::local;
 use crate::components::frame_view::{FrameSource, FrameView};
 use crate::components::keys::on_page_keys;
+use crate::components::latency_line::LatencyLine;
 use crate::components::rom_drop::NeedsRom;
 use crate::components::share_box::{page_origin, ShareBox};
 use crate::pages::home::set_title;
@@ -31,6 +32,7 @@ use crate::replay::source::{
 };
 use crate::replay::timeline::{Outcome, Replay, Scrubber};
 use crate::routes::task_href;
+use crate::runner::latency_view::LatencyView;
 use crate::task_session::{failure_text, score_text};
 use crate::task_text;
 use bench::share::TaskRef;
@@ -353,6 +355,8 @@ fn Verdict(loaded: Rc<Loaded>) -> impl IntoView {
     let r = &loaded.replay;
     let verified = r.is_verified();
     let (claimed, recomputed) = (r.claimed(), r.recomputed());
+    let latency = LatencyView::of(r.task(), None, &r.file().record.decisions)
+        .map(|v| view! { <LatencyLine view=v testid="replay-latency" /> });
     let divergence = r.divergence().map(|d| {
         view! {
             <dl class="divergence" data-testid="divergence">
@@ -402,6 +406,7 @@ fn Verdict(loaded: Rc<Loaded>) -> impl IntoView {
                     <dd>{failure_text(recomputed.failure)}</dd>
                 </div>
             </dl>
+            {latency}
         </section>
     }
 }
