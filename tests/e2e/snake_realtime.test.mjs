@@ -83,7 +83,12 @@ function latencySummary(latencies) {
   const l = [...latencies].sort((a, b) => a - b);
   const n = l.length;
   const median = n % 2 ? l[(n - 1) / 2] : Math.floor((l[n / 2 - 1] + l[n / 2]) / 2);
-  const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
+  // Rust's `{:.1}`: to tenths, an exact half to the even tenth.
+  const s = (ms) => {
+    const [q, r] = [Math.floor(ms / 100), ms % 100];
+    const t = r > 50 || (r === 50 && q % 2 === 1) ? q + 1 : q;
+    return `${Math.floor(t / 10)}.${t % 10} s`;
+  };
   return `latency min ${s(l[0])} · median ${s(median)} · max ${s(l[n - 1])} (${n} replies)`;
 }
 
