@@ -4,6 +4,7 @@ pub mod action_buttons;
 pub mod action_input;
 pub mod demo_clip;
 pub mod error_box;
+pub mod file_drop;
 pub mod frame_view;
 pub mod keys;
 pub mod latency_line;

@@ -3,11 +3,24 @@
 //! page is shown as it is. Anything else is refused with a sentence that says why.
 
 use bench::judge::file::{JudgeFile, JUDGE_FORMAT};
-use bench::judge::run::JudgeSource;
+use bench::judge::run::{milestone_list, JudgeSource};
 use bench::results::{ResultsFile, RESULTS_FORMAT};
 use bench::share::{EpisodeFile, EPISODE_FILE_FORMAT};
+use bench::Task;
 
 use crate::replay::source::{open_file, open_link, Origin};
+use crate::routes::JUDGE;
+
+/// Whether the judge can judge episodes of `task` (its environment has a milestone
+/// list).
+pub fn can_judge(task: &Task) -> bool {
+    milestone_list(task).is_ok()
+}
+
+/// `/judge` opened with the episode of a share link's fragment (`e=pb1.…`).
+pub fn judge_href(fragment: &str) -> String {
+    format!("{JUDGE}#{}", fragment.trim_start_matches('#'))
+}
 
 /// A file or link read.
 pub enum Dropped {
@@ -166,6 +179,16 @@ mod tests {
         assert!(e.starts_with("o.json is not a Playbench file"), "{e}");
         let e = read_dropped("b.json", "{not json").err().unwrap();
         assert!(e.starts_with("b.json is not a JSON file"), "{e}");
+    }
+
+    #[test]
+    fn games_with_milestones_link_to_the_judge() {
+        let gameverse = bench::suites::latest("gameverse").unwrap();
+        assert!(can_judge(gameverse.task("maze-s1").unwrap()));
+        let core = bench::suites::latest(bench::suites::DEFAULT_SUITE).unwrap();
+        assert!(!can_judge(&core.tasks[0]));
+        assert_eq!(judge_href("e=pb1.x"), "/judge#e=pb1.x");
+        assert_eq!(judge_href("#e=pb1.x"), "/judge#e=pb1.x");
     }
 
     #[test]
