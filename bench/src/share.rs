@@ -548,6 +548,11 @@ fn replay_untimed(runner: &mut EpisodeRunner, task: &Task, d: &Decision) -> Resu
             return Err(idle_mismatch("the episode ended while idle".into()));
         }
     }
+    // A person's real-time action at its recorded game time (the environment ends its
+    // game on time, `Decision::at_ms`).
+    if let Some(at) = d.at_ms {
+        runner.record_action_time(at);
+    }
     apply_recorded(runner, task, d)
 }
 

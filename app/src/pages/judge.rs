@@ -30,6 +30,7 @@ use crate::judging::view::{
     REPORT_COLUMNS,
 };
 use crate::pages::home::set_title;
+use crate::replay::source::parse_viewer_fragment;
 use crate::routes;
 use crate::runner::control::RunPhase;
 
@@ -73,9 +74,8 @@ pub fn JudgePage() -> impl IntoView {
     {
         max_images.set(n);
     }
-    let hash = location.hash.get_untracked();
-    if hash.trim_start_matches('#').starts_with("e=") {
-        match read_link(&hash) {
+    if let Some(link) = parse_viewer_fragment(&location.hash.get_untracked()).primary {
+        match read_link(&link) {
             Ok(file) => {
                 let same = chosen.with_untracked(|c| {
                     c.results.is_none()
