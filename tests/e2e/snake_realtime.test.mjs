@@ -142,7 +142,7 @@ test('/task/play: a real-time Snake episode with auto-moves is shared and verifi
   }
 });
 
-test('/run: a model's real-time Snake run shows its latency mode and thinking times, live, with the score and on the episode page', { timeout: 180_000 }, async () => {
+test("/run: a model's real-time Snake run shows its latency mode and thinking times, live, with the score and on the episode page", { timeout: 180_000 }, async () => {
   await scripted.reset();
   // Every reply 1.5 s after its request: up until the snake meets the wall.
   await saveProfile(open, { base: `${scripted.url}/v1`, model: 'delay:1500:U' });
