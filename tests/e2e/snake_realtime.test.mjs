@@ -8,7 +8,9 @@
 // /task/play on the suite's Snake task with `latency: "normal"`, opened as a fork from the
 // start of a stored episode that carries the task inline (the route for tasks no suite
 // holds): a key, then the virtual clock's auto-moves run the snake into the wall; the
-// episode's link verifies in a fresh browser, idle steps included.
+// episode's link verifies in a fresh browser, idle steps included, and the key's game
+// time is in the record (the 1200 s end itself is checked natively,
+// app/src/task_session.rs).
 //
 // A model plays the same task on /run (fork route) against the scripted endpoint: the
 // page shows the latency mode and the thinking-time distribution (`LatencyStats`, the
@@ -123,6 +125,11 @@ test('/task/play: a real-time Snake episode with auto-moves is shared and verifi
   assert.equal(record.agent, 'human');
   assert.equal(record.failure, 'early_termination', 'the snake hit the wall');
   assert.equal(record.decisions[0].action, 'U');
+  // The key's game time is kept (it started the game's clock), so the replay tells the
+  // environment the same time and ends the game at max_duration where play did; the
+  // clock's own moves carry none.
+  assert.equal(record.decisions[0].at_ms, 0);
+  assert.ok(record.decisions.slice(1).every((d) => d.at_ms === undefined), JSON.stringify(record.decisions));
   // The auto-moves are idle steps; the one that ended the game is the last decision.
   const idle = record.decisions.reduce((n, d) => n + (d.idle_before ?? 0), 0);
   assert.equal(idle, 3, JSON.stringify(record.decisions));
