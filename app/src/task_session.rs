@@ -708,11 +708,15 @@ mod tests {
     }
 
     /// Replays a record on a fresh environment the way verification does (idle steps,
-    /// then the decision's text) and checks every frame hash and the score.
+    /// then the decision's text at its game time) and checks every frame hash and the
+    /// score.
     fn replays(task: &Task, env: Box<dyn Env>, record: &EpisodeRecord) {
         let mut runner = EpisodeRunner::start_on(task, env, task.seed, &task.prefix).unwrap();
         for d in &record.decisions {
             runner.idle(d.idle_before).unwrap();
+            if let Some(at) = d.at_ms {
+                runner.record_action_time(at);
+            }
             if runner.decisions().len() < record.decisions.len() {
                 runner.apply_text(&d.action, None, Vec::new()).unwrap();
             }
