@@ -317,6 +317,7 @@ pub fn JudgePage() -> impl IntoView {
                 }
             >
                 <label for="judge-link">"Or an episode's share link"</label>
+                " "
                 <input
                     id="judge-link"
                     type="text"
@@ -325,6 +326,7 @@ pub fn JudgePage() -> impl IntoView {
                     prop:value=move || link_text.get()
                     on:input=move |ev| link_text.set(event_target_value(&ev))
                 />
+                " "
                 <button type="submit" class="secondary" data-testid="judge-add-link">"Add the episode"</button>
             </form>
             {move || notice.get().map(|n| view! { <p class="field-error" role="alert" data-testid="judge-error">{n}</p> })}
@@ -462,8 +464,11 @@ fn JudgeResults(file: JudgeFile) -> impl IntoView {
         .iter()
         .map(|d| {
             let link = d.link.clone().map(|href| {
-                let step = d.exact_step.unwrap_or(0);
-                view! { " " <a href=href data-testid="judge-disagreement-link">{format!("Decision {step} in the replay")}</a> }
+                let text = match d.exact_step {
+                    Some(step) => format!("Decision {step} in the replay"),
+                    None => "The episode in the replay".to_string(),
+                };
+                view! { " " <a href=href data-testid="judge-disagreement-link">{text}</a> }
             });
             view! {
                 <li data-testid="judge-disagreement">
