@@ -143,6 +143,15 @@ test('/judge: oracle and random maze episodes judged as `playbench judge` judges
   await page.getByTestId('episode-judge-link').click();
   await page.waitForURL((url) => url.pathname === '/judge');
   await expectText(page.getByTestId('judge-chosen'), "1 episode file: the episode's link");
+  // A share link pasted joins it; a broken one is refused, saying why.
+  await page.getByTestId('judge-link').fill('pb1.not-a-link');
+  await page.getByTestId('judge-add-link').click();
+  await page.getByTestId('judge-error').waitFor();
+  const randomLink = cli(['run', '--suite-id', 'gameverse', '--task', 'maze-s1', '--agent', 'random', '--seed', '1', '--link']).trim();
+  await page.getByTestId('judge-link').fill(randomLink);
+  await page.getByTestId('judge-add-link').click();
+  await expectText(page.getByTestId('judge-chosen'), "2 episode files: the episode's link, link 2");
+  assert.equal(await page.getByTestId('judge-error').count(), 0);
 });
 
 function writeJson(name, value) {
