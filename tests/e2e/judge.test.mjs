@@ -7,7 +7,8 @@
 // the page's judge file — report included — is the CLI's. The report shows, the judging
 // survives a reload, and the episode page links to the judge with its episode.
 //   node --test tests/e2e/judge.test.mjs   (after the Trunk build; see support.mjs)
-// The CLI is `cargo run -p playbench-cli --bin playbench`, or PLAYBENCH_BIN if set.
+// The CLI is `cargo run --release --bin playbench` (scripts/test.sh has built it by then),
+// or the binary PLAYBENCH_BIN names.
 
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -39,7 +40,7 @@ after(async () => {
 function cli(args) {
   const [cmd, pre] = process.env.PLAYBENCH_BIN
     ? [process.env.PLAYBENCH_BIN, []]
-    : ['cargo', ['run', '-j', '1', '-q', '-p', 'playbench-cli', '--bin', 'playbench', '--']];
+    : ['cargo', ['run', '--release', '-j', '1', '-q', '-p', 'playbench-cli', '--bin', 'playbench', '--']];
   return execFileSync(cmd, [...pre, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
