@@ -167,9 +167,15 @@ impl RecordReplay {
         Self { timed }
     }
 
+    /// Whether the record replays on its thinking times.
+    pub fn is_timed(&self) -> bool {
+        self.timed.is_some()
+    }
+
     /// Plays `d` with `apply` (which makes its action). Decision `index` (0-based) may
     /// already be recorded: an idle step after the last reply ended the episode, and
-    /// the clock recorded it; then nothing is played.
+    /// the clock recorded it; then nothing is played, nor when `d`'s idle steps end the
+    /// episode.
     pub fn play(
         &mut self,
         runner: &mut EpisodeRunner,
@@ -185,6 +191,9 @@ impl RecordReplay {
             _ => {
                 if d.idle_before > 0 {
                     runner.idle(d.idle_before)?;
+                    if runner.is_done() {
+                        return Ok(());
+                    }
                 }
                 if let Some(at) = d.at_ms {
                     runner.record_action_time(at);

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::episode::{Decision, EpisodeRecord, EpisodeRunner, FailureMode, EPISODE_FORMAT};
-use super::latency::LatencyClock;
+use super::latency::RecordReplay;
 use super::link_codec::{self, LinkKind, PayloadError};
 use super::task::{Suite, Task, TaskError};
 use crate::suites::SuiteError;
@@ -421,14 +421,9 @@ pub fn verify(file: &EpisodeFile) -> Result<Verification, ShareError> {
         return Ok(diverged(Start, "seed", rec.seed, task.seed));
     }
     let mut runner = EpisodeRunner::start(&task).map_err(ShareError::Task)?;
-    // A model's real-time episode replays from its thinking times (`crate::latency`):
-    // the idle steps they make due are re-simulated and must be the recorded ones.
-    let mut timed = rec
-        .decisions
-        .iter()
-        .any(|d| d.latency_ms.is_some())
-        .then(|| LatencyClock::for_runner(&runner))
-        .flatten();
+    // Replayed as every record is (`crate::latency::RecordReplay`): a model's real-time
+    // episode from its thinking times, whose idle steps must be the recorded ones.
+    let mut replay = RecordReplay::new(&runner, rec);
     for (i, d) in rec.decisions.iter().enumerate() {
         let step = Decision(i + 1);
         // A timed decision may have recorded the next one too (an episode that ended
@@ -442,11 +437,7 @@ pub fn verify(file: &EpisodeFile) -> Result<Verification, ShareError> {
                     "none (the episode had ended)".into(),
                 ));
             }
-            let played = match &mut timed {
-                Some(clock) => replay_timed(&mut runner, clock, d),
-                None => replay_untimed(&mut runner, &task, d),
-            };
-            if let Err(v) = played {
+            if let Err(v) = replay_decision(&mut runner, &mut replay, &task, i, d) {
                 return Ok(v.at(step));
             }
         }
@@ -460,7 +451,7 @@ pub fn verify(file: &EpisodeFile) -> Result<Verification, ShareError> {
         };
         // Untimed decisions play the recorded action (whose text form may be read more
         // loosely than it is written); a timed one may be the clock's idle step.
-        if timed.is_some() && got.action != d.action {
+        if replay.is_timed() && got.action != d.action {
             return Ok(diverged(step, "action", &d.action, &got.action));
         }
         if got.idle_before != d.idle_before {
@@ -533,54 +524,40 @@ impl Mismatch {
     }
 }
 
-/// Plays a recorded decision as recorded: its idle steps, then its action.
-fn replay_untimed(runner: &mut EpisodeRunner, task: &Task, d: &Decision) -> Result<(), Mismatch> {
+/// Plays recorded decision `index`, naming the field that went wrong.
+fn replay_decision(
+    runner: &mut EpisodeRunner,
+    replay: &mut RecordReplay,
+    task: &Task,
+    index: usize,
+    d: &Decision,
+) -> Result<(), Mismatch> {
     let idle_mismatch = |actual: String| Mismatch {
         field: "idle_before",
         expected: d.idle_before.to_string(),
         actual,
     };
-    if d.idle_before > 0 {
-        runner
-            .idle(d.idle_before)
-            .map_err(|e| idle_mismatch(e.to_string()))?;
-        if runner.is_done() {
-            return Err(idle_mismatch("the episode ended while idle".into()));
-        }
+    if replay.is_timed() && d.latency_ms.is_none() {
+        return Err(Mismatch {
+            field: "latency_ms",
+            expected: "none".into(),
+            actual: "a thinking time (every reply of a timed episode has one)".into(),
+        });
     }
-    // A person's real-time action at its recorded game time (the environment ends its
-    // game on time, `Decision::at_ms`).
-    if let Some(at) = d.at_ms {
-        runner.record_action_time(at);
-    }
-    apply_recorded(runner, task, d)
-}
-
-/// Plays a recorded decision from its thinking time: the idle steps it makes due are
-/// the clock's, not the record's (verification compares them).
-fn replay_timed(
-    runner: &mut EpisodeRunner,
-    clock: &mut LatencyClock,
-    d: &Decision,
-) -> Result<(), Mismatch> {
-    let latency = d.latency_ms.ok_or_else(|| Mismatch {
-        field: "latency_ms",
-        expected: "none".into(),
-        actual: "a thinking time (every reply of a timed episode has one)".into(),
-    })?;
-    let task = runner.task().clone();
-    let mut applied = Ok(());
-    clock
-        .play(runner, latency, |r| {
-            applied = apply_recorded(r, &task, d);
+    let mut applied = None;
+    replay
+        .play(runner, index, d, |r| {
+            applied = Some(apply_recorded(r, task, d));
             Ok(())
         })
-        .map_err(|e| Mismatch {
-            field: "idle_before",
-            expected: d.idle_before.to_string(),
-            actual: e.to_string(),
-        })?;
-    applied
+        .map_err(|e| idle_mismatch(e.to_string()))?;
+    match applied {
+        Some(result) => result,
+        // A timed record's clock may end the episode on an idle step: the decision it
+        // recorded is compared next.
+        None if replay.is_timed() => Ok(()),
+        None => Err(idle_mismatch("the episode ended while idle".into())),
+    }
 }
 
 /// Plays a recorded decision's action.

@@ -88,9 +88,15 @@ pub struct RunArgs {
     /// With --suite: print the results file (`playbench-results/1`) instead of the table.
     #[arg(long, conflicts_with = "task")]
     pub json: bool,
-    /// With --suite: also write the results file to FILE.
+    /// With --suite: also write the results file to FILE, rewritten as each episode
+    /// finishes (an interrupted run keeps what finished).
     #[arg(long, value_name = "FILE", conflicts_with = "task")]
     pub out: Option<String>,
+    /// With --suite: continue the run whose results --out FILE holds (the same suite,
+    /// agent and settings), playing only the episodes it lacks; a missing FILE starts
+    /// the run.
+    #[arg(long, requires = "out", conflicts_with = "task")]
+    pub resume: bool,
     /// With --suite: report each finished episode on stderr.
     #[arg(long, conflicts_with = "task")]
     pub progress: bool,

@@ -3,13 +3,13 @@
 
 use bench::latency::LatencyStats;
 use bench::report::format_table;
-use bench::results::ResultsFile;
+use bench::results::{ResultEpisode, ResultsFile};
 use bench::share::{EpisodeFile, TaskRef};
 use bench::{EpisodeRecord, FailureMode, Suite, Task};
 
 use crate::args::{BaselineArgs, Cli, Command, RunArgs, SuiteArgs};
 use crate::error::CliError;
-use crate::runs::{play_all, run_settings, Player};
+use crate::runs::{play_all, run_settings, Checkpoints, Player};
 
 /// What a command prints on stdout, and whether it failed all the same (an endpoint
 /// that failed during a run that still has a file to show).
@@ -54,6 +54,68 @@ pub fn write_file(path: &str, text: &str) -> Result<(), CliError> {
         what: format!("writing {path}"),
         error,
     })
+}
+
+/// Writes `text` to `path` whole or not at all (a temporary file renamed over it), so
+/// an interrupted run never leaves half a file.
+fn replace_file(path: &str, text: &str) -> Result<(), CliError> {
+    let partial = format!("{path}.partial");
+    write_file(&partial, text)?;
+    std::fs::rename(&partial, path).map_err(|error| CliError::Io {
+        what: format!("writing {path}"),
+        error,
+    })
+}
+
+/// The finished episodes of the run `path` holds, checked to be `fresh`'s run (the same
+/// suite, agent and settings but for how many episodes and threads); none when `path`
+/// does not exist yet.
+fn resumed(path: &str, fresh: &ResultsFile) -> Result<Vec<ResultEpisode>, CliError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => {
+            return Err(CliError::ReadInput {
+                input: path.to_string(),
+                error,
+            })
+        }
+    };
+    let old = ResultsFile::from_json(&text).map_err(|error| CliError::Share {
+        input: Some(path.to_string()),
+        error,
+    })?;
+    let settings = |f: &ResultsFile| {
+        let mut c = f.config.clone().unwrap_or_default();
+        c.remove("episodes");
+        c.remove("concurrency");
+        serde_json::Value::Object(c)
+    };
+    let fields = [
+        ("suite", old.suite.clone(), fresh.suite.clone()),
+        (
+            "suite_version",
+            old.suite_version.to_string(),
+            fresh.suite_version.to_string(),
+        ),
+        (
+            "envs_version",
+            old.envs_version.clone(),
+            fresh.envs_version.clone(),
+        ),
+        ("agent", old.agent.clone(), fresh.agent.clone()),
+        (
+            "config",
+            settings(&old).to_string(),
+            settings(fresh).to_string(),
+        ),
+    ];
+    if let Some((field, was, is)) = fields.into_iter().find(|(_, was, is)| was != is) {
+        return Err(CliError::Usage(format!(
+            "--resume: {path} holds another run: its {field} is {was}, this run's is {is}"
+        )));
+    }
+    Ok(old.episodes)
 }
 
 fn suite(id: &str) -> Result<&'static Suite, CliError> {
@@ -131,6 +193,55 @@ fn run_suite(args: &RunArgs) -> Result<Output, CliError> {
     let player = Player::from_args(&args.agent)?;
     let episodes = args.episodes.max(1);
     let concurrency = args.concurrency.max(1);
+    let mut settings = run_settings(&args.agent);
+    settings.insert("episodes".into(), episodes.to_string().into());
+    settings.insert("concurrency".into(), concurrency.to_string().into());
+    let name = player.name();
+    let results_file = |results: Vec<ResultEpisode>| {
+        ResultsFile::new(
+            &name,
+            player.results_kind(),
+            &name,
+            suite,
+            Some(settings.clone()),
+            results,
+        )
+    };
+    let finished = match (&args.out, args.resume) {
+        (Some(path), true) => resumed(path, &results_file(Vec::new()))?,
+        _ => Vec::new(),
+    };
+    // Resuming keeps the file's episodes: one this run would not play would be lost.
+    let planned = |e: &ResultEpisode| {
+        tasks.iter().any(|t| {
+            t.id == e.record.task && u64::from(e.repeat) < episodes * u64::from(t.trial_count())
+        })
+    };
+    if let Some(e) = finished.iter().find(|e| !planned(e)) {
+        return Err(CliError::Usage(format!(
+            "--resume: the results file holds repetition {} of task {}, which this run does not play: give the --filter and --episodes of the run it holds",
+            e.repeat, e.record.task
+        )));
+    }
+    if !finished.is_empty() && args.progress {
+        eprintln!(
+            "playbench: resuming with {} finished episodes",
+            finished.len()
+        );
+    }
+    // Rewriting the file after every quick episode (a built-in agent's) would cost more
+    // than playing them: at most once a second, and at the end.
+    let saved = std::sync::Mutex::new(None::<std::time::Instant>);
+    let save = |results: &[ResultEpisode], last: bool| {
+        let (Some(path), Ok(mut saved)) = (&args.out, saved.lock()) else {
+            return Ok(());
+        };
+        if !last && saved.is_some_and(|t| t.elapsed() < std::time::Duration::from_secs(1)) {
+            return Ok(());
+        }
+        *saved = Some(std::time::Instant::now());
+        replace_file(path, &results_file(results.to_vec()).to_json())
+    };
     let results = play_all(
         &tasks,
         &player,
@@ -138,22 +249,12 @@ fn run_suite(args: &RunArgs) -> Result<Output, CliError> {
         true,
         concurrency as usize,
         args.progress,
+        Checkpoints {
+            finished,
+            save: Some(&save),
+        },
     )?;
-    let mut settings = run_settings(&args.agent);
-    settings.insert("episodes".into(), episodes.to_string().into());
-    settings.insert("concurrency".into(), concurrency.to_string().into());
-    let name = player.name();
-    let file = ResultsFile::new(
-        &name,
-        player.results_kind(),
-        &name,
-        suite,
-        Some(settings),
-        results,
-    );
-    if let Some(path) = &args.out {
-        write_file(path, &file.to_json())?;
-    }
+    let file = results_file(results);
     let text = if args.json {
         file.to_json()
     } else {
@@ -194,6 +295,7 @@ fn baseline(args: &BaselineArgs) -> Result<Output, CliError> {
         false,
         concurrency as usize,
         false,
+        Checkpoints::default(),
     )?;
     let mut settings = run_settings(&args.agent);
     settings.insert("episodes".into(), episodes.to_string().into());
@@ -288,7 +390,15 @@ fn check_suites() -> Result<String, CliError> {
 fn baseline_report(suite: &Suite, player: &Player) -> Result<bench::report::Report, CliError> {
     let tasks: Vec<&Task> = suite.tasks.iter().collect();
     let concurrency = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let results = play_all(&tasks, player, 1, false, concurrency, false)?;
+    let results = play_all(
+        &tasks,
+        player,
+        1,
+        false,
+        concurrency,
+        false,
+        Checkpoints::default(),
+    )?;
     let name = player.name();
     Ok(ResultsFile::new(&name, player.results_kind(), &name, suite, None, results).report)
 }

@@ -334,8 +334,18 @@ pub fn http_post(
         })
         .collect();
     let mut body = Vec::new();
-    std::io::Read::read_to_end(&mut response.into_reader(), &mut body)
-        .map_err(|e| format!("reading the answer from {url}: {e}"))?;
+    let limit = bench::protocol::endpoint::MAX_ANSWER_BYTES as u64;
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(response.into_reader(), limit + 1),
+        &mut body,
+    )
+    .map_err(|e| format!("reading the answer from {url}: {e} (the connection broke off)"))?;
+    if body.len() as u64 > limit {
+        return Err(format!(
+            "{url}: {}",
+            bench::protocol::endpoint::answer_too_large()
+        ));
+    }
     Ok(HttpResponse {
         status,
         headers,

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use bench::agents::{OracleAgent, RandomAgent};
 use bench::encode::ImageFormat;
@@ -121,10 +122,24 @@ impl Player {
     }
 }
 
+/// What a run already has and where it keeps what it finishes: the episodes of the
+/// results file it resumes, and a save called with every finished episode so far (in
+/// task, then repetition order) each time one finishes, and a last time (`true`) when
+/// the run ends or fails, so an interrupted run loses only what the save skipped.
+#[derive(Default)]
+pub struct Checkpoints<'a> {
+    pub finished: Vec<ResultEpisode>,
+    pub save: Option<&'a Save<'a>>,
+}
+
+/// Keeps the finished episodes (e.g. writes the results file).
+pub type Save<'a> = dyn Fn(&[ResultEpisode], bool) -> Result<(), CliError> + Sync + 'a;
+
 /// Plays each of `tasks` `episodes` times (times its trials with `with_trials`, as a
 /// suite run does), `concurrency` episodes at a time (threads; each episode on its own
-/// state). The results come back in task order, then repetition
-/// order, whatever finished first; the first error in that order fails the run.
+/// state), skipping the repetitions `checkpoints` already has. The results come back in
+/// task order, then repetition order, whatever finished first; the first error in that
+/// order fails the run.
 pub fn play_all(
     tasks: &[&Task],
     player: &Player,
@@ -132,6 +147,7 @@ pub fn play_all(
     with_trials: bool,
     concurrency: usize,
     progress: bool,
+    checkpoints: Checkpoints,
 ) -> Result<Vec<ResultEpisode>, CliError> {
     player.check_tasks(tasks)?;
     let jobs: Vec<(&Task, u64)> = tasks
@@ -145,19 +161,50 @@ pub fn play_all(
             (0..episodes * trials).map(move |e| (*t, e))
         })
         .collect();
+    let mut slots: Vec<Option<ResultEpisode>> = vec![None; jobs.len()];
+    for e in checkpoints.finished {
+        let job = jobs
+            .iter()
+            .position(|(t, r)| t.id == e.record.task && *r == u64::from(e.repeat));
+        if let Some(i) = job {
+            slots[i] = Some(e);
+        }
+    }
+    let todo: Vec<usize> = (0..jobs.len()).filter(|&i| slots[i].is_none()).collect();
+    let slots = Mutex::new(slots);
     let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
+    let done = AtomicUsize::new(jobs.len() - todo.len());
+    // A failed save stops the run: what it could not keep should not be played.
+    let save_failed: Mutex<Option<CliError>> = Mutex::new(None);
+    let keep = |i: usize, episode: &ResultEpisode| -> Result<(), CliError> {
+        let Ok(mut slots) = slots.lock() else {
+            return Ok(());
+        };
+        slots[i] = Some(episode.clone());
+        match checkpoints.save {
+            Some(save) => save(&slots.iter().flatten().cloned().collect::<Vec<_>>(), false),
+            None => Ok(()),
+        }
+    };
     let worker = || {
         // Demonstration images are encoded once per task on each thread.
         let mut demos: HashMap<&str, DemoCache> = HashMap::new();
         let mut out = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&(task, repeat)) = jobs.get(i) else {
+        while let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
+            if save_failed.lock().map_or(true, |f| f.is_some()) {
                 break;
-            };
+            }
+            let (task, repeat) = jobs[i];
             let cache = demos.entry(task.id.as_str()).or_default();
-            out.push((i, player.play(task, repeat, Some(cache))));
+            let played = player.play(task, repeat, Some(cache));
+            if let Ok(episode) = &played {
+                if let Err(e) = keep(i, episode) {
+                    if let Ok(mut failed) = save_failed.lock() {
+                        failed.get_or_insert(e);
+                    }
+                }
+            }
+            out.push((i, played));
             if progress {
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                 eprintln!("playbench: {n}/{} episodes ({})", jobs.len(), task.id);
@@ -165,8 +212,8 @@ pub fn play_all(
         }
         out
     };
-    let mut results: Vec<(usize, Result<ResultEpisode, CliError>)> = std::thread::scope(|s| {
-        let threads: Vec<_> = (0..concurrency.clamp(1, jobs.len().max(1)))
+    let played: Vec<(usize, Result<ResultEpisode, CliError>)> = std::thread::scope(|s| {
+        let threads: Vec<_> = (0..concurrency.clamp(1, todo.len().max(1)))
             .map(|_| s.spawn(worker))
             .collect();
         threads
@@ -174,6 +221,20 @@ pub fn play_all(
             .flat_map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             .collect()
     });
+    if let Some(e) = save_failed.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    let slots = slots.into_inner().unwrap_or_default();
+    if let Some(save) = checkpoints.save {
+        save(&slots.iter().flatten().cloned().collect::<Vec<_>>(), true)?;
+    }
+    let mut results: Vec<(usize, Result<ResultEpisode, CliError>)> = slots
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, e)| Some((i, Ok(e?))))
+        .collect();
+    // Errors take the place of their episode.
+    results.extend(played.into_iter().filter(|(_, r)| r.is_err()));
     results.sort_by_key(|(i, _)| *i);
     results.into_iter().map(|(_, r)| r).collect()
 }
@@ -292,8 +353,8 @@ mod tests {
             .collect();
         let player = Player::from_args(&agent(&["--agent", "random", "--seed", "5"])).unwrap();
         assert_eq!(player.name(), "random (seed 5000015)");
-        let one = play_all(&tasks, &player, 3, true, 1, false).unwrap();
-        let three = play_all(&tasks, &player, 3, true, 3, false).unwrap();
+        let one = play_all(&tasks, &player, 3, true, 1, false, Checkpoints::default()).unwrap();
+        let three = play_all(&tasks, &player, 3, true, 3, false, Checkpoints::default()).unwrap();
         assert_eq!(one, three);
         let order: Vec<(&str, u32)> = one
             .iter()

@@ -267,6 +267,29 @@ fn a_hanging_endpoint_times_out_into_api_error() {
 }
 
 #[test]
+fn broken_answers_are_retried_then_named() {
+    let Some(s) = server() else { return };
+    let cases = [
+        ("drop", "the connection broke off"),
+        ("truncated", "broke off after 40 bytes"),
+        ("huge:Down", "larger than 8 MB"),
+    ];
+    std::thread::scope(|scope| {
+        for (model, said) in cases {
+            let s = &s;
+            scope.spawn(move || {
+                let r = run(s, "openai", model, &[]);
+                assert_eq!(r.record["failure"], "api_error", "{model}: {}", r.err);
+                assert_eq!(r.code, 3, "{model}");
+                // Tried four times (three transport retries), then the reason is given.
+                assert!(r.err.contains("retry 3 of 3"), "{model}: {}", r.err);
+                assert!(r.err.contains(said), "{model}: {}", r.err);
+            });
+        }
+    });
+}
+
+#[test]
 fn the_history_window_is_applied() {
     let Some(s) = server() else { return };
     let r = run(&s, "openai", "valid:Down", &["--history", "1"]);

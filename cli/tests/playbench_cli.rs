@@ -241,3 +241,84 @@ fn output_errors_exit_with_4() {
         "{err}"
     );
 }
+
+#[test]
+fn an_interrupted_suite_run_keeps_what_finished_and_resumes() {
+    use std::io::{BufRead, BufReader};
+    let out = temp("resumed-results.json", "");
+    std::fs::remove_file(&out).unwrap();
+    let out_arg = out.to_str().unwrap();
+    fn run<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args = vec![
+            "run",
+            "--suite",
+            "--filter",
+            "taxi",
+            "--episodes",
+            "20",
+            "--agent",
+            "random",
+            "--seed",
+            "4",
+        ];
+        args.extend_from_slice(extra);
+        args
+    }
+    let total = 6 * 20;
+    // The whole run at once, for reference.
+    let (code, whole, err) = playbench(&run(&["--json"]));
+    assert_eq!(code, 0, "{err}");
+    let whole = bench::results::ResultsFile::from_json(&whole).unwrap();
+    assert_eq!(whole.episodes.len(), total);
+
+    // Interrupted half way (killed, as Ctrl-C would).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_playbench"))
+        .args(run(&["--concurrency", "1", "--progress", "--out", out_arg]))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let half = format!("playbench: {}/{total} episodes", total / 2);
+    for line in lines.by_ref() {
+        if line.unwrap().starts_with(&half) {
+            break;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let kept = bench::results::ResultsFile::from_json(&std::fs::read_to_string(&out).unwrap())
+        .expect("the interrupted run's file is whole");
+    assert!(
+        !kept.episodes.is_empty(),
+        "the first finished episode is saved"
+    );
+    assert_eq!(kept.episodes[..], whole.episodes[..kept.episodes.len()]);
+
+    // Another run's file is refused, naming what differs.
+    let mut other = run(&["--out", out_arg, "--resume"]);
+    other[9] = "5";
+    let (code, _, err) = playbench(&other);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("agent"), "{err}");
+    let (code, _, err) = playbench(&["run", "--suite", "--resume"]);
+    assert_eq!(code, 2, "--resume needs --out: {err}");
+
+    // Resumed: only the missing episodes are played, and the file is the whole run's.
+    let (code, _, err) = playbench(&run(&["--progress", "--out", out_arg, "--resume"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!(
+            "resuming with {} finished episodes",
+            kept.episodes.len()
+        )),
+        "{err}"
+    );
+    let played = err.lines().filter(|l| l.ends_with(')')).count();
+    assert_eq!(played, total - kept.episodes.len(), "{err}");
+    let resumed =
+        bench::results::ResultsFile::from_json(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(resumed.episodes, whole.episodes);
+    assert_eq!(resumed.report, whole.report);
+    std::fs::remove_file(&out).unwrap();
+}

@@ -7,7 +7,7 @@
 
 import { after, afterEach, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { downloaded, pageHarness, saveProfile } from './support.mjs';
+import { downloaded, openPage, pageHarness, saveProfile } from './support.mjs';
 import { startScripted } from './scripted.mjs';
 
 const LAKE_TASK = 'frozenlake-4x4-det-s0';
@@ -235,6 +235,23 @@ test('rate limits and server errors are retried after a wait; hangs time out', {
   assert.equal(await page.getByTestId('turn').count(), 4, 'the first try and three retries');
 });
 
+test('answers cut off mid-body, with truncated JSON or of 10 MB are retried, then named', { timeout: TIMEOUT }, async () => {
+  for (const [model, said] of [
+    ['drop', /broke off while the answer \(HTTP 200\) was arriving/],
+    ['truncated', /broke off after 40 bytes/],
+    ['huge:Left', /larger than 8 MB/],
+  ]) {
+    await profile({ base: base(), model });
+    const page = await startRun(LAKE_TASK, '', /ERR_|net::/); // the cut connections
+    await page.getByText(/transport retry 3 of 3/).waitFor({ timeout: 30_000 });
+    const r = await finished(page);
+    assert.equal(r.verdict, 'Not passed', model);
+    assert.match(r.failure, /api/i, model);
+    assert.match(await page.getByTestId('run-error').textContent(), said, model);
+    await page.close();
+  }
+});
+
 test('context overflow is token_overflow; Anthropic and Gemini shapes play through', { timeout: TIMEOUT }, async () => {
   await profile({ base: base(), model: 'overflow' });
   let page = await startRun(LAKE_TASK, '', /HTTP 400|status of 400/);
@@ -393,6 +410,47 @@ test('a suite run with concurrency 4 resumes after a reload without losing or re
   assert.equal(await page.getByTestId('audit-link').getAttribute('href'), '/audit');
 });
 
+test('two tabs never run one suite run: the second waits, then goes on when the first closes', { timeout: 180_000 }, async () => {
+  await profile({ base: base(), model: 'delay:40:Left' });
+  const page = await open('/run/suite');
+  await discardSaved(page);
+  await page.getByTestId('sel-contains').fill('frozenlake-4x4');
+  const selected = Number((await page.getByTestId('sel-count').textContent()).match(/\d+/)[0]);
+  await page.getByTestId('run-episodes').fill('2');
+  await page.getByTestId('suite-start').click();
+  const total = selected * 2;
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="suite-done"]')?.textContent) >= 2, null, { timeout: 60_000 });
+
+  const second = await openPage(harness.context());
+  await second.page.goto(harness.url() + '/run/suite');
+  const other = second.page;
+  await other.getByTestId('resume-note').getByText('going on in another tab').waitFor();
+  // It plays nothing while the first tab runs, and cannot replace the run.
+  await other.waitForTimeout(1000);
+  assert.equal(await other.getByTestId('suite-active').locator('li').count(), 0);
+  const doneFirst = Number(await page.getByTestId('suite-done').textContent());
+  assert.ok(doneFirst > 2, 'the first tab goes on');
+  await other.getByTestId('suite-start').click();
+  await other.getByText('stop it there (or close that tab) before starting another or discarding it').waitFor();
+  assert.equal(await other.getByTestId('suite-confirm').count(), 0, 'no question: the run is not this tab\'s to replace');
+
+  const before = await page.evaluate(() => Object.fromEntries(Object.entries(localStorage).filter(([k]) => /^playbench\.suite-run\..+\.\d+$/.test(k))));
+  harness.allow(/ERR_ABORTED/); // the first tab's requests in flight when it closes
+  await page.close();
+  await other.getByTestId('resume-note').getByText('goes on here where it stopped').waitFor({ timeout: 20_000 });
+  await other.getByTestId('suite-phase').getByText('Complete').waitFor({ timeout: 150_000 });
+  assert.equal(Number(await other.getByTestId('suite-done').textContent()), total);
+  const afterRun = await other.evaluate(() => Object.fromEntries(Object.entries(localStorage).filter(([k]) => /^playbench\.suite-run\..+\.\d+$/.test(k))));
+  assert.equal(Object.keys(afterRun).length, total);
+  for (const [k, v] of Object.entries(before)) assert.equal(afterRun[k], v, `${k} was run again`);
+  const results = JSON.parse(await downloaded(other, 'export-json'));
+  const pairs = new Set(results.episodes.map((e) => `${e.record.task}#${e.repeat}`));
+  assert.equal(pairs.size, total, 'an episode is missing or repeated');
+  const unexpected = second.problems.filter((p) => !/ERR_ABORTED/.test(p));
+  await other.close();
+  assert.deepEqual(unexpected, [], 'the second tab logged errors');
+});
+
 test('the built-in agents run the suite in the tab as baselines', { timeout: TIMEOUT }, async () => {
   const page = await open('/run/suite');
   await discardSaved(page);
@@ -408,6 +466,39 @@ test('the built-in agents run the suite in the tab as baselines', { timeout: TIM
   assert.ok(results.episodes.length >= 4);
   assert.ok(results.episodes.every((e) => e.usage === undefined && e.record.agent.startsWith('random (seed ')));
   assert.equal((await scripted.log()).length, 0, 'no request was sent');
+  await discardSaved(page);
+});
+
+test('a full storage is said, and the finished episodes stay in the tab for export', { timeout: TIMEOUT }, async () => {
+  // The browser's quota runs out after the run's second stored episode.
+  const page = await open('/run/suite', {
+    setup: (p) => p.addInitScript(() => {
+      const setItem = Storage.prototype.setItem;
+      let stored = 0;
+      Storage.prototype.setItem = function (key, value) {
+        if (/^playbench\.suite-run\..+\.\d+$/.test(key) && ++stored > 2) {
+          throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        }
+        return setItem.call(this, key, value);
+      };
+    }),
+  });
+  await discardSaved(page);
+  await page.getByTestId('run-agent').selectOption('random');
+  await page.getByTestId('run-agent-seed').fill('0');
+  await page.getByTestId('sel-contains').fill('frozenlake');
+  await page.getByTestId('suite-start').click();
+  await page.getByTestId('suite-phase').getByText('Complete').waitFor({ timeout: 60_000 });
+  const alert = await page.getByTestId('suite-save-error').textContent();
+  assert.match(alert, /may be full/);
+  assert.match(alert, /kept here: export the results below before closing or reloading the tab/);
+  const total = Number(await page.getByTestId('suite-total').textContent());
+  const results = JSON.parse(await downloaded(page, 'export-json'));
+  assert.equal(results.episodes.length, total, 'every finished episode is in the export');
+  assert.equal(
+    await page.evaluate(() => Object.keys(localStorage).filter((k) => /^playbench\.suite-run\..+\.\d+$/.test(k)).length),
+    2,
+  );
   await discardSaved(page);
 });
 

@@ -34,6 +34,10 @@
 //                                  auth error, as a LiteLLM proxy answers
 //   garbage                        always a reply without the marker
 //   notjson                        200 with an HTML body
+//   drop                           200 headers and half the answer, then the connection
+//                                  is cut
+//   truncated                      200 with an answer whose JSON stops after 40 bytes
+//   huge[:<a>]                     a valid answer of over 10 MB
 //   noimages                       the provider's "model does not support images" error
 //   audit[:malformed]              the trajectory auditor's replies (docs/audit.md), by the
 //                                  request's system message: a task reference (in a code
@@ -285,6 +289,15 @@ function handle(req, res) {
       case '401': return send(401, p.error(`Incorrect API key provided: ${key}`, 'authentication_error'));
       case 'garbage': return send(200, ok('no marker here'));
       case 'notjson': return send(200, '<html><body>Welcome to nginx!</body></html>');
+      case 'drop': {
+        // Headers and half the answer, then the connection is cut.
+        const text = JSON.stringify(ok(valid));
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+        res.write(text.slice(0, text.length >> 1));
+        return setTimeout(() => res.socket.destroy(), 50);
+      }
+      case 'truncated': return send(200, JSON.stringify(ok(valid)).slice(0, 40));
+      case 'huge': return send(200, ok(`[Action: ${arg}]\n${'x'.repeat(10 * 1024 * 1024)}`));
       case 'noimages': return send(...p.noimages);
       case 'audit': return send(200, ok(auditReply(provider, body, script)));
       case 'judge': return send(200, ok(judgeReply(provider, body, script, n)));

@@ -89,19 +89,28 @@ async fn post(
     };
     let result = async {
         let resp = request.send().await?;
-        let text = resp.text().await?;
+        // An answer that started and then failed is told apart from one that never came.
+        let text = resp.text().await.map_err(|_| resp.status());
         Ok::<_, gloo_net::Error>((resp, text))
     }
     .await;
     // Dropping the timer cancels it.
     drop(timer);
     match result {
-        Ok((resp, body)) => Ok(HttpAnswer {
-            status: resp.status(),
-            retry_after: resp.headers().get("retry-after"),
-            body,
-        }),
-        Err(_) => {
+        Ok((_, Err(status))) if !timed_out.get() => Err(format!(
+            "the connection to {base_url} broke off while the answer (HTTP {status}) was arriving"
+        )),
+        Ok((resp, Ok(body))) => {
+            if body.len() > bench::protocol::endpoint::MAX_ANSWER_BYTES {
+                return Err(bench::protocol::endpoint::answer_too_large());
+            }
+            Ok(HttpAnswer {
+                status: resp.status(),
+                retry_after: resp.headers().get("retry-after"),
+                body,
+            })
+        }
+        Ok((_, Err(_))) | Err(_) => {
             if redirect == RequestRedirect::Error && !timed_out.get() && probe_redirects(url).await
             {
                 return Err(REDIRECT_REFUSED.to_string());

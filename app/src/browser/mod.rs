@@ -11,5 +11,6 @@ pub mod keys;
 pub mod run_controller;
 pub mod storage;
 pub mod suite_runner;
+pub mod tab_lock;
 pub mod time;
 pub mod video;

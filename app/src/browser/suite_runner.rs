@@ -22,6 +22,9 @@ use crate::runner::suite_run::{
 };
 use crate::suite_data;
 
+/// Said when a finished episode could not be stored.
+const NOT_SAVED: &str = "The episodes finished in this tab are kept here: export the results below before closing or reloading the tab.";
+
 /// The live state of a run.
 pub struct Live {
     pub run: SuiteRun,
@@ -174,7 +177,7 @@ impl Live {
             usage,
         };
         if let Err(err) = save_episode(&local(), &self.run.plan.id, job, &episode) {
-            self.save_error = Some(err);
+            self.save_error = Some(format!("{err}. {NOT_SAVED}"));
         }
         self.run.finish(job, episode);
         self.finished_here += 1;

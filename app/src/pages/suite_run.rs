@@ -18,6 +18,7 @@ use crate::browser::keys;
 use crate::browser::run_controller::RunController;
 use crate::browser::storage::local;
 use crate::browser::suite_runner::{worker, Live, Progress, SharedRun};
+use crate::browser::tab_lock::{self, TabLock};
 use crate::components::results_view::ResultsTable;
 use crate::components::run_setup::{RunSetup, RunSetupState};
 use crate::pages::home::set_title;
@@ -33,6 +34,10 @@ use crate::task_session::failure_key;
 
 /// How long a discarded run can be put back.
 const UNDO_SECONDS: u64 = 20;
+
+/// Said while another tab runs this browser's suite run.
+const ELSEWHERE: &str = "This suite run is going on in another tab of this browser: it goes on here when that tab stops or is closed.";
+const ELSEWHERE_NEW: &str = "A suite run is going on in another tab of this browser: stop it there (or close that tab) before starting another or discarding it.";
 
 #[component]
 pub fn SuiteRunPage() -> impl IntoView {
@@ -84,8 +89,16 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
         );
     };
 
+    // This browser's one suite run goes on in one tab at a time (`browser::tab_lock`):
+    // the lock is held from the start of the workers to their end.
+    let tab_lock: StoredValue<Option<TabLock>, LocalStorage> = StoredValue::new_local(None);
+    // Already waiting for the other tab (a second waiter would take over twice).
+    let waiting = StoredValue::new(false);
+    // Another tab runs the saved run: this one must not replace or discard it.
+    let elsewhere = RwSignal::new(false);
+
     // Runs the workers until the run is complete or stopped.
-    let launch = move || {
+    let run_workers = move || {
         let live = shared.get_value();
         let workers = {
             let mut b = live.borrow_mut();
@@ -107,10 +120,83 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                         RunState::Paused
                     });
                 }
+                tab_lock.set_value(None);
                 bump();
             },
         );
         bump();
+    };
+
+    // The run as another tab left it, once that tab let go of it.
+    let take_over = move |lock: TabLock| {
+        let Some(Ok((stored, restored))) = StoredRun::load(&local()) else {
+            run.set_phase(RunPhase::Idle);
+            resume_note.set(Some("The other tab discarded the run.".into()));
+            return;
+        };
+        let key = keys::key(&stored.plan.profile.name)
+            .or_else(|| Some(setup.key.get_untracked()).filter(|k| !k.is_empty()));
+        let complete = restored.is_complete();
+        match Live::new(restored, key) {
+            Ok(live) => {
+                shared.get_value().replace(Some(live));
+                bump_finished();
+            }
+            Err(e) => {
+                resume_note.set(Some(format!("The stored run cannot continue: {e}")));
+                return;
+            }
+        }
+        if complete {
+            run.set_phase(RunPhase::Finished);
+            resume_note.set(Some("The other tab finished the run.".into()));
+        } else if stored.state == RunState::Running {
+            resume_note.set(Some(
+                "The other tab was closed: the run goes on here where it stopped.".into(),
+            ));
+            tab_lock.set_value(Some(lock));
+            run_workers();
+        } else {
+            run.set_phase(RunPhase::Stopped);
+            resume_note.set(Some(
+                "The other tab stopped the run: resume it here when you like.".into(),
+            ));
+        }
+    };
+
+    // Starts the workers once this tab holds the run; while another tab does, says so
+    // and waits for it to stop or close.
+    let launch = move || {
+        if tab_lock.with_value(Option::is_some) {
+            run_workers();
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            match tab_lock::acquire(tab_lock::SUITE_RUN, false).await {
+                Ok(Some(lock)) => {
+                    tab_lock.set_value(Some(lock));
+                    run_workers();
+                }
+                Ok(None) => {
+                    run.set_phase(RunPhase::Stopped);
+                    resume_note.set(Some(ELSEWHERE.into()));
+                    elsewhere.set(true);
+                    if waiting.get_value() {
+                        return;
+                    }
+                    waiting.set_value(true);
+                    let granted = tab_lock::acquire(tab_lock::SUITE_RUN, true).await;
+                    waiting.set_value(false);
+                    elsewhere.set(false);
+                    problems.set(Vec::new());
+                    if let Ok(Some(lock)) = granted {
+                        take_over(lock);
+                    }
+                }
+                // No Web Locks in this browser: nothing to guard with.
+                Err(_) => run_workers(),
+            }
+        });
     };
 
     // A stored run: resume at once if it was running and its key is at hand.
@@ -151,7 +237,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
         None => {}
     }
 
-    let start_now = move || {
+    let start_locked = move || {
         let profile = setup.profiles.with_untracked(|p| p.current().clone());
         let settings = setup
             .settings
@@ -174,6 +260,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
             Ok(plan) => plan,
             Err(found) => {
                 problems.set(found);
+                tab_lock.set_value(None);
                 return;
             }
         };
@@ -188,6 +275,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
             }
             Err(e) => {
                 problems.set(vec![e]);
+                tab_lock.set_value(None);
                 return;
             }
         }
@@ -195,6 +283,20 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
         bump_finished();
         launch();
         show_progress();
+    };
+    let start_now = move || {
+        leptos::task::spawn_local(async move {
+            // A new run replaces the stored one: never while another tab is running it.
+            match tab_lock::acquire(tab_lock::SUITE_RUN, false).await {
+                Ok(Some(lock)) => tab_lock.set_value(Some(lock)),
+                Ok(None) => {
+                    problems.set(vec![ELSEWHERE_NEW.into()]);
+                    return;
+                }
+                Err(_) => {}
+            }
+            start_locked();
+        });
     };
     let resume = move |_| {
         let live = shared.get_value();
@@ -263,13 +365,21 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
     // Starting over or discarding deletes the saved run: ask first (in the page).
     let saved = move || shared.get_value().borrow().is_some();
     let start = move |_| {
-        if saved() {
+        if elsewhere.get_untracked() {
+            problems.set(vec![ELSEWHERE_NEW.into()]);
+        } else if saved() {
             confirm.set(Some(Replace::Start));
         } else {
             start_now();
         }
     };
-    let discard = move |_| confirm.set(Some(Replace::Discard));
+    let discard = move |_| {
+        if elsewhere.get_untracked() {
+            problems.set(vec![ELSEWHERE_NEW.into()]);
+        } else {
+            confirm.set(Some(Replace::Discard));
+        }
+    };
     let confirmed = move |_| {
         let Some(action) = confirm.get_untracked() else {
             return;
@@ -461,7 +571,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                             {move || progress.with(|p| p.as_ref().and_then(|p| p.unfinished.clone()))
                                 .map(|t| view! { <p class="hint" data-testid="suite-unfinished">{t}</p> })}
                             {move || progress.with(|p| p.as_ref().and_then(|p| p.save_error.clone()))
-                                .map(|e| view! { <p class="field-error" role="alert">{e}</p> })}
+                                .map(|e| view! { <p class="field-error" role="alert" data-testid="suite-save-error">{e}</p> })}
                             {move || progress.with(|p| p.as_ref().and_then(|p| p.last_error.clone()))
                                 .map(|e| view! { <p class="field-error" role="alert" data-testid="suite-error">{e}</p> })}
                             <ul class="active-episodes" data-testid="suite-active">

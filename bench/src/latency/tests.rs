@@ -207,6 +207,13 @@ fn normal_mode_plays_thinking_time_as_the_reference_times_it_and_replays_exactly
         panic!("verified")
     };
     assert_eq!(d.field, "idle_before");
+    // Nor one that lost a thinking time.
+    let mut altered = record.clone();
+    altered.decisions[2].latency_ms = None;
+    let Verification::Diverged(d) = verified(&task, &altered) else {
+        panic!("verified")
+    };
+    assert_eq!(d.field, "latency_ms");
     // Replaying the record's latencies reproduces it, whatever the new measurements.
     let replay = LatencySource::replay_of(&record).unwrap();
     let (again, _) = run(&task, &[1], replay, LatencyMode::Normal);

@@ -86,6 +86,9 @@ impl Endpoint {
         now_unix_s: u64,
         body: &str,
     ) -> Result<Answer, ApiError> {
+        if body.len() > MAX_ANSWER_BYTES {
+            return Err(ApiError::new(ErrorKind::Transport, answer_too_large()));
+        }
         if (200..300).contains(&status) {
             let text = extract_reply(self.provider, body)?;
             Ok(Answer {
@@ -97,6 +100,19 @@ impl Endpoint {
             Err(classify_error(self.provider, status, body, after))
         }
     }
+}
+
+/// The largest answer read: a model's reply (a few kilobytes of text and a usage
+/// count) is far smaller; a larger body is a wrong URL or a broken server, and reading
+/// it whole would only fill memory.
+pub const MAX_ANSWER_BYTES: usize = 8 << 20;
+
+/// The error for an answer over [`MAX_ANSWER_BYTES`] (the front ends stop reading there).
+pub fn answer_too_large() -> String {
+    format!(
+        "the answer is larger than {} MB, which no model reply is: refused",
+        MAX_ANSWER_BYTES >> 20
+    )
 }
 
 /// `text` with `secret` blotted out (servers may echo the key in error messages).
@@ -201,6 +217,14 @@ mod tests {
             e.response(200, None, 0, "<html>").unwrap_err().kind,
             ErrorKind::BadResponse
         );
+        // Cut short or far too large: a transport failure, retried, said as such.
+        let cut = e.response(200, None, 0, &ok[..30]).unwrap_err();
+        assert_eq!(cut.kind, ErrorKind::Transport);
+        assert!(cut.message.contains("broke off after 30 bytes"), "{cut:?}");
+        let huge = format!("{}{}", " ".repeat(MAX_ANSWER_BYTES), ok);
+        let err = e.response(200, None, 0, &huge).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Transport);
+        assert!(err.message.contains("larger than 8 MB"), "{err:?}");
     }
 
     #[test]

@@ -439,7 +439,21 @@ pub fn extract_reply(provider: Provider, body: &str) -> Result<String, ApiError>
             ),
         )
     };
-    let v: Value = serde_json::from_str(body).map_err(|_| bad("the answer is not JSON"))?;
+    let v: Value = serde_json::from_str(body).map_err(|e| {
+        if e.is_eof() && body.trim_start().starts_with(['{', '[']) {
+            // Cut short (a dropped connection, a proxy's limit): worth another try.
+            ApiError::new(
+                ErrorKind::Transport,
+                format!(
+                    "{}: the answer broke off after {} bytes (its JSON ends early)",
+                    provider.name(),
+                    body.len()
+                ),
+            )
+        } else {
+            bad("the answer is not JSON")
+        }
+    })?;
     let texts = |parts: &[Value], key: &str| -> String {
         parts
             .iter()
