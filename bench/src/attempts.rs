@@ -45,6 +45,10 @@ pub struct ReflectionTurn {
     /// The frames sent as images, by their number in the video they come from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub frames: Vec<usize>,
+    /// The video sent instead of images (endpoints that take video,
+    /// `docs/gameverse.md`, "Reflect and retry").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub video: Option<crate::video::VideoSent>,
     pub reply: String,
 }
 

@@ -29,6 +29,7 @@ pub mod suites;
 pub mod task;
 #[cfg(test)]
 mod testing;
+pub mod video;
 
 pub use episode::{run_episode, Agent, Decision, EpisodeRecord, EpisodeRunner, FailureMode, Reply};
 pub use task::{DemoClip, PassCondition, ScoreRule, Suite, Task, TaskError};

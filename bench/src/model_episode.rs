@@ -310,6 +310,15 @@ impl ModelEpisode {
         }
     }
 
+    /// GameVerse's memory agent's long-term memories, oldest first (`None` for other
+    /// protocols and agents).
+    pub fn gameverse_memories(&self) -> Option<Vec<String>> {
+        match &self.session {
+            Conversation::GameVerse(s) => s.memories(),
+            _ => None,
+        }
+    }
+
     /// Shares demonstration images with other episodes through `cache`; `encoding`
     /// names the image settings (e.g. their JSON).
     pub fn share_demo_images(&mut self, cache: DemoCache, encoding: String) {
@@ -351,6 +360,23 @@ impl ModelEpisode {
             c.borrow_mut().insert((e.clone(), r), video.clone());
         }
         self.images.insert(r, video);
+    }
+
+    /// Encodes the clips still needed as video (`videos_needed`) as WebM at `fps`
+    /// frames per second, in Rust (`crate::video`: the same bytes in the command line
+    /// and every browser, no real-time recording); an error names the clip.
+    pub fn encode_videos(&mut self, fps: u32) -> Result<(), String> {
+        for clip in self.videos_needed() {
+            let frames = self.demos.get(clip).map(Vec::as_slice).unwrap_or_default();
+            let video = crate::video::webm_video(frames, f64::from(fps)).map_err(|e| {
+                format!(
+                    "demonstration {} could not be encoded as video: {e}",
+                    clip + 1
+                )
+            })?;
+            self.provide_video(clip, video);
+        }
+        Ok(())
     }
 
     /// Ends the episode before its first request (e.g. a demonstration could not be
@@ -517,7 +543,11 @@ impl ModelEpisode {
         };
         let attempt = match self.turns.last() {
             Some(t) if t.step == step && t.action.is_none() => {
-                if t.reply.is_some() {
+                // GameVerse never re-asks a reply: another request of the step is the
+                // memory agent's next module.
+                if t.reply.is_some() && matches!(self.session, Conversation::GameVerse(_)) {
+                    Attempt::First
+                } else if t.reply.is_some() {
                     let rejected = self
                         .turns
                         .iter()
@@ -876,5 +906,37 @@ mod tests {
         c.abort("no recorder");
         assert!(matches!(c.next(&mut Fake, None), Step::Done));
         assert_eq!(c.record().unwrap().failure, Some(FailureMode::ApiError));
+    }
+
+    #[test]
+    fn demonstrations_are_encoded_as_webm_in_rust() {
+        let task = crate::suites::latest(crate::suites::DEFAULT_SUITE)
+            .unwrap()
+            .task("frozenlake-4x4-det-s0")
+            .unwrap();
+        let config = SessionConfig {
+            demo_mode: DemoMode::Video,
+            ..SessionConfig::default()
+        };
+        let mut gemini = episode().endpoint.clone();
+        gemini.provider = crate::protocol::providers::Provider::Gemini;
+        let mut a = ModelEpisode::new(task, gemini, config, Prices::default()).unwrap();
+        a.encode_videos(2).unwrap();
+        assert!(a.videos_needed().is_empty());
+        let Step::Send { request, .. } = a.next(&mut Fake, None) else {
+            panic!()
+        };
+        let body: serde_json::Value = serde_json::from_str(&request.body).unwrap();
+        let videos: Vec<&str> = body["contents"][0]["parts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["inline_data"]["mime_type"] == "video/webm")
+            .map(|p| p["inline_data"]["data"].as_str().unwrap())
+            .collect();
+        assert_eq!(videos.len(), task.demos.len());
+        for (clip, data) in videos.iter().enumerate() {
+            crate::video::tests::assert_video_of(data, &a.demos()[clip], 2.0);
+        }
     }
 }

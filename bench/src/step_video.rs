@@ -12,6 +12,7 @@ use envs::{Env, Frame};
 
 use crate::latency::RecordReplay;
 use crate::protocol::prompt::{ImageRef, Part};
+use crate::protocol::providers::EncodedImage;
 use crate::{EpisodeRecord, EpisodeRunner, Task};
 
 /// Video frames per second of a step video (one decision per frame).
@@ -53,6 +54,12 @@ pub fn step_frames(task: &Task, record: &EpisodeRecord) -> Result<Vec<Frame>, St
             f
         })
         .collect())
+}
+
+/// The step video as one WebM at [`STEP_VIDEO_FPS`] (endpoints that take video;
+/// `crate::video`).
+pub fn step_video_webm(frames: &[Frame]) -> Result<EncodedImage, String> {
+    crate::video::webm_video(frames, f64::from(STEP_VIDEO_FPS))
 }
 
 /// The frames GameVerse's frame extraction keeps of a video of `total` frames at

@@ -349,12 +349,16 @@ pub enum GameVerseAgentArg {
     /// text (GameVerse runs its open games with it).
     #[default]
     ZeroShot,
+    /// Two requests per step, a history review then the action with long-term memory
+    /// (Playbench's templates; Maze, 2048 and Snake, semantic mode).
+    Memory,
 }
 
 impl From<GameVerseAgentArg> for GameVerseAgent {
     fn from(a: GameVerseAgentArg) -> Self {
         match a {
             GameVerseAgentArg::ZeroShot => Self::ZeroShot,
+            GameVerseAgentArg::Memory => Self::Memory,
         }
     }
 }
@@ -482,6 +486,14 @@ pub struct ImageArgs {
     #[arg(long, value_name = "S", default_value_t = ImageSettings::default().scale,
           value_parser = between(0.1, 4.0))]
     pub image_scale: f64,
+    /// V-ICAL's demonstrations as one WebM video per clip (Gemini only), encoded in
+    /// Rust: the same bytes as the browser's.
+    #[arg(long)]
+    pub demos_as_video: bool,
+    /// The demonstration videos' frame rate, 1-30 frames per second.
+    #[arg(long, value_name = "FPS", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub video_fps: u32,
 }
 
 impl ImageArgs {

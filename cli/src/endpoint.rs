@@ -10,6 +10,7 @@ use bench::exchange::{Exchange, Step};
 use bench::latency::LatencySource;
 use bench::model_episode::{agent_name, Attempt, DemoCache, ModelEpisode};
 use bench::protocol::endpoint::{redact, Endpoint, HttpRequest, Prices};
+use bench::protocol::prompt::DemoMode;
 use bench::protocol::providers::Sampling;
 use bench::protocol::retry::MAX_TRANSPORT_RETRIES;
 use bench::protocol::session::SessionConfig;
@@ -31,6 +32,8 @@ pub struct EndpointConfig {
     pub session: SessionConfig,
     pub prices: Prices,
     pub image: ImageSettings,
+    /// Demonstration videos' frame rate (with `--demos-as-video`).
+    pub video_fps: u32,
     /// Where thinking times come from on real-time tasks.
     pub latency: LatencySource,
 }
@@ -87,12 +90,25 @@ impl EndpointConfig {
                 }
             }
         }
+        if image.demos_as_video {
+            if args.protocol != ProtocolArg::Vical {
+                return Err(CliError::Usage(
+                    "--demos-as-video: only V-ICAL's conversation sends demonstrations".into(),
+                ));
+            }
+            if !provider.provider().takes_video() {
+                return Err(CliError::Usage(format!(
+                    "--demos-as-video: {} takes no video (Gemini does)",
+                    provider.provider().name()
+                )));
+            }
+        }
         if args.protocol == ProtocolArg::Gameverse && args.history != HistoryWindow::Full {
             return Err(CliError::Usage(
                 "--history: GameVerse's agent sends every step alone (two messages); leave it at full".into(),
             ));
         }
-        Ok(Self {
+        let mut config = Self {
             endpoint: Endpoint {
                 provider: provider.provider(),
                 base_url: required(&args.base_url, "--base-url")?,
@@ -123,8 +139,13 @@ impl EndpointConfig {
                 output_per_million: args.price_out,
             },
             image: image.settings(),
+            video_fps: image.video_fps,
             latency: latency_source(&args.latency)?,
-        })
+        };
+        if image.demos_as_video {
+            config.session.demo_mode = DemoMode::Video;
+        }
+        Ok(config)
     }
 
     /// The agent name records carry (`endpoint:<provider>:<model>`).
@@ -169,8 +190,8 @@ pub fn play(
     if let Some(cache) = demos {
         episode.share_demo_images(cache.clone(), config.image.key());
     }
-    if !episode.videos_needed().is_empty() {
-        episode.abort("the command line sends demonstrations as images, not as video");
+    if let Err(e) = episode.encode_videos(config.video_fps) {
+        episode.abort(&e);
     }
     let mut encoder = ImageEncoder::new(config.image);
     let key = config.api_key.as_deref();

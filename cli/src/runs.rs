@@ -312,6 +312,11 @@ pub fn run_settings(args: &AgentArgs) -> Map<String, Value> {
                 m.insert("image_scale".into(), 1.0.into());
                 return m;
             }
+            // As the browser records them (`app/src/runner/settings.rs`).
+            if args.image.demos_as_video {
+                let demos = format!("video (webm, {} fps)", args.image.video_fps);
+                m.insert("demos".into(), demos.into());
+            }
             let image = args.image.settings();
             m.insert("image_format".into(), image.format.mime().into());
             if image.format == ImageFormat::Jpeg {

@@ -186,6 +186,60 @@ fn frames_go_as_jpeg_at_the_quality_and_scale_asked_for() {
 }
 
 #[test]
+fn demonstrations_go_to_gemini_as_the_encoders_webm() {
+    let Some(s) = server() else { return };
+    let r = run(
+        &s,
+        "gemini",
+        "valid:Down",
+        &["--demos-as-video", "--video-fps", "2"],
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(decisions(&r).len(), 3, "{}", r.out);
+    let file: Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(file["settings"]["demos"], "video (webm, 2 fps)");
+    // Each clip is the bytes bench::video makes of its captioned frames at 2 fps.
+    let suite = bench::suites::latest(bench::suites::DEFAULT_SUITE).unwrap();
+    let task = suite.task("frozenlake-4x4-det-s0").unwrap();
+    let endpoint = bench::protocol::endpoint::Endpoint {
+        provider: bench::protocol::providers::Provider::Gemini,
+        base_url: String::new(),
+        sampling: bench::protocol::providers::Sampling {
+            model: "m".into(),
+            temperature: None,
+            max_output_tokens: None,
+        },
+        headers: vec![],
+    };
+    let episode = bench::model_episode::ModelEpisode::new(
+        task,
+        endpoint,
+        bench::protocol::session::SessionConfig::default(),
+        Default::default(),
+    )
+    .unwrap();
+    let expected: Vec<String> = episode
+        .demos()
+        .iter()
+        .map(|clip| bench::video::webm_video(clip, 2.0).unwrap().base64)
+        .collect();
+    let log = server_log(&s);
+    assert_eq!(log.len(), 3);
+    for entry in &log {
+        assert_eq!(
+            entry["mimes"],
+            serde_json::json!(["video/webm", "image/png"]),
+            "{entry}"
+        );
+        assert_eq!(entry["videos"], serde_json::json!(expected));
+    }
+    // Endpoints without video and other harnesses are told so.
+    let r = run(&s, "openai", "valid:Down", &["--demos-as-video"]);
+    assert_ne!(r.code, 0);
+    assert!(r.err.contains("openai takes no video"), "{}", r.err);
+}
+
+#[test]
 fn malformed_replies_are_retried_and_kept() {
     let Some(s) = server() else { return };
     let r = run(&s, "openai", "malformed-then-valid", &[]);
@@ -750,5 +804,106 @@ fn reflect_and_retry_runs_three_attempts_and_verifies() {
         out.contains("attempt 3") && out.contains("carried_in"),
         "{out}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// GameVerse's memory agent against scripted replies: two requests per step after the
+/// first (the history review, then the action), the record naming the agent, and a file
+/// that verifies.
+#[test]
+fn the_gameverse_memory_agent_runs_two_requests_per_step_and_verifies() {
+    let Some(s) = server() else { return };
+    let dir = std::env::temp_dir().join(format!("playbench-gv-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let review =
+        "### History_summary\nThe ball went down.\n### Reasoning\nKeep left.\n### Plan\nLeft.";
+    let action = "### Reasoning\nLeft.\n### Actions\nleft\n### New_memory\nThe wall is on the left.\n### Should_save\nYes";
+    // 20 decisions: the first without a review.
+    let mut script = vec![Value::from(action)];
+    for _ in 1..20 {
+        script.push(review.into());
+        script.push(action.into());
+    }
+    let script_path = dir.join("script.json");
+    std::fs::write(&script_path, Value::from(script).to_string()).unwrap();
+    let out_path = dir.join("run.json");
+    let model = format!("file:{}", script_path.display());
+    let base = format!("http://127.0.0.1:{}/v1", s.port);
+    let run = |agent: &str| {
+        playbench(&[
+            "run",
+            "--task",
+            "maze-s1",
+            "--suite-id",
+            "gameverse",
+            "--protocol",
+            "gameverse",
+            "--gameverse-agent",
+            agent,
+            "--agent",
+            "endpoint",
+            "--provider",
+            "openai",
+            "--base-url",
+            &base,
+            "--model",
+            &model,
+            "--api-key-env",
+            "PLAYBENCH_TEST_KEY",
+        ])
+    };
+    let (code, out, err) = run("memory");
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(&out_path, &out).unwrap();
+    let log = server_log(&s);
+    let systems: Vec<&str> = log
+        .iter()
+        .filter_map(|e| e["body"]["messages"][0]["content"].as_str())
+        .collect();
+    assert_eq!(systems.len(), 39, "{err}");
+    let reviews = systems
+        .iter()
+        .filter(|t| t.contains("review recent game history"))
+        .count();
+    assert_eq!(reviews, 19);
+    // The saved memory is retrieved in the next action request... only when the query
+    // repeats its words; here it does not, so every retrieval renders `None`.
+    let last_user = &log.last().unwrap()["body"]["messages"][1]["content"];
+    assert!(
+        last_user[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("### Retrieved Long-term Memory\nNone\n"),
+        "{last_user}"
+    );
+    assert!(out.contains("\"gameverse_agent\""), "{out}");
+    assert!(out.contains("memory"), "{out}");
+    let (code, vout, verr) = playbench(&["verify", out_path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{verr}");
+    assert!(vout.starts_with("verified"), "{vout}");
+    // Tic-Tac-Toe has no memory-agent templates: a clear error, no request.
+    let (code, _, err) = playbench(&[
+        "run",
+        "--task",
+        "tic-tac-toe-x",
+        "--suite-id",
+        "gameverse",
+        "--protocol",
+        "gameverse",
+        "--gameverse-agent",
+        "memory",
+        "--agent",
+        "endpoint",
+        "--provider",
+        "openai",
+        "--base-url",
+        &base,
+        "--model",
+        &model,
+        "--api-key-env",
+        "PLAYBENCH_TEST_KEY",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("has no memory-agent templates"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -288,6 +288,13 @@ test('demonstrations go as WebM video to Gemini, as images to the others', { tim
   assert.equal(file.settings.demos, 'video (webm, 10 fps)');
   // The first turn names videos, not frames.
   assert.equal(log[0].images, 3, 'two clips and the initial state');
+  // Encoded by bench::video (Playbench's muxer, VP8 key frames), not recorded by the
+  // browser: WebM's EBML header, the VP8 track, our muxer's name.
+  for (const data of log[0].videos) {
+    const webm = Buffer.from(data, 'base64');
+    assert.equal(webm.subarray(0, 4).toString('hex'), '1a45dfa3');
+    assert.ok(webm.includes('V_VP8') && webm.includes('playbench'));
+  }
   await page.close();
   await scripted.reset();
   await profile({ base: base(), model: LAKE_ROUTE });

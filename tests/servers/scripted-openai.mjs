@@ -238,6 +238,7 @@ function handle(req, res) {
     const nImages = found.length;
     log.push({ provider, path: url.pathname, script, n, auth: key !== null, key, images: nImages,
       mimes: [...new Set(found.map(([m]) => m))],
+      videos: found.filter(([m]) => m.startsWith('video/')).map(([, d]) => d),
       messages: (provider === 'gemini' ? body.contents : body.messages)?.length ?? 0,
       headers: req.headers, arrived, at: Date.now(), bytes: chunks.reduce((n, c) => n + c.length, 0) });
     if (script.startsWith('judge')) log[log.length - 1].body = body;

@@ -311,4 +311,6 @@ pub fn data_files(prefix: &str) -> impl Iterator<Item = (&'static str, &'static 
         .copied()
 }
 pub mod gameverse;
+pub mod gameverse_requests;
+pub mod video_samples;
 pub mod visgym;

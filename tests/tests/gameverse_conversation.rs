@@ -10,31 +10,15 @@
 
 use std::io::Read;
 
-use bench::model_episode::{FrameEncoder, ModelEpisode, Step};
-use bench::protocol::endpoint::{Endpoint, Prices};
-use bench::protocol::providers::{EncodedImage, Provider, Sampling};
+use bench::model_episode::{ModelEpisode, Step};
+use bench::protocol::endpoint::Prices;
 use bench::protocol::session::{Protocol, SessionConfig};
 use bench::Task;
-use envs::{Action, Frame};
-use serde_json::{json, Value};
+use envs::Action;
+use playbench_tests::gameverse_requests::{self, fields, reply, scripted_endpoint, StepTag};
+use serde_json::Value;
 
 const GOLDEN: &[u8] = include_bytes!("../golden/gameverse/conversation.json.gz");
-
-/// Names each encoded frame by the order it was encoded in: the episode encodes each
-/// step's current frame once and takes the previous one from its cache, so the k-th
-/// frame encoded is the state after k actions.
-struct StepTag(u32);
-
-impl FrameEncoder for StepTag {
-    fn encode(&mut self, _frame: &Frame) -> Result<EncodedImage, String> {
-        let tag = format!("step {}", self.0);
-        self.0 += 1;
-        Ok(EncodedImage {
-            mime: "image/png".into(),
-            base64: tag,
-        })
-    }
-}
 
 fn golden() -> Value {
     let mut text = String::new();
@@ -44,56 +28,12 @@ fn golden() -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
-/// The suite's task for the run's game, with the run's kwargs, seed and step cap.
 fn task(run: &Value) -> Task {
-    let suite = bench::suites::latest("gameverse").unwrap();
-    let mut task = suite
-        .tasks
-        .iter()
-        .find(|t| t.env == run["env"])
-        .unwrap()
-        .clone();
-    task.kwargs = run["kwargs"].as_object().unwrap().clone();
-    task.seed = run["seed"].as_u64().unwrap();
-    task.max_steps = run["max_steps"].as_u64().unwrap() as u32;
-    task.demos.clear();
-    // The action mode names the presets (GUI: the JSON key presses).
-    task.actions = envs::make(&task.env, &task.kwargs).unwrap().action_names();
-    task
+    gameverse_requests::task(run).unwrap()
 }
 
-/// A request body in the golden's form.
 fn request_form(body: &str) -> Value {
-    let body: Value = serde_json::from_str(body).unwrap();
-    let messages = body["messages"].as_array().unwrap();
-    assert_eq!(messages.len(), 2, "{body}");
-    assert_eq!(messages[0]["role"], "system");
-    assert_eq!(messages[1]["role"], "user");
-    let user: Vec<Value> = messages[1]["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| match p["type"].as_str() {
-            Some("text") => json!({"text": p["text"]}),
-            _ => {
-                let url = p["image_url"]["url"].as_str().unwrap();
-                let (head, data) = url.split_once(',').unwrap();
-                assert_eq!(head, "data:image/png;base64");
-                json!({ "image": data })
-            }
-        })
-        .collect();
-    json!({"system": messages[0]["content"], "user": user})
-}
-
-fn reply(text: &str) -> String {
-    json!({"choices": [{"message": {"role": "assistant", "content": text}}]}).to_string()
-}
-
-/// The golden state's fields of a snapshot.
-fn fields(snapshot: &Value, like: &Value) -> Value {
-    let keys = like.as_object().unwrap().keys();
-    Value::Object(keys.map(|k| (k.clone(), snapshot[k].clone())).collect())
+    gameverse_requests::request_form(body).unwrap()
 }
 
 #[test]
@@ -103,16 +43,7 @@ fn the_agent_loop_sends_what_the_reference_sends() {
     for run in golden["runs"].as_array().unwrap() {
         let name = run["name"].as_str().unwrap();
         let task = task(run);
-        let endpoint = Endpoint {
-            provider: Provider::OpenAi,
-            base_url: "http://scripted/v1".into(),
-            sampling: Sampling {
-                model: "scripted".into(),
-                temperature: None,
-                max_output_tokens: None,
-            },
-            headers: Vec::new(),
-        };
+        let endpoint = scripted_endpoint();
         let config = SessionConfig {
             protocol: Protocol::Gameverse,
             ..SessionConfig::default()
@@ -171,16 +102,7 @@ fn the_experience_is_set_before_the_first_request_only() {
     let golden = golden();
     let run = &golden["runs"][0];
     let task = task(run);
-    let endpoint = Endpoint {
-        provider: Provider::OpenAi,
-        base_url: "http://scripted/v1".into(),
-        sampling: Sampling {
-            model: "scripted".into(),
-            temperature: None,
-            max_output_tokens: None,
-        },
-        headers: Vec::new(),
-    };
+    let endpoint = scripted_endpoint();
     let gameverse = SessionConfig {
         protocol: Protocol::Gameverse,
         ..SessionConfig::default()

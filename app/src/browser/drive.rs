@@ -22,28 +22,12 @@ pub enum Ended {
     Stopped,
 }
 
-/// Records the demonstrations the episode wants as video, at `fps`; a failure ends
-/// the episode (the run says why).
-async fn record_videos(episode: &Rc<RefCell<ModelEpisode>>, fps: u32) {
-    let clips = episode.borrow_mut().videos_needed();
-    for clip in clips {
-        let frames = episode
-            .borrow()
-            .demos()
-            .get(clip)
-            .cloned()
-            .unwrap_or_default();
-        match super::video::record(&frames, fps).await {
-            Ok(video) => episode.borrow_mut().provide_video(clip, video),
-            Err(e) => {
-                let why = format!(
-                    "demonstration {} could not be recorded as video: {e}",
-                    clip + 1
-                );
-                episode.borrow_mut().abort(&why);
-                return;
-            }
-        }
+/// Encodes the demonstrations the episode wants as video, at `fps` (in Rust, the same
+/// bytes as the command line's); a failure ends the episode (the run says why).
+fn encode_videos(episode: &Rc<RefCell<ModelEpisode>>, fps: u32) {
+    let result = episode.borrow_mut().encode_videos(fps);
+    if let Err(why) = result {
+        episode.borrow_mut().abort(&why);
     }
 }
 
@@ -79,7 +63,7 @@ pub async fn drive(
     control: Rc<Control>,
     changed: impl Fn(),
 ) -> Ended {
-    record_videos(&episode, video_fps).await;
+    encode_videos(&episode, video_fps);
     changed();
     converse(
         episode, encoder, api_key, timeout_s, base_url, control, changed,

@@ -1,5 +1,5 @@
 //! Browser IO for the pages (wasm32 only): storage, HTTP, timers and files (through
-//! `gloo`), demonstration video, and the loops that drive model runs (one episode, the
+//! `gloo`) and the loops that drive model runs (one episode, the
 //! run controller, the suite runner). Thin wrappers that turn JavaScript failures into
 //! errors. Frames sent to models are encoded in Rust (`bench::encode::ImageEncoder`),
 //! the same bytes as the command line.
@@ -13,4 +13,3 @@ pub mod storage;
 pub mod suite_runner;
 pub mod tab_lock;
 pub mod time;
-pub mod video;

@@ -3,7 +3,9 @@
 //! (protocol controls, image encoding), kept in local storage.
 
 use bench::protocol::parse::Strictness;
-use bench::protocol::session::{HistoryWindow, ObservationMode, Protocol, RewardMode};
+use bench::protocol::session::{
+    GameVerseAgent, HistoryWindow, ObservationMode, Protocol, RewardMode,
+};
 use leptos::prelude::*;
 
 use crate::browser::keys;
@@ -133,6 +135,8 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
     let jpeg = move || settings.with(|s| s.image.format == ImageFormat::Jpeg);
     let visgym = move || settings.with(|s| s.session.protocol == Protocol::Visgym);
     let gameverse = move || settings.with(|s| s.session.protocol == Protocol::Gameverse);
+    let memory_agent =
+        move || settings.with(|s| s.session.gameverse_agent == GameVerseAgent::Memory);
     view! {
         <EndpointChoice state=state />
         <fieldset class="run-setup">
@@ -149,10 +153,23 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
                 }>
                     <option value="vical" selected=move || !visgym() && !gameverse()>"V-ICAL (rules, demonstrations, [Action: …] replies)"</option>
                     <option value="visgym" selected=visgym>"VisGym (its own instructions and parser, word for word)"</option>
-                    <option value="gameverse" selected=gameverse>"GameVerse (its zero-shot agent, word for word; its open games only)"</option>
+                    <option value="gameverse" selected=gameverse>"GameVerse (its agents, word for word; its open games only)"</option>
                 </select>
             </div>
             <Show when=gameverse>
+                <div class="form-row">
+                    <label for="run-gameverse-agent">"Agent"</label>
+                    <select id="run-gameverse-agent" data-testid="run-gameverse-agent" on:change=move |ev| {
+                        let a = match event_target_value(&ev).as_str() {
+                            "memory" => GameVerseAgent::Memory,
+                            _ => GameVerseAgent::ZeroShot,
+                        };
+                        edit(&|s| s.session.gameverse_agent = a);
+                    }>
+                        <option value="zero-shot" selected=move || !memory_agent()>"zero-shot (one request per step)"</option>
+                        <option value="memory" selected=memory_agent>"memory (history review + action with long-term memory: two requests per step; Maze, 2048 and Snake)"</option>
+                    </select>
+                </div>
                 <p class="hint" data-testid="run-gameverse-hint">"GameVerse's agent sends each step alone as a system prompt and the game's user prompt with the previous and current screenshots as PNG (the image settings below do not apply), reads the reply under ### Actions and never asks again; keep the history full and the observation an image (docs/gameverse.md, \"Harness\")."</p>
             </Show>
             <Show when=visgym>
@@ -314,7 +331,7 @@ pub fn RunSetup(state: RunSetupState) -> impl IntoView {
                 />
                 </span>
             </div>
-            <p class="hint">"Otherwise, and for the other APIs, each clip goes as its ordered frames with the frames sentence (protocol \u{a7}3); videos are recorded in this tab in real time (Gemini samples one frame per second)."</p>
+            <p class="hint">"Otherwise, and for the other APIs, each clip goes as its ordered frames with the frames sentence (protocol \u{a7}3); videos are encoded in this tab at once, the same bytes as the command line's (Gemini samples one frame per second)."</p>
         </fieldset>
     }
 }

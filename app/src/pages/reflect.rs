@@ -101,10 +101,12 @@ fn ReflectTask(target: ReflectTarget) -> impl IntoView {
         move |_| {
             let profile = setup.profiles.with_untracked(|p| p.current().clone());
             // GameVerse's reflect and retry plays with GameVerse's harness (its system
-            // prompt has the experience slot); frames, never video.
+            // prompt has the experience slot), which sends no demonstrations; its
+            // reflections send videos to endpoints that take them (`bench::reflect`).
             let mut settings = setup.settings.get_untracked();
             settings.session.protocol = Protocol::Gameverse;
-            let settings = settings.resolved(profile.provider, false);
+            settings.video_demos = false;
+            let settings = settings.resolved(profile.provider);
             let mut found = profile.problems();
             found.extend(settings.problems());
             if !found.is_empty() {

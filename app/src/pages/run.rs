@@ -147,10 +147,7 @@ fn RunTask(target: Target) -> impl IntoView {
         let task = task.clone();
         move |_| {
             let profile = setup.profiles.with_untracked(|p| p.current().clone());
-            let settings = setup
-                .settings
-                .get_untracked()
-                .resolved(profile.provider, crate::browser::video::can_record());
+            let settings = setup.settings.get_untracked().resolved(profile.provider);
             let mut found = profile.problems();
             found.extend(settings.problems());
             if !found.is_empty() {

@@ -239,10 +239,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
 
     let start_locked = move || {
         let profile = setup.profiles.with_untracked(|p| p.current().clone());
-        let settings = setup
-            .settings
-            .get_untracked()
-            .resolved(profile.provider, crate::browser::video::can_record());
+        let settings = setup.settings.get_untracked().resolved(profile.provider);
         let form = PlanForm {
             episodes: episodes_text.get_untracked(),
             concurrency: concurrency_text.get_untracked(),

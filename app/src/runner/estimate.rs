@@ -7,9 +7,10 @@
 use bench::agents::OracleAgent;
 use bench::encode::{FrameEncoder, ImageEncoder};
 use bench::protocol::endpoint::Prices;
+use bench::protocol::gameverse::GameVerseSession;
 use bench::protocol::prompt::{Message, Part};
 use bench::protocol::providers::{Provider, DEFAULT_MAX_TOKENS};
-use bench::protocol::session::{ModelSession, Next, SessionConfig};
+use bench::protocol::session::{ModelSession, Next, Protocol, SessionConfig};
 use bench::{run_episode, EpisodeRunner, Task};
 
 use super::profiles::Profile;
@@ -137,7 +138,7 @@ fn count(messages: &[Message]) -> (u64, u64) {
         .iter()
         .flat_map(|m| m.parts.iter())
         .map(|p| match p {
-            Part::Text(t) => t.len() as u64,
+            Part::Text(t) | Part::TextBlock(t) => t.len() as u64,
             _ => 0,
         })
         .sum();
@@ -148,6 +149,9 @@ fn count(messages: &[Message]) -> (u64, u64) {
 /// (base64). The whole budget continues the oracle's conversation: each later request
 /// grows as the oracle's last one did over the one before.
 pub fn estimate(task: &Task, config: SessionConfig, image_bytes: u64) -> Result<Estimate, String> {
+    if config.protocol == Protocol::Gameverse {
+        return estimate_gameverse(task, config, image_bytes);
+    }
     let oracle = run_episode(task, &mut OracleAgent::new()).map_err(|e| e.to_string())?;
     let mut runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
     let mut session = ModelSession::new(task, config).map_err(|e| e.to_string())?;
@@ -177,6 +181,50 @@ pub fn estimate(task: &Task, config: SessionConfig, image_bytes: u64) -> Result<
         images += step_images;
         text += step_text;
         whole_budget.add(images, text, image_bytes);
+    }
+    Ok(Estimate {
+        like_oracle,
+        whole_budget,
+    })
+}
+
+/// GameVerse's conversation (docs/gameverse.md, "Harness"): its own session replayed
+/// with the oracle's moves under `### Actions` — one request per step for the zero-shot
+/// agent, two for the memory agent (whose history review gets the same text). Its
+/// requests do not grow with the episode (the memory agent's review stops growing at
+/// five pairs), so the whole budget repeats the last decision's requests.
+fn estimate_gameverse(
+    task: &Task,
+    config: SessionConfig,
+    image_bytes: u64,
+) -> Result<Estimate, String> {
+    let oracle = run_episode(task, &mut OracleAgent::new()).map_err(|e| e.to_string())?;
+    let mut runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
+    let mut session = GameVerseSession::new(task, &runner, config)?;
+    let mut like_oracle = Sent::default();
+    let mut last_decision = Vec::new();
+    'decisions: for d in &oracle.decisions {
+        let mut requests = Vec::new();
+        loop {
+            let Some(plan) = session.next_request(&runner) else {
+                break 'decisions;
+            };
+            let (images, text) = count(&plan.messages);
+            like_oracle.add(images, text, image_bytes);
+            requests.push((images, text));
+            let reply = format!("### Reasoning\n\n### Actions\n{}", d.action);
+            if let Next::Decide(reply) = session.on_reply(&reply) {
+                ModelSession::settle(&mut runner, reply).map_err(|e| e.to_string())?;
+                break;
+            }
+        }
+        last_decision = requests;
+    }
+    let mut whole_budget = like_oracle;
+    for _ in oracle.decisions.len()..task.max_steps as usize {
+        for &(images, text) in &last_decision {
+            whole_budget.add(images, text, image_bytes);
+        }
     }
     Ok(Estimate {
         like_oracle,
@@ -305,6 +353,33 @@ mod tests {
             words.contains(&format!("up to {} requests", requests * 2)),
             "{words}"
         );
+    }
+
+    #[test]
+    fn gameverse_estimates_count_one_or_two_requests_per_step() {
+        let suite = bench::suites::latest("gameverse").unwrap();
+        let task = suite
+            .tasks
+            .iter()
+            .find(|t| t.env == "GameVerse/Maze")
+            .unwrap();
+        let oracle = run_episode(task, &mut OracleAgent::new()).unwrap();
+        let steps = oracle.decisions.len() as u32;
+        let mut config = SessionConfig {
+            protocol: Protocol::Gameverse,
+            ..SessionConfig::default()
+        };
+        let zero_shot = estimate(task, config, 1000).unwrap();
+        assert_eq!(zero_shot.like_oracle.requests, steps);
+        assert_eq!(zero_shot.whole_budget.requests, task.max_steps);
+        // The previous and current screenshots, but no previous one at the first step.
+        assert_eq!(zero_shot.like_oracle.images, 2 * u64::from(steps) - 1);
+        config.gameverse_agent = bench::protocol::session::GameVerseAgent::Memory;
+        let memory = estimate(task, config, 1000).unwrap();
+        // No history review before the first decision.
+        assert_eq!(memory.like_oracle.requests, 2 * steps - 1);
+        assert_eq!(memory.whole_budget.requests, 2 * task.max_steps - 1);
+        assert!(memory.like_oracle.text > zero_shot.like_oracle.text);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use bench::protocol::parse::Strictness;
 use bench::protocol::prompt::DemoMode;
 use bench::protocol::providers::Provider;
 use bench::protocol::session::{
-    HistoryWindow, ObservationMode, Protocol, RewardMode, SessionConfig,
+    GameVerseAgent, HistoryWindow, ObservationMode, Protocol, RewardMode, SessionConfig,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -67,20 +67,18 @@ impl RunSettings {
         store.set(RUN_SETTINGS.key, &self.to_storage())
     }
 
-    /// The settings a run uses with `provider` in a browser that can (or cannot)
-    /// record video: the demonstration mode decided, and why when video was asked for
-    /// but cannot be had.
-    pub fn resolved(&self, provider: Provider, can_record_video: bool) -> Self {
+    /// The settings a run uses with `provider`: the demonstration mode decided, and
+    /// why when video was asked for but the API takes none. (Videos are encoded in
+    /// Rust, `bench::video`, so every browser can make them.)
+    pub fn resolved(&self, provider: Provider) -> Self {
         let mut s = self.clone();
         s.demos_note = None;
         s.session.demo_mode = DemoMode::Images;
         if self.video_demos {
-            if !provider.takes_video() {
-                s.demos_note = Some(format!("{} takes no video", provider.name()));
-            } else if !can_record_video {
-                s.demos_note = Some("this browser cannot record video".into());
-            } else {
+            if provider.takes_video() {
                 s.session.demo_mode = DemoMode::Video;
+            } else {
+                s.demos_note = Some(format!("{} takes no video", provider.name()));
             }
         }
         s
@@ -146,7 +144,11 @@ impl RunSettings {
         if s.protocol == Protocol::Gameverse {
             // GameVerse's agent and its fixed images, named as `playbench run` records
             // them (docs/gameverse.md, "Harness").
-            m.insert("gameverse_agent".into(), "zero-shot".into());
+            let agent = match s.gameverse_agent {
+                GameVerseAgent::ZeroShot => "zero-shot",
+                GameVerseAgent::Memory => "memory",
+            };
+            m.insert("gameverse_agent".into(), agent.into());
             m.insert("image_format".into(), "image/png".into());
             m.insert("image_scale".into(), 1.0.into());
             return m;
@@ -264,6 +266,8 @@ mod tests {
         assert_eq!(r["protocol"], "gameverse");
         assert_eq!(r["gameverse_agent"], "zero-shot");
         assert_eq!(r["image_format"], "image/png");
+        s.session.gameverse_agent = GameVerseAgent::Memory;
+        assert_eq!(s.record(&Profile::default())["gameverse_agent"], "memory");
         assert!(s.problems().is_empty());
         s.session.history = HistoryWindow::Last(2);
         assert!(s.problems()[0].starts_with("GameVerse's agent"));
@@ -298,21 +302,16 @@ mod tests {
             video_fps: 2,
             ..RunSettings::default()
         };
-        let g = asked.resolved(Provider::Gemini, true);
+        let g = asked.resolved(Provider::Gemini);
         assert_eq!(g.session.demo_mode, DemoMode::Video);
         assert_eq!(g.record(&p)["demos"], "video (webm, 2 fps)");
-        let o = asked.resolved(Provider::OpenAi, true);
+        let o = asked.resolved(Provider::OpenAi);
         assert_eq!(o.session.demo_mode, DemoMode::Images);
         assert_eq!(
             o.record(&p)["demos"],
             "images (video asked for, but openai takes no video)"
         );
-        let b = asked.resolved(Provider::Gemini, false);
-        assert_eq!(
-            b.record(&p)["demos"],
-            "images (video asked for, but this browser cannot record video)"
-        );
-        let plain = RunSettings::default().resolved(Provider::Gemini, true);
+        let plain = RunSettings::default().resolved(Provider::Gemini);
         assert_eq!(plain.record(&p)["demos"], "images");
     }
 

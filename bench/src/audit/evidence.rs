@@ -44,7 +44,7 @@ impl Evidence {
             ImageRef::DemoFrame { clip, frame } => self.demos.get(clip)?.get(frame),
             ImageRef::Current { step } => self.states.get(step as usize),
             ImageRef::EndingFrame => Some(&self.ending),
-            ImageRef::DemoVideo { .. } | ImageRef::FinalGoal => None,
+            ImageRef::DemoVideo { .. } | ImageRef::StepVideo | ImageRef::FinalGoal => None,
         }
     }
 }

@@ -57,6 +57,9 @@ pub struct JudgedEpisode {
     pub frames_total: usize,
     #[serde(default)]
     pub frames_sent: usize,
+    /// The step video sent as one video instead of images (endpoints that take video).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub video: Option<crate::video::VideoSent>,
     pub milestones: Vec<MilestoneCheck>,
     /// The judge's raw replies, in order.
     #[serde(default)]

@@ -2,7 +2,8 @@
 //! browser and the command line, like the auditor's (`crate::audit::run`): ask it for
 //! the next request, send it, hand back the answer. Per episode: the game's milestone
 //! list (from the environment), the exact answers (the record replayed), the step
-//! video (halved to the image budget), one request; an unparsable reply is asked once
+//! video (one WebM for endpoints that take video, else images halved to the image
+//! budget), one request; an unparsable reply is asked once
 //! more, then the episode is scored 0 and flagged. Transport failures are retried with
 //! the model runs' backoff. No IO, no clock.
 
@@ -24,7 +25,10 @@ use crate::protocol::retry::MAX_TRANSPORT_RETRIES;
 use crate::protocol::transport::{Outcome, Transport};
 use crate::results::{ResultsFile, Usage};
 use crate::share::{resolve_task, EpisodeFile};
-use crate::step_video::{fit_to_budget, step_frames, with_markers};
+use crate::step_video::{
+    fit_to_budget, step_frames, step_video_webm, with_markers, STEP_VIDEO_FPS,
+};
+use crate::video::VideoSent;
 use crate::{EpisodeRecord, Task};
 
 /// Replies asked for per episode: the first and one more after an unparsable one.
@@ -262,6 +266,7 @@ impl JudgeRun {
             link: item.link.clone(),
             frames_total: 0,
             frames_sent: 0,
+            video: None,
             milestones: Vec::new(),
             replies: Vec::new(),
             problems: Vec::new(),
@@ -293,14 +298,21 @@ impl JudgeRun {
             if frames.is_empty() {
                 return Err("the episode has no decisions: there is nothing to watch".into());
             }
-            let kept = fit_to_budget((0..frames.len()).collect(), self.file.max_images);
             entry.frames_total = frames.len();
-            entry.frames_sent = kept.len();
-            let mut user = with_markers(
-                kept.iter()
-                    .map(|&k| ImageRef::Current { step: k as u32 + 1 }),
-                MARKER_EVERY,
-            );
+            let mut user = if self.transport.endpoint().provider.takes_video() {
+                // GameVerse's judge watches a video: every frame, no image budget.
+                entry.frames_sent = frames.len();
+                entry.video = Some(VideoSent::webm(frames.len(), f64::from(STEP_VIDEO_FPS)));
+                vec![Part::Image(ImageRef::StepVideo)]
+            } else {
+                let kept = fit_to_budget((0..frames.len()).collect(), self.file.max_images);
+                entry.frames_sent = kept.len();
+                with_markers(
+                    kept.iter()
+                        .map(|&k| ImageRef::Current { step: k as u32 + 1 }),
+                    MARKER_EVERY,
+                )
+            };
             user.push(Part::TextBlock(prompts::user_text(&entry.game, &list)));
             let messages = vec![
                 Message {
@@ -360,6 +372,22 @@ impl JudgeRun {
             let Some(c) = self.current.as_mut() else {
                 continue;
             };
+            if c.messages
+                .iter()
+                .flat_map(Message::images)
+                .any(|r| *r == ImageRef::StepVideo)
+                && !c.images.contains_key(&ImageRef::StepVideo)
+            {
+                match step_video_webm(&c.frames) {
+                    Ok(v) => {
+                        c.images.insert(ImageRef::StepVideo, v);
+                    }
+                    Err(e) => {
+                        self.fail_current(e);
+                        continue;
+                    }
+                }
+            }
             let frames = &c.frames;
             let frame = |r: &ImageRef| match r {
                 ImageRef::Current { step } => frames.get((*step as usize).checked_sub(1)?),

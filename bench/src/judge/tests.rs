@@ -408,3 +408,37 @@ fn a_judging_with_good_bad_and_failed_replies_and_its_report() {
     let mut other = JudgeRun::new(source(vec![]), endpoint("judge"), 100);
     assert!(other.resume(file.clone()).is_err());
 }
+
+#[test]
+fn a_judge_that_takes_video_watches_the_whole_step_video_as_webm() {
+    let t = task("snake");
+    let record = run_episode(t, &mut RandomAgent::new(3)).unwrap();
+    let frames = crate::step_video::step_frames(t, &record).unwrap();
+    let mut judge = endpoint("gemini-judge");
+    judge.provider = crate::protocol::providers::Provider::Gemini;
+    // The image budget does not apply to a video.
+    let mut run = JudgeRun::new(source(vec![record]), judge, 4);
+    let (r, _) = send(&mut run);
+    let b: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    let parts = b["contents"][0]["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), 2);
+    assert_eq!(parts[0]["inline_data"]["mime_type"], "video/webm");
+    crate::video::tests::assert_video_of(
+        parts[0]["inline_data"]["data"].as_str().unwrap(),
+        &frames,
+        2.0,
+    );
+    assert!(parts[1]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("Game name: Snake\n"));
+    let e = &run.file().episodes[0];
+    assert_eq!(
+        (e.frames_total, e.frames_sent),
+        (frames.len(), frames.len())
+    );
+    assert_eq!(
+        e.video,
+        Some(crate::video::VideoSent::webm(frames.len(), 2.0))
+    );
+}

@@ -13,6 +13,9 @@ pub enum ImageRef {
     DemoFrame { clip: usize, frame: usize },
     /// All frames of demonstration `clip`, as one video (video-capable providers).
     DemoVideo { clip: usize },
+    /// An episode's step video as one video (`crate::step_video`; video-capable
+    /// providers): the failure GameVerse's reflection studies, what its judge watches.
+    StepVideo,
     /// The live frame after `step` decisions (0 = the initial state).
     Current { step: u32 },
     /// The solved state: the frame after the oracle's whole plan from the start

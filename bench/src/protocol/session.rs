@@ -85,6 +85,9 @@ pub enum GameVerseAgent {
     /// action text (GameVerse runs its open games with it).
     #[default]
     ZeroShot,
+    /// Two requests per step (history review, then the action with long-term memory)
+    /// on Playbench's memory-agent templates (docs/gameverse.md, "Memory agent").
+    Memory,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -27,7 +27,10 @@ use crate::protocol::session::{Protocol, SessionConfig};
 use crate::protocol::transport::{Outcome, Transport};
 use crate::results::Usage;
 use crate::share::TaskRef;
-use crate::step_video::{fit_to_budget, halve, sample_every, step_frames, STEP_VIDEO_FPS};
+use crate::step_video::{
+    fit_to_budget, halve, sample_every, step_frames, step_video_webm, STEP_VIDEO_FPS,
+};
+use crate::video::{webm_video, VideoSent};
 use crate::Task;
 
 /// The tutorial clip's rate: one expert step per 2 s, so that the reference's sampling
@@ -93,13 +96,35 @@ pub enum Phase {
 /// One reflection request in flight.
 struct Pending {
     stage: &'static str,
-    /// The frames sent, by number in their video.
+    /// The frames sent as images, by number in their video.
     frames: Vec<usize>,
+    /// The video sent instead (endpoints that take video).
+    video: Option<VideoSent>,
     media: String,
     /// The user message's texts (without the frames' lead and markers).
     prompt: String,
     messages: Vec<Message>,
     shrinks: u32,
+}
+
+/// A reflection request carrying one video of `frames` frames at `fps` (`what` names
+/// it for people), for endpoints that take video.
+fn video_request(
+    stage: &'static str,
+    messages: Vec<Message>,
+    prompt: String,
+    (frames, fps): (usize, f64),
+    what: &str,
+) -> Pending {
+    Pending {
+        stage,
+        messages,
+        prompt,
+        frames: Vec::new(),
+        video: Some(VideoSent::webm(frames, fps)),
+        media: format!("{what} as one WebM video of its {frames} frames at {fps} fps"),
+        shrinks: 0,
+    }
 }
 
 /// The reflection on one failed attempt.
@@ -127,6 +152,8 @@ pub struct ReflectRun {
     game_name: String,
     /// The expert tutorial's frames (the task's first demonstration, uncaptioned).
     tutorial: Vec<Frame>,
+    /// The tutorial as a video, encoded once (endpoints that take video).
+    tutorial_video: Option<EncodedImage>,
     run: AttemptRun,
     state: State,
     /// The reflection requests (usage, retries, the last error of a reflection).
@@ -202,6 +229,7 @@ impl ReflectRun {
             config,
             game_name: game_name.to_string(),
             tutorial,
+            tutorial_video: None,
             run,
             state: State::Done,
             transport: Transport::new(endpoint),
@@ -417,6 +445,16 @@ impl ReflectRun {
         budget: usize,
         only: Option<Vec<usize>>,
     ) -> Pending {
+        let video = self.transport.endpoint().provider.takes_video();
+        if stage == STAGE_FAILURE && video {
+            return video_request(
+                stage,
+                failure_messages(&self.game_name, Media::Video(ImageRef::StepVideo)),
+                failure_user(&self.game_name),
+                (r.failure.len(), f64::from(STEP_VIDEO_FPS)),
+                "the failed attempt's step video",
+            );
+        }
         if stage == STAGE_FAILURE {
             let frames =
                 only.unwrap_or_else(|| fit_to_budget((0..r.failure.len()).collect(), budget));
@@ -434,6 +472,7 @@ impl ReflectRun {
                 messages: failure_messages(&self.game_name, Media::Frames(refs)),
                 prompt: failure_user(&self.game_name),
                 frames,
+                video: None,
                 media,
                 shrinks: 0,
             }
@@ -444,6 +483,20 @@ impl ReflectRun {
                 .find(|t| t.stage == STAGE_FAILURE)
                 .map(|t| envs::gameverse::py_str::strip(&t.reply).to_string())
                 .unwrap_or_else(|| NO_FAILURE_ANALYSIS.to_string());
+            if video {
+                return video_request(
+                    stage,
+                    tutorial_messages(
+                        &self.game_name,
+                        &analysis,
+                        self.config.max_words,
+                        Media::Video(ImageRef::DemoVideo { clip: 0 }),
+                    ),
+                    tutorial_user(&self.game_name, &analysis).concat(),
+                    (self.tutorial.len(), TUTORIAL_FPS),
+                    "the synthetic expert tutorial (the task's oracle demonstration)",
+                );
+            }
             let sampled = sample_every(self.tutorial.len(), TUTORIAL_FPS, TUTORIAL_SAMPLE_FPS);
             let frames = only.unwrap_or_else(|| fit_to_budget(sampled, budget));
             let media = format!(
@@ -465,6 +518,7 @@ impl ReflectRun {
                 ),
                 prompt: tutorial_user(&self.game_name, &analysis).concat(),
                 frames,
+                video: None,
                 media,
                 shrinks: 0,
             }
@@ -518,6 +572,26 @@ impl ReflectRun {
         let Some(p) = r.pending.as_ref() else {
             return Ok(Step::Done);
         };
+        // Videos are encoded before the request (frames are encoded as it is built).
+        let encode = |e: String| ApiError::new(ErrorKind::BadResponse, e);
+        for image in p.messages.iter().flat_map(Message::images) {
+            if r.images.contains_key(image) {
+                continue;
+            }
+            let video = match image {
+                ImageRef::StepVideo => step_video_webm(&r.failure),
+                ImageRef::DemoVideo { .. } => match &self.tutorial_video {
+                    Some(v) => Ok(v.clone()),
+                    None => webm_video(&self.tutorial, TUTORIAL_FPS),
+                },
+                _ => continue,
+            }
+            .map_err(encode)?;
+            if matches!(image, ImageRef::DemoVideo { .. }) {
+                self.tutorial_video = Some(video.clone());
+            }
+            r.images.insert(*image, video);
+        }
         let (failure, tutorial) = (&r.failure, &self.tutorial);
         let frame = |image: &ImageRef| match *image {
             ImageRef::Current { step } => failure.get((step as usize).wrapping_sub(1)),
@@ -628,6 +702,7 @@ impl ReflectRun {
             prompt: p.prompt,
             media: vec![p.media],
             frames: p.frames,
+            video: p.video,
             reply: text,
         });
         if empty {

@@ -59,6 +59,11 @@ fn send(run: &mut ReflectRun) -> Option<(HttpRequest, u64)> {
 /// is its top-left corner, so the ball never moves and the attempt fails); returns the
 /// system message of each request.
 fn fail_attempt(run: &mut ReflectRun) -> Vec<String> {
+    fail_attempt_with(run, ok)
+}
+
+/// [`fail_attempt`] with the provider's answer shape.
+fn fail_attempt_with(run: &mut ReflectRun, answer: fn(&str) -> String) -> Vec<String> {
     let mut systems = Vec::new();
     let current = run.phase();
     while run.phase() == current && matches!(current, Phase::Playing { .. }) {
@@ -69,7 +74,7 @@ fn fail_attempt(run: &mut ReflectRun) -> Vec<String> {
                 .unwrap_or_default()
                 .to_string(),
         );
-        run.on_response(200, None, 0, &ok(UP), 10.0, Some("sk-x"));
+        run.on_response(200, None, 0, &answer(UP), 10.0, Some("sk-x"));
     }
     systems
 }
@@ -309,4 +314,102 @@ fn retries_and_a_too_long_request_halve_the_frames() {
         "{:?}",
         turn.media
     );
+}
+
+/// A Gemini answer.
+fn gemini_ok(text: &str) -> String {
+    serde_json::json!({"candidates": [{"content": {"parts": [{"text": text}]}}],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 3}})
+    .to_string()
+}
+
+#[test]
+fn endpoints_that_take_video_get_the_failure_and_the_tutorial_as_webm() {
+    let (task, task_ref) = task();
+    let mut gemini = endpoint("gemini-x");
+    gemini.provider = crate::protocol::providers::Provider::Gemini;
+    let mut run = ReflectRun::new(
+        task,
+        task_ref,
+        gemini,
+        session(),
+        Prices::default(),
+        ReflectConfig::default(),
+        GAME,
+    )
+    .unwrap();
+    fail_attempt_with(&mut run, gemini_ok);
+    let failure = crate::step_video::step_frames(task, &run.run().attempts[0].record).unwrap();
+    assert_eq!(failure.len(), 20);
+
+    // Stage 1: the step video first, as one WebM at 2 fps, then the text (no frames lead).
+    let (r, _) = send(&mut run).unwrap();
+    let b = body(&r);
+    assert_eq!(b["systemInstruction"]["parts"][0]["text"], FAILURE_SYSTEM);
+    let parts = b["contents"][0]["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), 2);
+    assert_eq!(parts[0]["inline_data"]["mime_type"], "video/webm");
+    crate::video::tests::assert_video_of(
+        parts[0]["inline_data"]["data"].as_str().unwrap(),
+        &failure,
+        2.0,
+    );
+    assert_eq!(
+        parts[1]["text"],
+        "Game name: Maze\n\nPlease analyze this failure video and summarize the failure scenarios and reasons.\n"
+    );
+    run.on_response(200, None, 0, &gemini_ok("- Pressed up."), 5.0, None);
+
+    // Stage 2: the tutorial as one WebM at one step per 2 s, then the three texts.
+    let (r, _) = send(&mut run).unwrap();
+    let b = body(&r);
+    let parts = b["contents"][0]["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), 4);
+    let tutorial = tutorial_frames(task).unwrap();
+    crate::video::tests::assert_video_of(
+        parts[0]["inline_data"]["data"].as_str().unwrap(),
+        &tutorial,
+        0.5,
+    );
+    assert!(parts[3]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("### Expert video:"));
+    run.on_response(200, None, 0, &gemini_ok("Go down first."), 5.0, None);
+
+    // The record says what was sent: videos, their frames and rates, no images.
+    let turns = &run.run().attempts[0].reflection;
+    let sent: Vec<_> = turns.iter().map(|t| t.video.clone().unwrap()).collect();
+    assert_eq!(
+        sent,
+        vec![
+            crate::video::VideoSent::webm(20, 2.0),
+            crate::video::VideoSent::webm(tutorial.len(), 0.5)
+        ]
+    );
+    assert!(turns.iter().all(|t| t.frames.is_empty()));
+    assert!(
+        turns[0].media[0].contains("one WebM video of its 20 frames at 2 fps"),
+        "{}",
+        turns[0].media[0]
+    );
+    let json = serde_json::to_string(&run.run().attempts[0]).unwrap();
+    assert!(
+        json.contains(r#""video":{"mime":"video/webm","frames":20,"fps":2.0}"#),
+        "{json}"
+    );
+    // The next attempt carries the experience; the run verifies.
+    assert_eq!(run.phase(), Phase::Playing { attempt: 2 });
+    let systems = fail_attempt_with(&mut run, gemini_ok);
+    assert!(!systems.is_empty());
+    let link = run.run().to_link_fragment().unwrap();
+    let back = AttemptRun::from_link_fragment(&link).unwrap();
+    assert_eq!(
+        back.attempts[0].reflection[0].video,
+        Some(crate::video::VideoSent::webm(20, 2.0))
+    );
+    assert!(matches!(
+        verify_attempts(&back).unwrap(),
+        AttemptsVerification::Verified { .. }
+    ));
 }

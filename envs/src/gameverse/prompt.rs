@@ -110,6 +110,8 @@ pub fn agent_prompts(
         system: templates.system,
         user: templates.user,
         values,
+        memory: None,
+        observation: None,
     }
 }
 

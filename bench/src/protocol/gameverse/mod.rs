@@ -18,6 +18,7 @@
 //! - screenshots are PNG at the frame's own size (the protocol's own encoder);
 //! - a failed request is retried ([`retry`]).
 
+pub mod memory;
 pub mod reply;
 pub mod retry;
 
@@ -26,8 +27,9 @@ use envs::gameverse::{prompt, py_str};
 
 use super::prompt::{ImageRef, Message, Part, Role};
 use super::providers::{ApiError, ErrorKind};
-use super::session::{Next, ObservationMode, RequestPlan, SessionConfig};
+use super::session::{GameVerseAgent, Next, ObservationMode, RequestPlan, SessionConfig};
 use crate::{EpisodeRunner, FailureMode, Reply, Task};
+use memory::MemoryAgent;
 
 /// `{action}` before the first reply with an `### Actions` field.
 pub const NO_ACTION_YET: &str = "No action executed yet.";
@@ -37,10 +39,30 @@ pub const NO_IMAGE: &str = "None";
 
 /// Where a piece of a user template goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Piece<'a> {
+pub(crate) enum Piece<'a> {
     Text(&'a str),
     Previous,
     Current,
+    /// `<|recent_image_k|>` (the memory agent's history screenshots).
+    Recent(usize),
+}
+
+/// The first `<|recent_image_k|>` marker of `text` (the reference's
+/// `<\|recent_image_\d+\|>`): its byte offset, length and `k` (`usize::MAX` when `k`
+/// does not fit, a screenshot that never exists).
+fn find_recent(text: &str) -> Option<(usize, usize, usize)> {
+    const OPEN: &str = "<|recent_image_";
+    let mut from = 0;
+    while let Some(i) = text[from..].find(OPEN).map(|i| i + from) {
+        let after = &text[i + OPEN.len()..];
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits > 0 && after[digits..].starts_with("|>") {
+            let k = after[..digits].parse().unwrap_or(usize::MAX);
+            return Some((i, OPEN.len() + digits + 2, k));
+        }
+        from = i + OPEN.len();
+    }
+    None
 }
 
 /// A filled user template split at its image markers, in order.
@@ -48,13 +70,14 @@ fn split_markers(text: &str) -> Vec<Piece<'_>> {
     let mut out = Vec::new();
     let mut rest = text;
     loop {
-        let next = [
+        let fixed = [
             (PREV_STATE_IMAGE, Piece::Previous),
             (CUR_STATE_IMAGE, Piece::Current),
         ]
         .into_iter()
-        .filter_map(|(m, p)| rest.find(m).map(|i| (i, m.len(), p)))
-        .min_by_key(|(i, _, _)| *i);
+        .filter_map(|(m, p)| rest.find(m).map(|i| (i, m.len(), p)));
+        let recent = find_recent(rest).map(|(i, len, k)| (i, len, Piece::Recent(k)));
+        let next = fixed.chain(recent).min_by_key(|(i, _, _)| *i);
         match next {
             Some((i, len, piece)) => {
                 out.push(Piece::Text(&rest[..i]));
@@ -67,6 +90,37 @@ fn split_markers(text: &str) -> Vec<Piece<'_>> {
             }
         }
     }
+}
+
+/// A filled user template as message parts (`chat_completion`): text pieces that are
+/// only whitespace dropped, the others verbatim; each marker the screenshot `image`
+/// gives it, or the text `None`.
+pub(crate) fn user_parts(user: &str, image: impl Fn(Piece<'_>) -> Option<ImageRef>) -> Vec<Part> {
+    split_markers(user)
+        .into_iter()
+        .filter_map(|piece| match piece {
+            Piece::Text(t) if py_str::strip(t).is_empty() => None,
+            Piece::Text(t) => Some(Part::TextBlock(t.to_string())),
+            marker => Some(match image(marker) {
+                Some(r) => Part::Image(r),
+                None => Part::TextBlock(NO_IMAGE.to_string()),
+            }),
+        })
+        .collect()
+}
+
+/// A request of two messages: the system text and the user parts.
+pub(crate) fn two_messages(system: String, user: Vec<Part>) -> Vec<Message> {
+    vec![
+        Message {
+            role: Role::System,
+            parts: vec![Part::Text(system)],
+        },
+        Message {
+            role: Role::User,
+            parts: user,
+        },
+    ]
 }
 
 /// The two messages of the request before decision `step`.
@@ -91,26 +145,12 @@ pub fn request_messages(
     };
     let system = fill(prompts.system)?;
     let user = fill(prompts.user)?;
-    let parts = split_markers(&user)
-        .into_iter()
-        .filter_map(|piece| match piece {
-            Piece::Text(t) if py_str::strip(t).is_empty() => None,
-            Piece::Text(t) => Some(Part::TextBlock(t.to_string())),
-            Piece::Previous if step == 0 => Some(Part::TextBlock(NO_IMAGE.to_string())),
-            Piece::Previous => Some(Part::Image(ImageRef::Current { step: step - 1 })),
-            Piece::Current => Some(Part::Image(ImageRef::Current { step })),
-        })
-        .collect();
-    Ok(vec![
-        Message {
-            role: Role::System,
-            parts: vec![Part::Text(system)],
-        },
-        Message {
-            role: Role::User,
-            parts,
-        },
-    ])
+    let parts = user_parts(&user, |piece| match piece {
+        Piece::Previous if step > 0 => Some(ImageRef::Current { step: step - 1 }),
+        Piece::Current => Some(ImageRef::Current { step }),
+        _ => None,
+    });
+    Ok(two_messages(system, parts))
 }
 
 pub struct GameVerseSession {
@@ -118,6 +158,8 @@ pub struct GameVerseSession {
     experience: Option<String>,
     /// The last `### Actions` text a reply had (`{action}`).
     last_action: Option<String>,
+    /// The memory agent's state, when it plays (else the zero-shot agent).
+    memory: Option<MemoryAgent>,
     /// A request was planned: the experience can no longer change.
     started: bool,
     transport_retries: u32,
@@ -138,9 +180,26 @@ impl GameVerseSession {
         if config.observation != ObservationMode::Image {
             return Err("GameVerse's harness shows screenshots only (--observation image)".into());
         }
+        let memory = match config.gameverse_agent {
+            GameVerseAgent::ZeroShot => None,
+            GameVerseAgent::Memory => {
+                let has_templates = runner
+                    .env()
+                    .agent_prompts()
+                    .is_some_and(|p| p.memory.is_some() && p.observation.is_some());
+                if !has_templates {
+                    return Err(format!(
+                        "{} has no memory-agent templates (Playbench has them for Maze, 2048 and Snake in semantic mode; use the zero-shot agent)",
+                        task.env
+                    ));
+                }
+                Some(MemoryAgent::default())
+            }
+        };
         Ok(Self {
             experience: None,
             last_action: None,
+            memory,
             started: false,
             transport_retries: 0,
             wait_ms: 0,
@@ -159,6 +218,14 @@ impl GameVerseSession {
         Ok(())
     }
 
+    /// The memory agent's long-term memories, oldest first (`None`: the zero-shot
+    /// agent plays).
+    pub fn memories(&self) -> Option<Vec<String>> {
+        self.memory
+            .as_ref()
+            .map(|m| m.memories().map(str::to_string).collect())
+    }
+
     pub fn experience(&self) -> Option<&str> {
         self.experience.as_deref()
     }
@@ -171,12 +238,20 @@ impl GameVerseSession {
         }
         let prompts = runner.env().agent_prompts()?;
         self.started = true;
-        let messages = match request_messages(
-            &prompts,
-            runner.step_count(),
-            self.last_action.as_deref(),
-            self.experience.as_deref(),
-        ) {
+        let built = match &mut self.memory {
+            Some(agent) => agent.request(
+                &prompts,
+                runner.step_count(),
+                self.experience.as_deref().unwrap_or(prompt::NO_EXPERIENCE),
+            ),
+            None => request_messages(
+                &prompts,
+                runner.step_count(),
+                self.last_action.as_deref(),
+                self.experience.as_deref(),
+            ),
+        };
+        let messages = match built {
             Ok(m) => m,
             Err(e) => {
                 self.last_error = Some(ApiError::new(ErrorKind::BadResponse, e));
@@ -190,10 +265,21 @@ impl GameVerseSession {
         })
     }
 
-    /// A reply: its `### Actions` text is the decision, whatever it says.
+    /// A reply: its `### Actions` text is the decision, whatever it says (the memory
+    /// agent's history review is followed by its action request).
     pub fn on_reply(&mut self, text: &str) -> Next {
         self.transport_retries = 0;
         self.wait_ms = 0;
+        if let Some(agent) = &mut self.memory {
+            return match agent.on_reply(text) {
+                None => Next::Ask,
+                Some(decision) => Next::Decide(Reply::Text {
+                    text: decision,
+                    raw: Some(text.to_string()),
+                    rejected: Vec::new(),
+                }),
+            };
+        }
         let action = reply::actions_field(text);
         if action.is_some() {
             self.last_action.clone_from(&action);
@@ -246,6 +332,8 @@ mod tests {
             system: "Rules.\n{reflection_experience}\nEnd.",
             user,
             values: vec![("task_description", "Win.".into())],
+            memory: None,
+            observation: None,
         }
     }
 

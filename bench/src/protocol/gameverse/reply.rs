@@ -15,6 +15,29 @@ pub const ZERO_SHOT_HEADERS: &[(&str, &str)] = &[
     ("state_summary", "### State_summary"),
 ];
 
+/// The memory agent's history-review reply headers (`history_review_reasoning`).
+pub const REVIEW_HEADERS: &[(&str, &str)] = &[
+    ("history_summary", "### History_summary"),
+    ("reasoning", "### Reasoning"),
+    ("plan", "### Plan"),
+];
+
+/// The memory agent's action reply headers (`action_inference_with_memory`).
+pub const ACTION_WITH_MEMORY_HEADERS: &[(&str, &str)] = &[
+    ("action", "### Actions"),
+    ("reasoning", "### Reasoning"),
+    ("new_memory", "### New_memory"),
+    ("should_save", "### Should_save"),
+];
+
+/// Field `name` of parsed `fields`.
+pub fn field<'a>(fields: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    fields
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
 /// What the zero-shot agent hands the game when a reply has no `### Actions` field (the
 /// reference returns `str(None)`).
 pub const NO_ACTION: &str = "None";
@@ -60,10 +83,7 @@ pub fn parse_fields(reply: &str, headers: &[(&str, &'static str)]) -> Vec<(Strin
 
 /// The zero-shot reply's `### Actions` text, if it has that field.
 pub fn actions_field(reply: &str) -> Option<String> {
-    parse_fields(reply, ZERO_SHOT_HEADERS)
-        .into_iter()
-        .find(|(k, _)| k == "action")
-        .map(|(_, v)| v)
+    field(&parse_fields(reply, ZERO_SHOT_HEADERS), "action").map(str::to_string)
 }
 
 #[cfg(test)]

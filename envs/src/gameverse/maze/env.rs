@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::{prompts, Maze, MazeConfig, FRAME_SIZE, TASK};
+use super::{memory_prompts, prompts, Maze, MazeConfig, FRAME_SIZE, TASK};
 use crate::core::env::{Action, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words};
 use crate::core::error::EnvError;
 use crate::core::oracle::{Control, Solver};
@@ -176,7 +176,8 @@ impl Env for MazeEnv {
             GAME_NAME,
             prompts(mode),
             self.game.prompt_values(),
-        ))
+        )
+        .with_memory(memory_prompts(mode), self.game.observation_text()))
     }
 
     fn render_text(&self) -> String {

@@ -27,6 +27,7 @@ use serde_json::{json, Value};
 use super::direction_words::{first_direction, Direction};
 use super::gui_action::parse_single_action;
 use super::prompt::PromptTemplates;
+use crate::core::agent_prompts::MemoryTemplates;
 use super::{ActionMode, StepResult};
 use crate::rng::PyRandom;
 use crate::Frame;
@@ -66,6 +67,20 @@ pub fn prompts(mode: ActionMode) -> PromptTemplates {
             system: include_str!("prompts/gui_system.txt"),
             user: include_str!("prompts/gui_user.txt"),
         },
+    }
+}
+
+/// The memory agent's templates: Playbench's adaptation of GameVerse's memory-agent
+/// templates to this game (docs/gameverse.md, "Memory agent"), semantic mode only.
+pub fn memory_prompts(mode: ActionMode) -> Option<MemoryTemplates> {
+    match mode {
+        ActionMode::Semantic => Some(MemoryTemplates {
+            review_system: include_str!("prompts/memory_review_system.txt"),
+            review_user: include_str!("prompts/memory_review_user.txt"),
+            action_system: include_str!("prompts/memory_action_system.txt"),
+            action_user: include_str!("prompts/memory_action_user.txt"),
+        }),
+        ActionMode::Gui => None,
     }
 }
 
@@ -238,6 +253,17 @@ impl Maze {
 
     pub fn config(&self) -> &MazeConfig {
         &self.config
+    }
+
+    /// The reference's observation text (`MazeObs.to_text`), which GameVerse's memory
+    /// agent keeps: the ball, the target, the shortest path at the start and whether
+    /// the ball is on the target.
+    pub fn observation_text(&self) -> String {
+        let py_bool = if self.won { "True" } else { "False" };
+        format!(
+            "Maze - Ball: ({}, {}), Target: ({}, {}), Steps: {}, Terminated: {py_bool}",
+            self.ball.0, self.ball.1, self.target.0, self.target.1, self.initial_distance
+        )
     }
 
     /// The placeholder values the game supplies to its prompts (the reference's

@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 
-use super::{prompts, Heading, LatencyMode, Snake, SnakeConfig, OBSERVATION_DELAY_MS, STEP_CAP};
+use super::{memory_prompts, prompts, Heading, LatencyMode, Snake, SnakeConfig, OBSERVATION_DELAY_MS, STEP_CAP};
 use crate::core::clock::{Clock, ClockMode};
 use crate::core::env::{Action, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words};
 use crate::core::error::EnvError;
@@ -364,7 +364,8 @@ impl Env for SnakeEnv {
             GAME_NAME,
             prompts(mode),
             self.game.prompt_values(),
-        ))
+        )
+        .with_memory(memory_prompts(mode), self.game.observation_text()))
     }
 
     fn render_text(&self) -> String {

@@ -30,6 +30,7 @@ use serde_json::{json, Value};
 
 use super::gui_action::parse_action_list;
 use super::prompt::PromptTemplates;
+use crate::core::agent_prompts::MemoryTemplates;
 use super::py_str;
 use super::{ActionMode, StepResult};
 use crate::rng::RandomState;
@@ -119,6 +120,20 @@ pub fn prompts(mode: ActionMode) -> PromptTemplates {
             system: include_str!("prompts/gui_system.txt"),
             user: include_str!("prompts/gui_user.txt"),
         },
+    }
+}
+
+/// The memory agent's templates: Playbench's adaptation of GameVerse's memory-agent
+/// templates to this game (docs/gameverse.md, "Memory agent"), semantic mode only.
+pub fn memory_prompts(mode: ActionMode) -> Option<MemoryTemplates> {
+    match mode {
+        ActionMode::Semantic => Some(MemoryTemplates {
+            review_system: include_str!("prompts/memory_review_system.txt"),
+            review_user: include_str!("prompts/memory_review_user.txt"),
+            action_system: include_str!("prompts/memory_action_system.txt"),
+            action_user: include_str!("prompts/memory_action_user.txt"),
+        }),
+        ActionMode::Gui => None,
     }
 }
 
@@ -583,6 +598,12 @@ impl Snake {
     /// The shuffled list food is drawn from.
     pub fn food_coords(&self) -> &[Point] {
         &self.coords
+    }
+
+    /// The reference's observation text (`SnakeObs.to_text`), which GameVerse's memory
+    /// agent keeps: the number of steps taken.
+    pub fn observation_text(&self) -> String {
+        format!("Step: {}\n.", self.steps)
     }
 
     /// The placeholder values the game supplies to its prompts (the reference's

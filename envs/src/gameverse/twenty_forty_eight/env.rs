@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::{
-    prompts, Status, TwentyFortyEight, TwentyFortyEightConfig, FRAME_SIZE, TARGET_TILE, TASK,
+    memory_prompts, prompts, Status, TwentyFortyEight, TwentyFortyEightConfig, FRAME_SIZE, TARGET_TILE, TASK,
 };
 use crate::core::env::{Action, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words};
 use crate::core::error::EnvError;
@@ -175,7 +175,8 @@ impl Env for TwentyFortyEightEnv {
             GAME_NAME,
             prompts(mode),
             self.game.prompt_values(),
-        ))
+        )
+        .with_memory(memory_prompts(mode), self.game.observation_text()))
     }
 
     fn render_text(&self) -> String {

@@ -21,6 +21,7 @@ use serde_json::{json, Value};
 
 use super::direction_words::{first_direction, Direction};
 use super::prompt::PromptTemplates;
+use crate::core::agent_prompts::MemoryTemplates;
 use super::{ActionMode, StepResult};
 use crate::rng::PyRandom;
 use crate::Frame;
@@ -84,6 +85,20 @@ pub fn prompts(mode: ActionMode) -> PromptTemplates {
             system: include_str!("prompts/gui_system.txt"),
             user: include_str!("prompts/gui_user.txt"),
         },
+    }
+}
+
+/// The memory agent's templates: Playbench's adaptation of GameVerse's memory-agent
+/// templates to this game (docs/gameverse.md, "Memory agent"), semantic mode only.
+pub fn memory_prompts(mode: ActionMode) -> Option<MemoryTemplates> {
+    match mode {
+        ActionMode::Semantic => Some(MemoryTemplates {
+            review_system: include_str!("prompts/memory_review_system.txt"),
+            review_user: include_str!("prompts/memory_review_user.txt"),
+            action_system: include_str!("prompts/memory_action_system.txt"),
+            action_user: include_str!("prompts/memory_action_user.txt"),
+        }),
+        ActionMode::Gui => None,
     }
 }
 
@@ -327,6 +342,23 @@ impl TwentyFortyEight {
 
     pub fn config(&self) -> &TwentyFortyEightConfig {
         &self.config
+    }
+
+    /// The reference's observation text (`TwentyFourtyEightObs.to_text`), which
+    /// GameVerse's memory agent keeps: the rows as Python lists and the score.
+    pub fn observation_text(&self) -> String {
+        let rows: Vec<String> = self
+            .board
+            .iter()
+            .map(|row| {
+                let cells: Vec<String> = row.iter().map(u32::to_string).collect();
+                format!("[{}]", cells.join(", "))
+            })
+            .collect();
+        format!(
+            "Board of 2048 Games: \n {} \n {} \n {} \n {} \n Score: {}",
+            rows[0], rows[1], rows[2], rows[3], self.score
+        )
     }
 
     /// The placeholder values the game supplies to its prompts (the reference's
