@@ -12,6 +12,7 @@ use crate::pages::audit::AuditPage;
 use crate::pages::compare::ComparePage;
 use crate::pages::episode::EpisodePage;
 use crate::pages::home::Home;
+use crate::pages::judge::JudgePage;
 use crate::pages::models::ModelsPage;
 use crate::pages::play::Play;
 use crate::pages::reflect::ReflectPage;
@@ -73,6 +74,7 @@ pub fn App() -> impl IntoView {
                     <Route path=one(Page::Compare) view=ComparePage />
                     <Route path=one(Page::Roms) view=RomsPage />
                     <Route path=one(Page::Audit) view=AuditPage />
+                    <Route path=one(Page::Judge) view=JudgePage />
                     <Route path=one(Page::Reflect) view=ReflectPage />
                     <Route path=one(Page::Attempts) view=AttemptsPage />
                 </Routes>

@@ -8,7 +8,9 @@
 //! playback) and [`task_session`] (a person playing a task as an agent would); [`rom_shelf`]
 //! (the Atari ROMs people supply, kept on their device); [`auditor`] (the trajectory
 //! auditor's page: dropped files, the stored audit, its report and verdicts);
-//! [`reflector`] (reflect-and-retry runs and runs of attempts on `/reflect`, `/attempts`). The
+//! [`reflector`] (reflect-and-retry runs and runs of attempts on `/reflect`, `/attempts`);
+//! [`judging`] (the milestone judge's page: what is judged, the stored judging, its
+//! report). The
 //! Leptos views, compiled for wasm32 only, draw them and forward clicks and key presses.
 
 pub mod action_form;
@@ -16,6 +18,7 @@ pub mod auditor;
 pub mod catalog;
 pub mod compare;
 pub mod demo_player;
+pub mod judging;
 pub mod play_state;
 pub mod pointer;
 pub mod realtime;

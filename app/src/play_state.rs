@@ -293,6 +293,13 @@ impl PlaySession {
                     }
                 }
                 Due::Act(action) => {
+                    if let Some(at) = self
+                        .realtime
+                        .as_ref()
+                        .and_then(RealtimeDriver::action_time_ms)
+                    {
+                        self.env.set_action_time(at);
+                    }
                     self.step(action)?;
                 }
             }

@@ -59,6 +59,13 @@ impl<A> RealtimeDriver<A> {
         self.clock.now_ms()
     }
 
+    /// The game time of an input played now, for an environment whose clock waits for
+    /// actions and which keeps game time itself (`Env::set_action_time`: GameVerse
+    /// Snake ends on time); `None` for fixed ticks.
+    pub fn action_time_ms(&self) -> Option<u64> {
+        (self.clock.clock().mode == ClockMode::IdleTimeout).then(|| self.clock.now_ms())
+    }
+
     pub fn is_paused(&self) -> bool {
         self.last_real.is_none()
     }

@@ -24,6 +24,7 @@ pub enum Page {
     Audit,
     Reflect,
     Attempts,
+    Judge,
 }
 
 pub const HOME: &str = "/";
@@ -42,9 +43,10 @@ pub const ROMS: &str = "/roms";
 pub const AUDIT: &str = "/audit";
 pub const REFLECT: &str = "/reflect";
 pub const ATTEMPTS: &str = "/attempts";
+pub const JUDGE: &str = "/judge";
 
 impl Page {
-    pub const ALL: [Page; 16] = [
+    pub const ALL: [Page; 17] = [
         Self::Home,
         Self::Play,
         Self::Suite,
@@ -61,6 +63,7 @@ impl Page {
         Self::Audit,
         Self::Reflect,
         Self::Attempts,
+        Self::Judge,
     ];
 
     pub fn path(self) -> &'static str {
@@ -81,6 +84,7 @@ impl Page {
             Self::Audit => AUDIT,
             Self::Reflect => REFLECT,
             Self::Attempts => ATTEMPTS,
+            Self::Judge => JUDGE,
         }
     }
 
@@ -102,7 +106,12 @@ impl Page {
         match self {
             Self::Home | Self::Play => Section::Envs,
             Self::Suite | Self::Task | Self::TaskPlay => Section::Suite,
-            Self::Models | Self::Run | Self::RunSuite | Self::Audit | Self::Reflect => Section::Run,
+            Self::Models
+            | Self::Run
+            | Self::RunSuite
+            | Self::Audit
+            | Self::Reflect
+            | Self::Judge => Section::Run,
             Self::Episode | Self::Attempts => Section::Episode,
             Self::Study | Self::StudyTake => Section::Study,
             Self::Compare => Section::Compare,

@@ -125,8 +125,19 @@ pub const REFLECT: StorageKey = StorageKey {
             of attempts (playbench-attempts/1) so far",
 };
 
+/// The judging on `/judge`: what is judged and the judge file so far
+/// (`judging::stored`).
+pub const JUDGE: StorageKey = StorageKey {
+    key: "playbench.judge",
+    format: 1,
+    family: false,
+    holds: "the milestone judging in progress as JSON {results, episodes, max_images, \
+            judge}: the chosen results file or episode files (name and JSON) and the judge \
+            file (playbench-judge/1) so far",
+};
+
 /// Every key and family, for the tests and the docs.
-pub const ALL: [StorageKey; 12] = [
+pub const ALL: [StorageKey; 13] = [
     ENDPOINT_PROFILES,
     ENDPOINT_KEYS,
     RUN_SETTINGS,
@@ -139,6 +150,7 @@ pub const ALL: [StorageKey; 12] = [
     ATARI_ROMS,
     AUDIT,
     REFLECT,
+    JUDGE,
 ];
 
 /// Where finished episode `job` of suite run `run_id` is kept.

@@ -360,6 +360,15 @@ impl TaskSession {
                     self.after_step();
                 }
                 Due::Act(text) => {
+                    // The game's time of the input, kept with the decision so the
+                    // replay ends the game when this one did (`Decision::at_ms`).
+                    if let Some(at) = self
+                        .realtime
+                        .as_ref()
+                        .and_then(RealtimeDriver::action_time_ms)
+                    {
+                        runner.record_action_time(at);
+                    }
                     self.apply_text(&text)?;
                 }
             }
@@ -699,11 +708,15 @@ mod tests {
     }
 
     /// Replays a record on a fresh environment the way verification does (idle steps,
-    /// then the decision's text) and checks every frame hash and the score.
+    /// then the decision's text at its game time) and checks every frame hash and the
+    /// score.
     fn replays(task: &Task, env: Box<dyn Env>, record: &EpisodeRecord) {
         let mut runner = EpisodeRunner::start_on(task, env, task.seed, &task.prefix).unwrap();
         for d in &record.decisions {
             runner.idle(d.idle_before).unwrap();
+            if let Some(at) = d.at_ms {
+                runner.record_action_time(at);
+            }
             if runner.decisions().len() < record.decisions.len() {
                 runner.apply_text(&d.action, None, Vec::new()).unwrap();
             }
@@ -770,6 +783,120 @@ mod tests {
             );
             replays(&task, env(), &record);
         }
+    }
+
+    /// Whether the snake survives the key `h` and the auto-move after it, with a
+    /// heading that survives the same `depth` more times.
+    fn survives(
+        game: &envs::gameverse::snake::Snake,
+        h: envs::gameverse::snake::Heading,
+        depth: u32,
+    ) -> bool {
+        use envs::gameverse::snake::Heading;
+        let mut sim = game.clone();
+        sim.step_realtime(Some(h));
+        sim.auto_advance();
+        !sim.game_over()
+            && (depth == 0
+                || Heading::ALL
+                    .into_iter()
+                    .any(|n| survives(&sim, n, depth - 1)))
+    }
+
+    #[test]
+    fn a_persons_real_time_snake_ends_at_max_duration_and_replays_so() {
+        use bench::share::{verify, EpisodeFile, TaskRef, Verification};
+        use envs::gameverse::snake::{best_move, Heading, SnakeEnv};
+        let mut task = bench::suites::latest("gameverse")
+            .unwrap()
+            .task("snake")
+            .unwrap()
+            .clone();
+        task.id = "snake-normal".into();
+        task.kwargs
+            .insert("latency".into(), serde_json::json!("normal"));
+        let mut s = TaskSession::new(&task).unwrap();
+        let game = |s: &TaskSession| {
+            s.runner
+                .as_ref()
+                .unwrap()
+                .env()
+                .as_any()
+                .downcast_ref::<SnakeEnv>()
+                .unwrap()
+                .game()
+                .clone()
+        };
+        // A key every 12.5 s (the snake moves on by itself 10 s after each), the
+        // timer every 0.5 s: 96 keys by 1200 s, under the 100 replies.
+        let mut t = 0.0;
+        let mut keys = 0;
+        while !s.is_done() {
+            let g = game(&s);
+            let expert = best_move(&g);
+            let h = std::iter::once(expert)
+                .chain(Heading::ALL)
+                .find(|&h| survives(&g, h, 3))
+                .unwrap_or(expert);
+            s.play(h.letter().to_string(), t).unwrap();
+            keys += 1;
+            for _ in 0..25 {
+                t += 500.0;
+                s.tick(t);
+            }
+        }
+        let record = s.record().unwrap().clone();
+        // The game at the end, as a replay of the record finds it.
+        let mut runner = EpisodeRunner::start(&task).unwrap();
+        let mut replay = bench::latency::RecordReplay::new(&runner, &record);
+        for (i, d) in record.decisions.iter().enumerate() {
+            replay
+                .play(&mut runner, i, d, |r| {
+                    r.apply_text(&d.action, None, vec![]).map(|_| ())
+                })
+                .unwrap();
+        }
+        let g = runner
+            .env()
+            .as_any()
+            .downcast_ref::<SnakeEnv>()
+            .unwrap()
+            .game()
+            .clone();
+        assert!(
+            g.time_up(),
+            "the game ended on time, not by a collision ({keys} keys)"
+        );
+        assert!(
+            (1_200_000..1_210_000).contains(&g.elapsed_ms()),
+            "right after the first move at or after 1200 s: {}",
+            g.elapsed_ms()
+        );
+        assert!(keys < 100);
+        assert!(record.decisions.last().unwrap().terminated);
+        assert!(record.decisions.iter().all(|d| d.latency_ms.is_none()));
+        let timed: Vec<u64> = record.decisions.iter().filter_map(|d| d.at_ms).collect();
+        assert_eq!(timed.len(), keys, "every key's game time is kept");
+        assert!(timed.windows(2).all(|w| w[1] - w[0] == 12_500), "{timed:?}");
+        // The replay tells the environment the same times: the game ends alike.
+        let file = EpisodeFile::from_record(
+            TaskRef::Inline(Box::new(task.clone())),
+            record.clone(),
+            None,
+        );
+        assert!(matches!(
+            verify(&file).unwrap(),
+            Verification::Verified { .. }
+        ));
+        // Without them the game never ends on time: the record does not verify.
+        let mut untimed = file.clone();
+        for d in &mut untimed.record.decisions {
+            d.at_ms = None;
+        }
+        assert!(matches!(
+            verify(&untimed).unwrap(),
+            Verification::Diverged(_)
+        ));
     }
 
     #[test]

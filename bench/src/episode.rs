@@ -45,6 +45,13 @@ pub struct Decision {
     /// reply the game did not wait for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_ms: Option<u64>,
+    /// The virtual time of a person's action (ms on the game's clock) in a real-time
+    /// game whose environment keeps game time (`Env::set_action_time`: GameVerse Snake
+    /// ends at the first move at or after its `max_duration`), so a replay tells the
+    /// environment the same times. Absent elsewhere (a model's timed record has its
+    /// latencies instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_ms: Option<u64>,
     /// The executed action in the environment's text form (a preset's name).
     pub action: String,
     /// The agent's raw reply, when it gave one (models).
@@ -98,6 +105,8 @@ pub struct EpisodeRunner {
     idle_pending: u32,
     /// The thinking time the next recorded decision carries.
     latency_pending: Option<u64>,
+    /// The action time the next recorded decision carries.
+    at_pending: Option<u64>,
     tracker: Tracker,
     decisions: Vec<Decision>,
     ending: Option<(Option<FailureMode>, Vec<String>)>,
@@ -193,6 +202,7 @@ impl EpisodeRunner {
             clock,
             idle_pending: 0,
             latency_pending: None,
+            at_pending: None,
             tracker,
             decisions: Vec::new(),
             ending: None,
@@ -333,6 +343,14 @@ impl EpisodeRunner {
         self.env.set_action_time(at_ms);
     }
 
+    /// Tells the environment the virtual time of the next action and records it with
+    /// that decision (`Decision::at_ms`): a person's real-time play, whose times a
+    /// replay cannot derive (a model's come from its latencies).
+    pub fn record_action_time(&mut self, at_ms: u64) {
+        self.env.set_action_time(at_ms);
+        self.at_pending = Some(at_ms);
+    }
+
     fn budget_left(&self) -> u32 {
         self.task
             .max_steps
@@ -386,6 +404,7 @@ impl EpisodeRunner {
         self.decisions.push(Decision {
             idle_before: std::mem::take(&mut self.idle_pending),
             latency_ms: self.latency_pending.take(),
+            at_ms: self.at_pending.take(),
             action: name,
             raw,
             rejected,

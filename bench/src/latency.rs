@@ -149,7 +149,7 @@ impl LatencyClock {
 
 /// A recorded episode played again decision by decision as it was played: a model's
 /// timed real-time record on its thinking-time clock, any other by its idle steps then
-/// its action. One rule for every replay of a record (the auditor's evidence, step
+/// its action (at its recorded time, for a person's real-time play). One rule for every replay of a record (the auditor's evidence, step
 /// videos).
 pub struct RecordReplay {
     timed: Option<LatencyClock>,
@@ -194,6 +194,9 @@ impl RecordReplay {
                     if runner.is_done() {
                         return Ok(());
                     }
+                }
+                if let Some(at) = d.at_ms {
+                    runner.record_action_time(at);
                 }
                 apply(runner)
             }

@@ -49,7 +49,8 @@
 //                                  `Milestone i:` lines, a fenced `milestone_matches` with
 //                                  even indices completed, plus a repeated and an
 //                                  out-of-range entry; :retry makes every odd request
-//                                  unparsable, :garbage every request
+//                                  unparsable, :garbage every request; the log keeps
+//                                  their bodies (so a test can compare them word for word)
 //   file:<path>                    the replies of a JSON file (an array, or {"script": [...]}):
 //                                  the n-th request gets entry n (a reply text, or
 //                                  {"error": message}: the context-overflow error when the
@@ -240,6 +241,7 @@ function handle(req, res) {
       videos: found.filter(([m]) => m.startsWith('video/')).map(([, d]) => d),
       messages: (provider === 'gemini' ? body.contents : body.messages)?.length ?? 0,
       headers: req.headers, arrived, at: Date.now(), bytes: chunks.reduce((n, c) => n + c.length, 0) });
+    if (script.startsWith('judge')) log[log.length - 1].body = body;
     if (redirectTo) return send(307, {}, { Location: `http://127.0.0.1:${redirectTo[1]}${redirectTo[2]}` });
     const p = texts[provider];
     // The key is checked first, as a proxy does.

@@ -159,8 +159,13 @@ pub fn episode_views(file: &AuditFile) -> Vec<EpisodeView> {
 
 /// The download's name: `playbench-audit-<audited model>.json`, safe for file systems.
 pub fn audit_file_name(file: &AuditFile) -> String {
-    let model: String = file
-        .agent
+    format!("playbench-audit-{}.json", model_slug(&file.agent))
+}
+
+/// The model of an agent name (`endpoint:openai:gpt-4o` → `gpt-4o`) as a file-name
+/// part: anything but letters, digits, `-` and `.` becomes `_`.
+pub fn model_slug(agent: &str) -> String {
+    agent
         .rsplit(':')
         .next()
         .unwrap_or("model")
@@ -172,8 +177,7 @@ pub fn audit_file_name(file: &AuditFile) -> String {
                 '_'
             }
         })
-        .collect();
-    format!("playbench-audit-{model}.json")
+        .collect()
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ use crate::browser::drive::converse;
 use crate::browser::files::{download, read_text};
 use crate::browser::run_controller::RunController;
 use crate::browser::storage::local;
+use crate::components::file_drop::FileDrop;
 use crate::components::run_setup::{EndpointChoice, RunSetupState};
 use crate::pages::home::set_title;
 use crate::runner::control::RunPhase;
@@ -40,7 +41,6 @@ pub fn AuditPage() -> impl IntoView {
     let status = RwSignal::new(None::<String>);
     let last_error = RwSignal::new(None::<String>);
     let save_warning = RwSignal::new(None::<String>);
-    let dragging = RwSignal::new(false);
     let run = RunController::new();
     let live: Live = StoredValue::new_local(None);
 
@@ -204,38 +204,12 @@ pub fn AuditPage() -> impl IntoView {
                  demonstrations, and says whether the demonstrated rules and strategies were learnt and used, and at which \
                  stage of its decisions the model failed. Files stay in this browser."
             </p>
-            <div
-                class="compare-drop"
-                class:dragging=move || dragging.get()
-                data-testid="audit-drop"
-                on:dragover=move |ev: web_sys::DragEvent| {
-                    ev.prevent_default();
-                    dragging.set(true);
-                }
-                on:dragleave=move |_| dragging.set(false)
-                on:drop=move |ev: web_sys::DragEvent| {
-                    ev.prevent_default();
-                    dragging.set(false);
-                    if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
-                        read(files);
-                    }
-                }
-            >
-                <label for="audit-file">"A results file of a model run (JSON), or an audit file: choose it, or drop it here"</label>
-                <input
-                    id="audit-file"
-                    type="file"
-                    accept=".json,application/json"
-                    data-testid="audit-file"
-                    on:change=move |ev| {
-                        let input: web_sys::HtmlInputElement = event_target(&ev);
-                        if let Some(files) = input.files() {
-                            read(files);
-                        }
-                        input.set_value("");
-                    }
-                />
-            </div>
+            <FileDrop
+                name="audit"
+                accept=".json,application/json"
+                label="A results file of a model run (JSON), or an audit file: choose it, or drop it here"
+                on_files=read
+            />
             {move || notice.get().map(|n| view! { <p class="field-error" role="alert" data-testid="audit-error">{n}</p> })}
             {move || save_warning.get().map(|w| view! { <p class="notice" role="alert">{w}</p> })}
             {move || {

@@ -16,8 +16,10 @@ use crate::browser::files::read_text;
 use crate::browser::storage::local;
 use crate::components::frame_view::{FrameSource, FrameView};
 use crate::components::keys::on_page_keys;
+use crate::components::latency_line::LatencyLine;
 use crate::components::rom_drop::NeedsRom;
 use crate::components::share_box::{page_origin, ShareBox};
+use crate::judging::input::{can_judge, judge_href};
 use crate::pages::home::set_title;
 use crate::play_state::format_reward;
 use crate::replay::compare::{check_pair, first_difference, shared_positions, side_pos};
@@ -31,6 +33,7 @@ use crate::replay::source::{
 };
 use crate::replay::timeline::{Outcome, Replay, Scrubber};
 use crate::routes::task_href;
+use crate::runner::latency_view::LatencyView;
 use crate::task_session::{failure_text, score_text};
 use crate::task_text;
 use bench::share::TaskRef;
@@ -256,6 +259,18 @@ fn SingleEpisode(loaded: Rc<Loaded>, start_at: usize, second: Slot) -> impl Into
         .map(|(k, v)| view! { <div><dt>{k}</dt><dd>{v}</dd></div> })
         .collect_view();
     let fork_loaded = loaded.clone();
+    // The milestone judge, for games that have milestones and episodes that fit a link.
+    let judge_link = loaded
+        .fragment
+        .as_ref()
+        .filter(|_| can_judge(replay.task()))
+        .map(|fragment| {
+            view! {
+                <p>
+                    <a href=judge_href(fragment) data-testid="episode-judge-link">"Judge its milestones with a model"</a>
+                </p>
+            }
+        });
     view! {
         <div class="replay-single">
             <EpisodeHeader loaded=loaded.clone() />
@@ -263,6 +278,7 @@ fn SingleEpisode(loaded: Rc<Loaded>, start_at: usize, second: Slot) -> impl Into
             <TimelineControls scrubber=scrubber />
             <EpisodeColumn loaded=loaded.clone() pos=pos ended=Signal::derive(|| false) max=MAX_DISPLAY />
             <ForkLinks loaded=fork_loaded pos=pos />
+            {judge_link}
             <section class="replay-settings" aria-labelledby="settings-title">
                 <h2 id="settings-title">"Run settings"</h2>
                 <dl class="settings" data-testid="settings">{settings}</dl>
@@ -353,6 +369,8 @@ fn Verdict(loaded: Rc<Loaded>) -> impl IntoView {
     let r = &loaded.replay;
     let verified = r.is_verified();
     let (claimed, recomputed) = (r.claimed(), r.recomputed());
+    let latency = LatencyView::of(r.task(), None, &r.file().record.decisions)
+        .map(|v| view! { <LatencyLine view=v testid="replay-latency" /> });
     let divergence = r.divergence().map(|d| {
         view! {
             <dl class="divergence" data-testid="divergence">
@@ -402,6 +420,7 @@ fn Verdict(loaded: Rc<Loaded>) -> impl IntoView {
                     <dd>{failure_text(recomputed.failure)}</dd>
                 </div>
             </dl>
+            {latency}
         </section>
     }
 }

@@ -5,6 +5,7 @@ pub mod audit;
 pub mod compare;
 pub mod episode;
 pub mod home;
+pub mod judge;
 pub mod models;
 pub mod play;
 pub mod reflect;

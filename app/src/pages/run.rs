@@ -18,6 +18,7 @@ use crate::browser::files::download;
 use crate::browser::run_controller::RunController;
 use crate::components::error_box::ErrorBox;
 use crate::components::frame_view::{FrameSource, FrameView};
+use crate::components::latency_line::LatencyLine;
 use crate::components::run_setup::{RunSetup, RunSetupState};
 use crate::components::share_box::{page_origin, ShareBox};
 use crate::components::turn_log::TurnLog;
@@ -28,6 +29,7 @@ use crate::replay::fork::ForkOrigin;
 use crate::replay::share::{episode_file_name, share_target};
 use crate::routes::{self, task_href};
 use crate::runner::control::RunPhase;
+use crate::runner::latency_view::LatencyView;
 use crate::task_session::{failure_text, score_text};
 use crate::task_text;
 use bench::encode::{FrameEncoder, ImageEncoder, ImageFormat, ImageSettings};
@@ -236,6 +238,8 @@ fn RunTask(target: Target) -> impl IntoView {
     });
     let running = move || run.is_active();
     let task_for_view = task.clone();
+    let task_for_latency = task.clone();
+    let task_for_outcome = task.clone();
     let max_steps = task.max_steps;
     let base_id = task.id.split('~').next().unwrap_or(&task.id).to_string();
     view! {
@@ -292,7 +296,8 @@ fn RunTask(target: Target) -> impl IntoView {
                         />
                     </figure>
                     <Totals episode=episode tick=tick max_steps=max_steps />
-                    {move || (run.phase() == RunPhase::Finished).then(|| view! { <Outcome episode=episode task_ref=task_ref.clone() config=run_config.get_value() /> })}
+                    <LiveLatency episode=episode tick=tick task=task_for_latency.clone() />
+                    {move || (run.phase() == RunPhase::Finished).then(|| view! { <Outcome episode=episode task=task_for_outcome.clone() task_ref=task_ref.clone() config=run_config.get_value() /> })}
                     <DemoStrip demos=demos />
                 </div>
             </div>
@@ -414,20 +419,48 @@ fn Totals(
     }
 }
 
+/// The latency mode and the thinking times so far of a real-time run, as it plays.
+#[component]
+fn LiveLatency(
+    episode: StoredValue<Option<Shared>, LocalStorage>,
+    tick: RwSignal<u64>,
+    task: Arc<Task>,
+) -> impl IntoView {
+    move || {
+        tick.get();
+        episode
+            .with_value(|e| {
+                let e = e.as_ref()?.borrow();
+                let source = e.latency_source()?.name();
+                let decisions = match (e.runner(), e.record()) {
+                    (Some(r), _) => r.decisions(),
+                    (None, Some(rec)) => &rec.decisions,
+                    (None, None) => &[],
+                };
+                LatencyView::of(&task, Some(&source), decisions)
+            })
+            .map(|v| view! { <LatencyLine view=v testid="run-latency" /> })
+    }
+}
+
 #[component]
 fn Outcome(
     episode: StoredValue<Option<Shared>, LocalStorage>,
+    task: Arc<Task>,
     task_ref: TaskRef,
     mut config: serde_json::Map<String, serde_json::Value>,
 ) -> impl IntoView {
-    let Some((record, settings)) = episode.with_value(|e| {
+    let Some((record, settings, source)) = episode.with_value(|e| {
         e.as_ref().and_then(|e| {
             let e = e.borrow();
-            e.record().cloned().map(|r| (r, e.usage().clone()))
+            let source = e.latency_source().map(|s| s.name());
+            e.record().cloned().map(|r| (r, e.usage().clone(), source))
         })
     }) else {
         return ().into_any();
     };
+    let latency = LatencyView::of(&task, source.as_deref(), &record.decisions)
+        .map(|v| view! { <LatencyLine view=v testid="run-result-latency" /> });
     let usage = settings;
     if let Ok(u) = serde_json::to_value(&usage) {
         config.insert("usage".into(), u);
@@ -453,6 +486,7 @@ fn Outcome(
             <p>"Score " <strong data-testid="run-score">{score_text(record.score)}</strong>
                 {(!failure.is_empty()).then(|| view! { " · " <span data-testid="run-failure">{failure}</span> })}
             </p>
+            {latency}
             <button type="button" data-testid="run-download" on:click=save>"Download the episode file"</button>
             <ShareBox target=target file_name=name title="Share this episode" />
         </section>

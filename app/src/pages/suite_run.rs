@@ -606,7 +606,8 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                             <button type="button" data-testid="export-csv" on:click=move |_| { let _ = download(&cn, "text/csv", &csv); }>"Export CSV"</button>
                         </div>
                         <p class="hint">"To find where a model's decisions broke down, export the JSON and audit it on "
-                            <a href=routes::AUDIT data-testid="audit-link">"the trajectory auditor"</a>"."</p>
+                            <a href=routes::AUDIT data-testid="audit-link">"the trajectory auditor"</a>"; for GameVerse's games, check a milestone judge against the exact milestones on "
+                            <a href=routes::JUDGE data-testid="suite-judge-link">"the milestone judge"</a>"."</p>
                         <ResultsTable results=file.clone() />
                         <EpisodeList file=file episodes=episodes />
                     </section>

@@ -4,6 +4,7 @@
 //! claimed and recomputed pass and score, and a [`Scrubber`] over decisions `0..=N`.
 
 use bench::demo::{caption_frame, CAPTION_HEIGHT};
+use bench::latency::RecordReplay;
 use bench::share::{resolve_task, verify, Divergence, EpisodeFile, ShareError, TaskRef};
 use bench::{Decision, EpisodeRunner, FailureMode, Task};
 use envs::{Env, Frame};
@@ -62,22 +63,28 @@ impl Replay {
             bench::share::Verification::Diverged(d) => Some(d),
         };
         let mut runner = EpisodeRunner::start(&task).map_err(ShareError::Task)?;
+        // Played as verification plays it: a timed real-time record on its thinking
+        // times, any other with its idle steps before each action (docs/gameverse.md,
+        // "Snake's latency modes").
+        let mut replay = RecordReplay::new(&runner, &file.record);
         let mut states = vec![runner.env().clone_box()];
         let mut stopped = None;
         for (i, d) in file.record.decisions.iter().enumerate() {
             let n = i + 1;
-            if runner.is_done() {
+            // The clock may have recorded this decision already (an idle step ended the
+            // game while the model thought); otherwise an ended game has no step n.
+            let recorded = runner.decisions().len() > i;
+            if runner.is_done() && !recorded {
                 stopped = Some(format!("the episode had already ended before step {n}"));
                 break;
             }
-            let Some(index) = runner.action_index(&d.action) else {
-                stopped = Some(format!(
-                    "step {n}'s action {:?} is not one of the task's",
-                    d.action
-                ));
-                break;
-            };
-            if let Err(e) = runner.apply(index, d.raw.clone(), d.rejected.clone()) {
+            // By its text form, as verification plays it (a model's reply under a
+            // parametric action space is no preset's name).
+            let played = replay.play(&mut runner, i, d, |r| {
+                r.apply_text(&d.action, d.raw.clone(), d.rejected.clone())
+                    .map(|_| ())
+            });
+            if let Err(e) = played {
                 stopped = Some(format!("step {n} could not be played: {e}"));
                 break;
             }
@@ -370,6 +377,8 @@ impl Scrubber {
 mod tests {
     use super::*;
     use crate::replay::tests::{lake_file, LAKE_WIN};
+    use bench::latency::LatencyClock;
+    use serde_json::json;
 
     #[test]
     fn an_honest_episode_verifies_and_every_step_draws() {
@@ -453,6 +462,65 @@ mod tests {
         assert_eq!(step.action, "Jump");
         assert_eq!(replay.positions(), 7);
         assert!(!replay.recomputed().passed);
+    }
+
+    /// A Normal-mode Snake episode (GameVerse's 10 s timeout) whose model thought 4 s,
+    /// 35 s, 12 s… per reply: the snake moved on its own while it thought, and an idle
+    /// step may end the game before the last reply lands.
+    fn timed_snake_file() -> EpisodeFile {
+        let mut task = bench::suites::latest("gameverse")
+            .unwrap()
+            .task("snake")
+            .unwrap()
+            .clone();
+        task.id = "snake-normal".into();
+        task.kwargs.insert("latency".into(), json!("normal"));
+        let mut runner = EpisodeRunner::start(&task).unwrap();
+        let mut clock = LatencyClock::for_runner(&runner).unwrap();
+        let moves = ["up", "right", "down", "left"];
+        let latencies = [4_000, 35_000, 12_000, 1_000, 21_000];
+        for i in 0..12 {
+            if runner.is_done() {
+                break;
+            }
+            clock
+                .play(&mut runner, latencies[i % latencies.len()], |r| {
+                    r.apply_text(moves[i % moves.len()], Some(format!("reply {i}")), vec![])
+                        .map(|_| ())
+                })
+                .unwrap();
+        }
+        EpisodeFile::from_record(
+            TaskRef::Inline(Box::new(task)),
+            runner.finish("model"),
+            None,
+        )
+    }
+
+    #[test]
+    fn a_timed_record_shows_the_frames_that_happened_while_the_model_thought() {
+        let file = timed_snake_file();
+        let decisions = file.record.decisions.clone();
+        assert!(decisions.iter().all(|d| d.latency_ms.is_some()));
+        assert!(
+            decisions.iter().any(|d| d.idle_before > 0),
+            "the snake moved on its own"
+        );
+        let replay = Replay::open(file).unwrap();
+        assert_eq!(replay.verdict_text(), "Verified");
+        assert!(replay.stopped().is_none());
+        for (i, d) in decisions.iter().enumerate() {
+            let mut frame = Frame::default();
+            replay.states[i + 1].render(&mut frame);
+            assert_eq!(
+                format!("{:016x}", frame.hash()),
+                d.frame_hash,
+                "step {}",
+                i + 1
+            );
+            assert!(replay.step(i + 1).unwrap().mismatches.is_empty());
+        }
+        assert_eq!(replay.claimed(), replay.recomputed());
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use super::milestones::MilestoneList;
 use crate::episode::{EpisodeRecord, EpisodeRunner};
+use crate::latency::RecordReplay;
 use crate::Task;
 
 /// Per milestone, the decision (1-based) after which its event had first occurred, or
@@ -36,22 +37,27 @@ pub fn exact_completion(
             }
         }
     };
+    // Played as it was played (a timed real-time record on its thinking times,
+    // `crate::latency::RecordReplay`), so its frames and events are the episode's.
+    let mut replay = RecordReplay::new(&runner, record);
     for (i, d) in record.decisions.iter().enumerate() {
         let step = i as u32 + 1;
         let replay_error = |e: &dyn std::fmt::Display| {
             format!("the record does not replay at decision {step}: {e}")
         };
-        if d.idle_before > 0 {
-            runner.idle(d.idle_before).map_err(|e| replay_error(&e))?;
-            note(&runner, step);
-        }
-        if runner.is_done() {
+        if runner.is_done() && runner.decisions().len() <= i {
             break;
         }
-        let got = runner
-            .apply_text(&d.action, None, Vec::new())
+        replay
+            .play(&mut runner, i, d, |r| {
+                r.apply_text(&d.action, None, Vec::new()).map(|_| ())
+            })
             .map_err(|e| replay_error(&e))?;
-        if got.frame_hash != d.frame_hash {
+        let same = runner
+            .decisions()
+            .get(i)
+            .is_some_and(|got| got.frame_hash == d.frame_hash);
+        if !same {
             return Err(replay_error(&"its frame differs from the record's"));
         }
         note(&runner, step);

@@ -71,6 +71,50 @@ fn the_oracle_reaches_every_milestone_and_a_random_player_fewer() {
 }
 
 #[test]
+fn a_timed_real_time_record_replays_on_its_thinking_times() {
+    use crate::latency::LatencyClock;
+    use envs::gameverse::snake::{best_move, SnakeEnv};
+    let mut t = task("snake").clone();
+    t.id = "snake-normal".into();
+    t.kwargs
+        .insert("latency".into(), serde_json::json!("normal"));
+    let mut runner = crate::EpisodeRunner::start(&t).unwrap();
+    let mut clock = LatencyClock::for_runner(&runner).unwrap();
+    let latencies = [3_000, 12_000, 4_000, 25_000];
+    for i in 0..40 {
+        if runner.is_done() {
+            break;
+        }
+        let game = runner
+            .env()
+            .as_any()
+            .downcast_ref::<SnakeEnv>()
+            .unwrap()
+            .game();
+        let key = best_move(game).letter();
+        clock
+            .play(&mut runner, latencies[i % latencies.len()], |r| {
+                r.apply_text(key, None, Vec::new()).map(|_| ())
+            })
+            .unwrap();
+    }
+    let record = runner.finish("model");
+    assert!(record.decisions.iter().any(|d| d.idle_before > 0));
+    let list = milestone_list(&t).unwrap();
+    let exact = exact_completion(&t, &record, &list).unwrap();
+    // Each milestone is reached exactly when the episode's own events say so.
+    for (m, step) in list.milestones.iter().zip(&exact) {
+        let event = &m.exact.as_ref().unwrap().event;
+        assert_eq!(
+            step.is_some(),
+            record.progress.events.contains(event),
+            "{event}"
+        );
+    }
+    assert!(exact[0].is_some(), "the expert eats");
+}
+
+#[test]
 fn a_record_that_does_not_replay_is_an_error() {
     let t = task("maze-s1");
     let list = milestone_list(t).unwrap();

@@ -283,6 +283,7 @@ fn sources_parse_and_stats_summarise() {
         .map(|latency_ms| Decision {
             idle_before: 0,
             latency_ms,
+            at_ms: None,
             action: "L".into(),
             raw: None,
             rejected: Vec::new(),
