@@ -285,6 +285,8 @@ pub mod bench;
 pub mod minigrid;
 pub mod reference;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod fuzz;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod speed;
 pub mod thirdparty;
 #[cfg(not(target_arch = "wasm32"))]

@@ -113,39 +113,40 @@ fn quote_first_identifier(s: &str) -> String {
 }
 
 /// `parse_output`: the last parenthesised action tuple in the normalised text, or the
-/// text given when there is none.
+/// text given when there is none. The reference scans forward from every `(` to the
+/// `)` that closes it and keeps the last candidate that reads as a tuple starting with
+/// a string; the same candidates are found here by one pass of bracket matching and
+/// tried from the last, so a reply of many thousand brackets is not quadratic
+/// (`docs/fuzzing.md`).
 pub fn parse_output(output: &str) -> String {
     let text: Vec<char> = normalize(output).chars().collect();
     if text.is_empty() {
         return output.to_string();
     }
-    let mut last: Option<String> = None;
-    for i in 0..text.len() {
-        if text[i] != '(' {
-            continue;
-        }
-        let mut depth = 0i64;
-        for j in i..text.len() {
-            match text[j] {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        let raw: String = text[i..=j].iter().collect();
-                        let attempt = quote_first_identifier(&raw);
-                        if let Ok(PyValue::Tuple(items)) = literal_eval(&attempt) {
-                            if matches!(items.first(), Some(PyValue::Str(_))) {
-                                last = Some(attempt);
-                            }
-                        }
-                        break;
-                    }
+    let mut open = Vec::new();
+    let mut candidates = Vec::new();
+    for (j, c) in text.iter().enumerate() {
+        match c {
+            '(' => open.push(j),
+            ')' => {
+                if let Some(i) = open.pop() {
+                    candidates.push((i, j));
                 }
-                _ => {}
+            }
+            _ => {}
+        }
+    }
+    candidates.sort_unstable_by_key(|&(i, _)| std::cmp::Reverse(i));
+    for (i, j) in candidates {
+        let raw: String = text[i..=j].iter().collect();
+        let attempt = quote_first_identifier(&raw);
+        if let Ok(PyValue::Tuple(items)) = literal_eval(&attempt) {
+            if matches!(items.first(), Some(PyValue::Str(_))) {
+                return attempt;
             }
         }
     }
-    last.unwrap_or_else(|| output.to_string())
+    output.to_string()
 }
 
 /// The action string the harness passes to `step` for a reply; with verbalisation on,
