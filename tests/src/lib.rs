@@ -282,10 +282,10 @@ pub fn golden(name: &str) -> &'static str {
 }
 pub mod atari;
 pub mod bench;
-pub mod minigrid;
-pub mod reference;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod fuzz;
+pub mod minigrid;
+pub mod reference;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod speed;
 pub mod thirdparty;

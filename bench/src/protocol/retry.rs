@@ -50,7 +50,14 @@ fn http_date_unix(v: &str) -> Option<u64> {
         .map(|x| x.parse().ok())
         .collect::<Option<_>>()?;
     let [h, m, s] = hms[..] else { return None };
-    if !(1..=31).contains(&day) || h > 23 || m > 59 || s > 60 {
+    // IMF-fixdate years have four digits and times are not negative; anything else
+    // would overflow the second count.
+    let in_range = (1..=9999).contains(&year)
+        && (1..=31).contains(&day)
+        && (0..=23).contains(&h)
+        && (0..=59).contains(&m)
+        && (0..=60).contains(&s);
+    if !in_range {
         return None;
     }
     let t = days_from_civil(year, month, day) * 86_400 + h * 3_600 + m * 60 + s;
@@ -71,6 +78,19 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_year_past_four_digits_is_not_a_date() {
+        // Found by the fuzzer (docs/fuzzing.md): the day count overflowed.
+        let huge = "Sun, 06 Nov 9223372036854775807 08:49:37 GMT";
+        assert_eq!(parse_retry_after(huge, 0), None);
+        let negative = "Sun, 06 Nov 1994 -9223372036854775807:00:00 GMT";
+        assert_eq!(parse_retry_after(negative, 0), None);
+        assert_eq!(
+            parse_retry_after("Fri, 31 Dec 9999 23:59:59 GMT", 0),
+            Some(253_402_300_799)
+        );
+    }
 
     #[test]
     fn backoff_doubles_and_is_capped() {

@@ -11,6 +11,7 @@ use playbench_tests::fuzz::{entries, run_entry, Report};
 
 struct Options {
     entry: Option<String>,
+    replay: Option<String>,
     inputs: u64,
     seed: u64,
 }
@@ -18,6 +19,7 @@ struct Options {
 fn options() -> Result<Options, String> {
     let mut o = Options {
         entry: None,
+        replay: None,
         inputs: 1_000_000,
         seed: 1,
     };
@@ -31,13 +33,14 @@ fn options() -> Result<Options, String> {
                     .parse()
                     .map_err(|_| "--inputs takes a whole number".to_string())?
             }
+            "--replay" => o.replay = Some(value("--replay")?),
             "--seed" => {
                 o.seed = value("--seed")?
                     .parse()
                     .map_err(|_| "--seed takes a whole number".to_string())?
             }
             "-h" | "--help" => {
-                println!("fuzz [--entry NAME] [--inputs N (default 1000000)] [--seed S (default 1)]");
+                println!("fuzz [--entry NAME] [--inputs N (default 1000000)] [--seed S (default 1)] [--replay FILE (with --entry: times that one input)]");
                 std::process::exit(0);
             }
             other => return Err(format!("unknown option {other:?} (see --help)")),
@@ -47,11 +50,38 @@ fn options() -> Result<Options, String> {
 }
 
 fn shorten(text: &str) -> String {
-    let one_line: String = text.chars().take(80).map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let one_line: String = text
+        .chars()
+        .take(80)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
     if text.chars().count() > 80 {
         format!("{one_line}… ({} bytes)", text.len())
     } else {
         one_line
+    }
+}
+
+/// Runs a saved input (e.g. from `.cache/fuzz-failures/`) through the chosen entry
+/// points three times, printing each time: to reproduce a panic or a slow input.
+fn replay(chosen: &[&playbench_tests::fuzz::Entry], file: &str) {
+    let input = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("fuzz: cannot read {file}: {e}");
+            std::process::exit(2);
+        }
+    };
+    for entry in chosen {
+        for _ in 0..3 {
+            let start = Instant::now();
+            (entry.run)(&input);
+            println!(
+                "{}: {:.2} ms",
+                entry.name,
+                start.elapsed().as_secs_f64() * 1e3
+            );
+        }
     }
 }
 
@@ -70,8 +100,16 @@ fn main() {
         .filter(|e| o.entry.as_deref().is_none_or(|n| n == e.name))
         .collect();
     if chosen.is_empty() {
-        eprintln!("fuzz: no entry point named {:?}; there are: {}", o.entry.unwrap_or_default(), names.join(", "));
+        eprintln!(
+            "fuzz: no entry point named {:?}; there are: {}",
+            o.entry.unwrap_or_default(),
+            names.join(", ")
+        );
         std::process::exit(2);
+    }
+    if let Some(file) = &o.replay {
+        replay(&chosen, file);
+        return;
     }
     let mut reports: Vec<Report> = Vec::new();
     for entry in chosen {
@@ -98,15 +136,26 @@ fn main() {
             r.inputs,
             r.failures.len(),
             r.slowest.as_secs_f64() * 1e3,
-            shorten(&r.slowest_input).replace('|', "\\|").replace('`', "'")
+            shorten(&r.slowest_input)
+                .replace('|', "\\|")
+                .replace('`', "'")
         );
     }
     let mut failed = false;
     for r in &reports {
         for f in &r.failures {
             failed = true;
-            let at = f.saved.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
-            println!("{}: panic {:?} on {} {at}", r.name, f.message, shorten(&f.input));
+            let at = f
+                .saved
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+            println!(
+                "{}: panic {:?} on {} {at}",
+                r.name,
+                f.message,
+                shorten(&f.input)
+            );
         }
     }
     if failed {

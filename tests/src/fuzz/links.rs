@@ -18,7 +18,10 @@ pub fn deflate_bomb(kind: &LinkKind, size: usize) -> String {
 pub fn entries() -> Vec<Entry> {
     let mut episode = seeds::episode_links();
     episode.push(deflate_bomb(&EPISODE_LINK, 64 << 20));
-    let mut study: Vec<String> = seeds::studies().iter().map(Study::to_link_fragment).collect();
+    let mut study: Vec<String> = seeds::studies()
+        .iter()
+        .map(Study::to_link_fragment)
+        .collect();
     study.push(deflate_bomb(&STUDY_LINK, 64 << 20));
     let attempts = seeds::attempts()
         .iter()

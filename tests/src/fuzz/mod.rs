@@ -85,11 +85,17 @@ pub fn run_entry(entry: &Entry, seed: u64, count: u64, progress: &mut dyn FnMut(
     let mut failed = 0u64;
     let previous_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
+    // With PLAYBENCH_FUZZ_TRACE set, each input is saved before it runs, so one that
+    // hangs or aborts the process is on disk (`<entry>-current.txt`).
+    let trace = std::env::var_os("PLAYBENCH_FUZZ_TRACE").is_some();
     for i in 0..count {
         let input = match entry.seeds.get(i as usize) {
             Some(s) => s.clone(),
             None => mutate(&entry.seeds, &mut rng),
         };
+        if trace {
+            save_failure(entry.name, "current", &input);
+        }
         let start = Instant::now();
         let outcome = catch_unwind(AssertUnwindSafe(|| (entry.run)(&input)));
         let took = start.elapsed();
@@ -102,7 +108,8 @@ pub fn run_entry(entry: &Entry, seed: u64, count: u64, progress: &mut dyn FnMut(
             failed += 1;
             if report.failures.len() < KEPT_FAILURES {
                 let message = panic_message(panic.as_ref());
-                let saved = save_failure(entry.name, report.failures.len(), &input);
+                let index = report.failures.len().to_string();
+                let saved = save_failure(entry.name, &index, &input);
                 report.failures.push(Failure {
                     input,
                     message,
@@ -115,6 +122,7 @@ pub fn run_entry(entry: &Entry, seed: u64, count: u64, progress: &mut dyn FnMut(
         }
     }
     std::panic::set_hook(previous_hook);
+    save_failure(entry.name, "slowest", &report.slowest_input);
     if failed as usize > report.failures.len() {
         let more = failed as usize - report.failures.len();
         report.failures.push(Failure {
@@ -136,7 +144,8 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-fn save_failure(entry: &str, index: usize, input: &str) -> Option<PathBuf> {
+/// Saves `input` as `<entry>-<index>.txt` (the slowest input as `-slowest`).
+fn save_failure(entry: &str, index: &str, input: &str) -> Option<PathBuf> {
     let dir = failures_dir();
     std::fs::create_dir_all(&dir).ok()?;
     let path = dir.join(format!("{entry}-{index}.txt"));

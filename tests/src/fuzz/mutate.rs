@@ -110,7 +110,12 @@ fn mutate_bytes(bytes: &mut Vec<u8>, seeds: &[String], rng: &mut Rng) {
             let j = (i + 1 + rng.below(8)).min(bytes.len());
             let piece = bytes[i..j].to_vec();
             let times = 1 + rng.below(20_000);
-            let grown: Vec<u8> = piece.iter().copied().cycle().take(piece.len() * times).collect();
+            let grown: Vec<u8> = piece
+                .iter()
+                .copied()
+                .cycle()
+                .take(piece.len() * times)
+                .collect();
             bytes.splice(i..i, grown);
         }
         6 => {

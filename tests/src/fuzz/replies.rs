@@ -47,7 +47,12 @@ fn provider_body(text: &str) {
     for provider in PROVIDERS {
         let _ = extract_reply(provider, text);
         let _ = extract_usage(provider, text);
-        let _ = classify_error(provider, status, text, parse_retry_after(text, 1_700_000_000));
+        let _ = classify_error(
+            provider,
+            status,
+            text,
+            parse_retry_after(text, 1_700_000_000),
+        );
     }
 }
 

@@ -13,7 +13,11 @@ use bench::Suite;
 /// Every fixture file whose name ends with `suffix`, sorted by path.
 pub fn fixtures(suffix: &str) -> Vec<String> {
     let mut paths = Vec::new();
-    collect(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"), suffix, &mut paths);
+    collect(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"),
+        suffix,
+        &mut paths,
+    );
     paths.sort();
     paths
         .iter()
