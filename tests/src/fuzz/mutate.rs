@@ -55,8 +55,24 @@ const TOKENS: &[&str] = &[
     "𝔘",
 ];
 
-/// One input made from `seeds` (non-empty).
+/// Inputs are cut to this many bytes: mutations compound (a megabyte string in an
+/// array repeated ten thousand times), and the fuzzer must stay in memory itself.
+pub const MAX_INPUT: usize = 2 << 20;
+
+/// One input made from `seeds` (non-empty), at most [`MAX_INPUT`] bytes.
 pub fn mutate(seeds: &[String], rng: &mut Rng) -> String {
+    let mut text = mutate_once(seeds, rng);
+    if text.len() > MAX_INPUT {
+        let mut end = MAX_INPUT;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+    }
+    text
+}
+
+fn mutate_once(seeds: &[String], rng: &mut Rng) -> String {
     let base = rng.pick(seeds).clone();
     if rng.chance(3) {
         if let Ok(mut tree) = serde_json::from_str::<Value>(&base) {
@@ -153,7 +169,7 @@ fn mutate_tree(tree: &mut Value, rng: &mut Rng) {
         1 => serde_json::json!(u64::MAX),
         2 => serde_json::json!(-1),
         3 => serde_json::json!(1e300),
-        4 => Value::String("x".repeat(1 + rng.below(1 << 20))),
+        4 => Value::String("x".repeat(1 + rng.below(MAX_INPUT / 2))),
         5 => {
             let mut v = Value::Array(Vec::new());
             for _ in 0..rng.below(200) {
@@ -164,7 +180,8 @@ fn mutate_tree(tree: &mut Value, rng: &mut Rng) {
         6 => match node.take() {
             Value::Array(mut items) => {
                 if let Some(first) = items.first().cloned() {
-                    let n = rng.below(10_000);
+                    let size = first.to_string().len().max(1);
+                    let n = rng.below(10_000).min(MAX_INPUT / size);
                     items.extend(std::iter::repeat_n(first, n));
                 }
                 Value::Array(items)
