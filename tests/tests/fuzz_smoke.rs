@@ -15,8 +15,23 @@ const DRIVER_INPUTS: u64 = 300;
 /// Slower than this is a hang in the making (debug build, shared machine).
 const SLOWEST: Duration = Duration::from_secs(5);
 
+/// The test thread's stack: debug frames are several times the release ones the parsers'
+/// depth caps are sized for (VisGym's Python parser stops at 200 brackets).
+const STACK: usize = 256 << 20;
+
 #[test]
 fn no_entry_point_panics_or_hangs_on_generated_input() {
+    let run = std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(smoke)
+        .map(std::thread::JoinHandle::join);
+    assert!(
+        matches!(run, Ok(Ok(()))),
+        "the smoke run failed (see above)"
+    );
+}
+
+fn smoke() {
     let mut problems = Vec::new();
     for entry in entries() {
         assert!(!entry.seeds.is_empty(), "{} has no seeds", entry.name);

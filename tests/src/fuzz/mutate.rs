@@ -136,7 +136,7 @@ fn mutate_bytes(bytes: &mut Vec<u8>, seeds: &[String], rng: &mut Rng) {
         }
         6 => {
             // Deep nesting of whichever bracket is there.
-            let open = *rng.pick(&[b'[', b'{', b'(']);
+            let open = *rng.pick(b"[{(");
             let i = at(rng, bytes.len());
             let depth = 1 + rng.below(50_000);
             bytes.splice(i..i, std::iter::repeat_n(open, depth));
