@@ -282,8 +282,6 @@ pub fn golden(name: &str) -> &'static str {
 }
 pub mod atari;
 pub mod bench;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod fuzz;
 pub mod minigrid;
 pub mod reference;
 // The benchmark binaries use it; they build for wasm32 too (as part of the wasm test
