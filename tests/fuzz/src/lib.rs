@@ -66,7 +66,7 @@ const KEPT_FAILURES: usize = 20;
 /// The folder where panicking inputs are saved (ignored by git).
 pub fn failures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
+        .join("../..")
         .join(".cache")
         .join("fuzz-failures")
 }

@@ -1,4 +1,4 @@
-//! `cargo run --release -p playbench-tests --bin fuzz -- [--entry NAME] [--inputs N]
+//! `cargo run --release -p playbench-fuzz --bin fuzz -- [--entry NAME] [--inputs N]
 //! [--seed S]`: generated and mutated inputs through every entry point that reads what
 //! strangers send (`docs/fuzzing.md`), 1,000,000 per entry point by default. Prints a
 //! table: entry point, inputs tried, panics, the slowest input's time; panicking inputs
@@ -7,7 +7,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use playbench_tests::fuzz::{entries, run_entry, Report};
+use playbench_fuzz::{entries, run_entry, Report};
 
 struct Options {
     entry: Option<String>,
@@ -64,7 +64,7 @@ fn shorten(text: &str) -> String {
 
 /// Runs a saved input (e.g. from `.cache/fuzz-failures/`) through the chosen entry
 /// points three times, printing each time: to reproduce a panic or a slow input.
-fn replay(chosen: &[&playbench_tests::fuzz::Entry], file: &str) {
+fn replay(chosen: &[&playbench_fuzz::Entry], file: &str) {
     let input = match std::fs::read_to_string(file) {
         Ok(t) => t,
         Err(e) => {

@@ -14,7 +14,7 @@ use bench::Suite;
 pub fn fixtures(suffix: &str) -> Vec<String> {
     let mut paths = Vec::new();
     collect(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures"),
         suffix,
         &mut paths,
     );

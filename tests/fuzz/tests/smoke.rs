@@ -4,16 +4,13 @@
 
 use std::time::Duration;
 
-use playbench_tests::fuzz::{entries, run_entry};
+use playbench_fuzz::{entries, run_entry};
 
 /// Inputs per entry point: each seed once, then mutations.
 const INPUTS: u64 = 2_000;
 
 /// Fewer for the driver: each input makes an environment and steps it.
 const DRIVER_INPUTS: u64 = 300;
-
-/// VisGym's reply parser, until its open finding is fixed.
-const VISGYM_INPUTS: u64 = 150;
 
 /// Slower than this is a hang in the making (debug build, shared machine).
 const SLOWEST: Duration = Duration::from_secs(5);
@@ -40,10 +37,6 @@ fn smoke() {
         assert!(!entry.seeds.is_empty(), "{} has no seeds", entry.name);
         let inputs = match entry.name {
             "driver" => DRIVER_INPUTS,
-            // Open finding (docs/fuzzing.md, "What it found"): long `+` chains and call
-            // chains take VisGym's Python parser seconds and, in debug, its stack. Kept
-            // to the inputs it passes until that parser is fixed.
-            "visgym-reply" => VISGYM_INPUTS,
             _ => INPUTS,
         };
         let report = run_entry(&entry, 14, inputs, &mut |_| {});
