@@ -81,7 +81,7 @@ mod tests {
 
     #[test]
     fn a_year_past_four_digits_is_not_a_date() {
-        // Found by generated inputs: the day count overflowed.
+        // Found by the fuzzer (docs/fuzzing.md): the day count overflowed.
         let huge = "Sun, 06 Nov 9223372036854775807 08:49:37 GMT";
         assert_eq!(parse_retry_after(huge, 0), None);
         let negative = "Sun, 06 Nov 1994 -9223372036854775807:00:00 GMT";

@@ -1,6 +1,8 @@
 //! The expression tree `ast.parse(..., mode='eval')` builds, reduced to what
 //! `ast.literal_eval` and CPython's error messages look at.
 
+use std::rc::Rc;
+
 use super::value::PyValue;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,21 +68,28 @@ pub enum ExprKind {
     JoinedStr,
 }
 
+/// A node. Its kind is shared: the parser's memo hands out copies of whole subtrees
+/// (a left-recursive rule grows its seed one operation at a time), and a copy must
+/// cost the same however deep the tree is (docs/fuzzing.md: long call chains were
+/// quadratic).
 #[derive(Clone, Debug)]
 pub struct Expr {
-    pub kind: ExprKind,
+    pub kind: Rc<ExprKind>,
     /// Line of the node's first token.
     pub line: u32,
 }
 
 impl Expr {
     pub fn new(kind: ExprKind, line: u32) -> Self {
-        Expr { kind, line }
+        Expr {
+            kind: Rc::new(kind),
+            line,
+        }
     }
 
     /// The `ast` class name, as in `<ast.Name object at 0x…>`.
     pub fn class_name(&self) -> &'static str {
-        match &self.kind {
+        match &*self.kind {
             ExprKind::Constant(_) => "Constant",
             ExprKind::Name(_) => "Name",
             ExprKind::Tuple(_) => "Tuple",
@@ -112,7 +121,7 @@ impl Expr {
 
     /// CPython's `_PyPegen_get_expr_name`, used in "cannot assign to %s" messages.
     pub fn expr_name(&self) -> &'static str {
-        match &self.kind {
+        match &*self.kind {
             ExprKind::Attribute => "attribute",
             ExprKind::Subscript => "subscript",
             ExprKind::Starred(_) => "starred",
@@ -146,7 +155,7 @@ impl Expr {
     /// CPython's `_PyPegen_get_invalid_target` for `for` targets: the first
     /// sub-expression that cannot be assigned to.
     pub fn invalid_for_target(&self) -> Option<&Expr> {
-        match &self.kind {
+        match &*self.kind {
             ExprKind::Tuple(items) | ExprKind::List(items) => {
                 items.iter().find_map(Expr::invalid_for_target)
             }

@@ -51,7 +51,7 @@ pub fn literal_eval(source: &str) -> Result<PyValue, PyException> {
 }
 
 fn convert(node: &Expr) -> Result<PyValue, PyException> {
-    match &node.kind {
+    match &*node.kind {
         ExprKind::Constant(v) => Ok(v.clone()),
         ExprKind::Tuple(items) => Ok(PyValue::Tuple(convert_all(items)?)),
         ExprKind::List(items) => Ok(PyValue::List(convert_all(items)?)),
@@ -69,7 +69,7 @@ fn convert(node: &Expr) -> Result<PyValue, PyException> {
             func,
             args,
             keywords,
-        } if matches!(&func.kind, ExprKind::Name(n) if n == "set")
+        } if matches!(&*func.kind, ExprKind::Name(n) if n == "set")
             && args.is_empty()
             && keywords.is_empty() =>
         {
@@ -141,7 +141,7 @@ fn check_hashable(v: &PyValue) -> Result<(), PyException> {
 }
 
 fn convert_num(node: &Expr) -> Result<PyValue, PyException> {
-    match &node.kind {
+    match &*node.kind {
         ExprKind::Constant(v @ (PyValue::Int(_) | PyValue::Float(_) | PyValue::Complex(..))) => {
             Ok(v.clone())
         }
@@ -150,7 +150,7 @@ fn convert_num(node: &Expr) -> Result<PyValue, PyException> {
 }
 
 fn convert_signed_num(node: &Expr) -> Result<PyValue, PyException> {
-    if let ExprKind::UnaryOp(op @ (UnaryOpKind::UAdd | UnaryOpKind::USub), operand) = &node.kind {
+    if let ExprKind::UnaryOp(op @ (UnaryOpKind::UAdd | UnaryOpKind::USub), operand) = &*node.kind {
         let v = convert_num(operand)?;
         if *op == UnaryOpKind::UAdd {
             return Ok(v);

@@ -590,7 +590,7 @@ impl Parser {
             if let Some(a) = self.disjunction() {
                 if self.expression_without_invalid().is_some() {
                     let legacy =
-                        matches!(&a.kind, ExprKind::Name(n) if n == "print" || n == "exec");
+                        matches!(&*a.kind, ExprKind::Name(n) if n == "print" || n == "exec");
                     let level = self.tokens[self.mark - 1].level;
                     if !legacy && level != 0 {
                         self.raise("invalid syntax. Perhaps you forgot a comma?", a.line);
