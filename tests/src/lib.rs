@@ -311,4 +311,5 @@ pub fn data_files(prefix: &str) -> impl Iterator<Item = (&'static str, &'static 
         .copied()
 }
 pub mod gameverse;
+pub mod tic_tac_toe_clicks;
 pub mod visgym;
