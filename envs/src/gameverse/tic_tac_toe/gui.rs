@@ -115,7 +115,7 @@ fn to_pixels(v: PyValue) -> Option<PyValue> {
         PyValue::Int(i) if i < 0 => return Some(v),
         PyValue::Int(i) => i as f64,
         // NaN compares false with 0, so it stays as it is.
-        PyValue::Float(f) if !(f >= 0.0) => return Some(v),
+        PyValue::Float(f) if f < 0.0 || f.is_nan() => return Some(v),
         PyValue::Float(f) if f.is_infinite() => return None,
         PyValue::Float(f) => f,
         PyValue::Str(_) | PyValue::List(_) | PyValue::Dict(_) => return None,
