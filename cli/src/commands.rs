@@ -345,44 +345,63 @@ fn fresh_build(id: &str) -> Result<(u32, Suite), CliError> {
 }
 
 /// `playbench suite --check`: every suite's committed latest version equals its fresh
-/// build.
+/// build, and every committed baseline (of every version, frozen ones included) is what
+/// its agent plays on that version now.
 fn check_suites() -> Result<String, CliError> {
     let mut out = String::new();
     for id in bench::suites::ids() {
         let (version, built) = fresh_build(id)?;
-        let stale = || CliError::SuiteStale {
-            id: id.to_string(),
-            version,
-        };
         let committed = bench::suites::get(id, version)?;
         if *committed != built {
-            return Err(stale());
+            return Err(CliError::SuiteStale {
+                id: id.to_string(),
+                version,
+            });
         }
-        let baselines = match bench::suites::baselines(id, version) {
-            Some(Ok((random, oracle))) => {
-                for (player, report) in [
-                    (Player::Random { seed: 0 }, random),
-                    (Player::Oracle, oracle),
-                ] {
-                    if baseline_report(committed, &player)? != report {
-                        return Err(CliError::BaselineStale {
-                            id: id.to_string(),
-                            version,
-                            agent: player.name(),
-                        });
-                    }
-                }
-                ", its random and oracle baselines current"
-            }
-            Some(Err(message)) => return Err(CliError::Usage(message)),
-            None => "",
+        let baselines = if check_baselines(id, version)? {
+            ", its random and oracle baselines current"
+        } else {
+            ""
         };
         out.push_str(&format!(
             "{id} v{version} is up to date ({} tasks{baselines})\n",
             built.tasks.len()
         ));
+        for older in bench::suites::versions(id)
+            .into_iter()
+            .filter(|&v| v != version)
+        {
+            if check_baselines(id, older)? {
+                out.push_str(&format!(
+                    "{id} v{older} (frozen): its random and oracle baselines current\n"
+                ));
+            }
+        }
     }
     Ok(out)
+}
+
+/// Replays the committed baselines of a suite version; false when it has none.
+fn check_baselines(id: &str, version: u32) -> Result<bool, CliError> {
+    let (random, oracle) = match bench::suites::baselines(id, version) {
+        Some(Ok(reports)) => reports,
+        Some(Err(message)) => return Err(CliError::Usage(message)),
+        None => return Ok(false),
+    };
+    let suite = bench::suites::get(id, version)?;
+    for (player, report) in [
+        (Player::Random { seed: 0 }, random),
+        (Player::Oracle, oracle),
+    ] {
+        if baseline_report(suite, &player)? != report {
+            return Err(CliError::BaselineStale {
+                id: id.to_string(),
+                version,
+                agent: player.name(),
+            });
+        }
+    }
+    Ok(true)
 }
 
 /// What `playbench baseline --report` prints for `player` on `suite` (one episode per

@@ -489,4 +489,11 @@ fn driver_replays_the_gameverse_golden_files() {
     let s = d.step("B2").unwrap();
     assert_eq!(s.state["agent_marks"], 1, "{}", s.state);
     assert_eq!(d.hashed, 2);
+
+    // Its GUI replies, read as the reference reads them (the whole GUI games are in the
+    // generic golden file).
+    let doc = playbench_tests::tic_tac_toe_clicks::golden().unwrap();
+    let (failures, raises) = playbench_tests::tic_tac_toe_clicks::replay(&mut d, &doc);
+    report(&failures).unwrap();
+    assert!(raises >= 10, "{raises}");
 }

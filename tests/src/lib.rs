@@ -312,5 +312,6 @@ pub fn data_files(prefix: &str) -> impl Iterator<Item = (&'static str, &'static 
 }
 pub mod gameverse;
 pub mod gameverse_requests;
+pub mod tic_tac_toe_clicks;
 pub mod video_samples;
 pub mod visgym;

@@ -304,3 +304,53 @@ fn prompts_are_the_reference_text() {
     }
     assert_eq!(checked, 12);
 }
+
+/// Tic-Tac-Toe's GUI reading against the reference's on adversarial replies: the point
+/// it makes, where it lands and the state after the step (the whole GUI games replay in
+/// `reference_golden.rs`, from the generic golden file).
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn tic_tac_toe_reads_clicks_as_the_reference_does() {
+    use envs::gameverse::tic_tac_toe::gui::{Click, Coordinate, Landing};
+    use playbench_tests::tic_tac_toe_clicks;
+    let doc = tic_tac_toe_clicks::golden().unwrap();
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for case in tic_tac_toe_clicks::cases(&doc) {
+        let text = case["text"].as_str().unwrap();
+        let click = Click::read(text, case["coordinates"] == "normalized");
+        let point = match (click.x, click.y) {
+            (Coordinate::Int(x), Coordinate::Int(y)) => json!([x as f64, y as f64]),
+            _ => Value::Null,
+        };
+        let want_point = match case["point"].as_array() {
+            Some(p) => json!([p[0].as_f64().unwrap(), p[1].as_f64().unwrap()]),
+            None => Value::Null,
+        };
+        let landing = match click.landing() {
+            Landing::Cell(c) => format!("cell {c}"),
+            Landing::OffBoard => "off board".into(),
+            Landing::Unplayable => "raises".into(),
+        };
+        let want_landing = case["landing"].as_str().unwrap();
+        let landed = if tic_tac_toe_clicks::raised(case) {
+            landing == "raises"
+        } else {
+            landing == want_landing
+        };
+        if point != want_point || !landed {
+            failures.push(format!(
+                "{text:?} ({}): {point} {landing} vs {want_point} {want_landing}",
+                case["coordinates"]
+            ));
+        }
+        count += 1;
+    }
+    report(&failures).unwrap();
+    let (failures, raises) = tic_tac_toe_clicks::replay(&mut LibraryPlayer::default(), &doc);
+    report(&failures).unwrap();
+    assert!(
+        count > 200 && raises >= 10,
+        "{count} cases, {raises} raised"
+    );
+}

@@ -52,6 +52,16 @@ pub static BUILTIN: &[BuiltinSuite] = &[
             include_str!("../../suites/gameverse/v2.baseline-random.json"),
             include_str!("../../suites/gameverse/v2.baseline-oracle.json"),
         )),
+        build: None,
+    },
+    BuiltinSuite {
+        id: gameverse::SUITE_ID,
+        version: 3,
+        json: include_str!("../../suites/gameverse/v3.json"),
+        baselines: Some((
+            include_str!("../../suites/gameverse/v3.baseline-random.json"),
+            include_str!("../../suites/gameverse/v3.baseline-oracle.json"),
+        )),
         build: Some(gameverse::build),
     },
     BuiltinSuite {

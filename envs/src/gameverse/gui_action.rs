@@ -1,6 +1,7 @@
-//! GameVerse's JSON GUI actions (its action space of UI-TARS-style types) and the two ways
-//! its games pull them out of a reply: one object (Maze, Tic-Tac-Toe) or a list of
-//! actions (every game built on its common GUI environment, Snake among them).
+//! GameVerse's JSON GUI actions (its action space of UI-TARS-style types) and the three
+//! ways its games pull them out of a reply: one action object (Maze), one click object
+//! (Tic-Tac-Toe) or a list of actions (every game built on its common GUI environment,
+//! Snake among them).
 //! A failure to read the reply means no action at all; what that costs is each game's rule.
 
 use super::py_json::{self, PyValue};
@@ -207,6 +208,73 @@ fn object_list() -> Pattern {
     )
 }
 
+/// A run of `\s*` around literal text, as the click patterns write their JSON.
+fn spaced(parts: &[Vec<Node>]) -> Vec<Node> {
+    let mut out = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push(Node::star(Class::Space));
+        }
+        out.extend(part.iter().cloned());
+    }
+    out
+}
+
+/// `\{\s*"action_type"\s*:\s*"[^"]+"\s*,\s*"parameters"\s*:\s*\{[^}]*\}\s*\}`: an action
+/// whose only keys are `action_type` (a string) and flat `parameters`, in that order.
+fn nested_click_object() -> Pattern {
+    Pattern::new(spaced(&[
+        literal("{"),
+        literal("\"action_type\""),
+        literal(":"),
+        [
+            literal("\""),
+            vec![Node::plus(Class::NotQuote)],
+            literal("\""),
+        ]
+        .concat(),
+        literal(","),
+        literal("\"parameters\""),
+        literal(":"),
+        [
+            literal("{"),
+            vec![Node::star(Class::NotCloseBrace)],
+            literal("}"),
+        ]
+        .concat(),
+        literal("}"),
+    ]))
+}
+
+/// `\{\s*"x"\s*:\s*\d+\s*,\s*"y"\s*:\s*\d+\s*\}`: a bare point of unsigned integers.
+fn bare_point_object() -> Pattern {
+    Pattern::new(spaced(&[
+        literal("{"),
+        literal("\"x\""),
+        literal(":"),
+        vec![Node::plus(Class::Digit)],
+        literal(","),
+        literal("\"y\""),
+        literal(":"),
+        vec![Node::plus(Class::Digit)],
+        literal("}"),
+    ]))
+}
+
+/// The JSON text of a click, the way Tic-Tac-Toe finds it: the fenced JSON block, else
+/// the first `{"action_type": "…", "parameters": {…}}` object, else the first bare
+/// `{"x": N, "y": N}`, else the whole text. Decoding it and reading the point are the
+/// game's (`tic_tac_toe::gui`).
+pub fn click_json_text(text: &str) -> String {
+    if let Some((_, Some(body))) = fenced_json().search(text) {
+        return body;
+    }
+    [nested_click_object(), bare_point_object()]
+        .iter()
+        .find_map(|p| p.search(text).map(|(whole, _)| whole))
+        .unwrap_or_else(|| text.to_string())
+}
+
 /// The single action of a reply, the way Maze reads it: the fenced JSON block, else the
 /// first flat object naming `action_type`, else the whole text; it must decode to one
 /// object.
@@ -316,6 +384,18 @@ mod tests {
         let click = parse_single_action(&click_text(375, 250)).unwrap();
         assert_eq!(click.action_type, Some(ActionType::Click));
         assert_eq!(click.parameters.get("x"), Some(&PyValue::Int(375)));
+    }
+
+    #[test]
+    fn click_extraction() {
+        let click = "{\"action_type\": \"CLICK\", \"parameters\": {\"x\": 1, \"y\": 2}}";
+        assert_eq!(click_json_text(&format!("I click {click} now")), click);
+        // An extra key breaks the nested form; its parameters are a bare point.
+        let extra = "{\"action_type\": \"CLICK\", \"note\": 1, \"parameters\": { \"x\" : 1 ,\"y\":2 }}";
+        assert_eq!(click_json_text(extra), "{ \"x\" : 1 ,\"y\":2 }");
+        // Negative or fractional points are not bare points: the whole text is kept.
+        assert_eq!(click_json_text("at {\"x\": -3, \"y\": 4}"), "at {\"x\": -3, \"y\": 4}");
+        assert_eq!(click_json_text("```json\n [1] \n```"), "[1]");
     }
 
     #[test]

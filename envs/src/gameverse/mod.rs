@@ -92,7 +92,12 @@ fn tic_tac_toe(spec: &'static EnvSpec, kw: &mut Kwargs) -> Result<Box<dyn crate:
         "O" => Mark::O,
         _ => Mark::X,
     };
-    Ok(wrap(spec, TicTacToe::new(spec.id, mark)))
+    let mode = action_mode(kw)?;
+    let normalized = kw.choice("coordinates", &["pixels", "normalized"], "pixels")? == "normalized";
+    Ok(wrap(
+        spec,
+        TicTacToe::new(spec.id, mark, mode).with_normalized_coordinates(normalized),
+    ))
 }
 
 static SPECS: &[EnvSpec] = &[
@@ -102,12 +107,15 @@ static SPECS: &[EnvSpec] = &[
         family: &FAMILY,
         // GameVerse's runner stops at 20 steps (a game needs at most 5 moves).
         max_episode_steps: Some(20),
-        kwargs_doc: "player_mark: \"X\" | \"O\" (default \"X\"; X always moves first)",
+        kwargs_doc: "player_mark: \"X\" | \"O\" (default \"X\"; X always moves first); action_mode: \"semantic\" | \"gui\" (default \"semantic\"; gui: a JSON click on the 500×500 frame); coordinates: \"pixels\" | \"normalized\" (default \"pixels\"; normalized: GUI clicks on a 0-1000 scale)",
         summary: "Tic-Tac-Toe against GameVerse's minimax opponent: click a cell or name it (B2).",
-        variants: &[Variant {
-            label: "as O",
-            kwargs: r#"{"player_mark": "O"}"#,
-        }],
+        variants: &[
+            Variant {
+                label: "as O",
+                kwargs: r#"{"player_mark": "O"}"#,
+            },
+            GUI,
+        ],
         make: tic_tac_toe,
     },
     EnvSpec {

@@ -23,6 +23,12 @@ pub enum Class {
     AnyButNewline,
     /// `[^{}]`.
     NotBrace,
+    /// `[^}]`.
+    NotCloseBrace,
+    /// `[^"]`.
+    NotQuote,
+    /// `\d`.
+    Digit,
 }
 
 impl Class {
@@ -34,6 +40,9 @@ impl Class {
             Class::Any => true,
             Class::AnyButNewline => c != '\n',
             Class::NotBrace => c != '{' && c != '}',
+            Class::NotCloseBrace => c != '}',
+            Class::NotQuote => c != '"',
+            Class::Digit => py_str::is_digit(c),
         }
     }
 }

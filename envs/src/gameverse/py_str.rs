@@ -1,6 +1,6 @@
 //! The few Python `str` behaviours GameVerse's action parsers rely on, so that a reply is
 //! read the same way here as by the reference (Python 3): which characters count as
-//! whitespace and as word characters, `strip()` and `splitlines()`.
+//! whitespace, word characters and digits, `strip()` and `splitlines()`.
 
 /// Python's `str.isspace()` / `\s` in a `str` pattern: Unicode White_Space plus the ASCII
 /// information separators U+001C..U+001F, which Python also counts as whitespace.
@@ -15,6 +15,14 @@ pub fn is_space(c: char) -> bool {
 /// property (e.g. circled letters, some vowel signs). Replies never hinge on those.
 pub fn is_word(c: char) -> bool {
     c == '_' || c.is_alphanumeric()
+}
+
+/// `\d` in a Python `str` pattern: a decimal digit of any script (general category Nd).
+///
+/// Rust's `is_numeric` is wider (it also admits other numbers, such as `²` or `½`); a
+/// reply never hinges on those.
+pub fn is_digit(c: char) -> bool {
+    c.is_numeric()
 }
 
 /// `s.strip()`.

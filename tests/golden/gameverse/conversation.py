@@ -130,7 +130,8 @@ class Game:
         self.env_id, self.kwargs, self.seed = env_id, kwargs, seed
         mode = kwargs.get("action_mode", "semantic")
         if env_id == "GameVerse/TicTacToe":
-            self.env = ttt_golden.make(kwargs.get("player_mark", "X"))
+            self.env = ttt_golden.make(kwargs.get("player_mark", "X"), mode,
+                                       kwargs.get("coordinates") == "normalized")
             self.state = lambda: ttt_golden.state(self.env)
         elif env_id == "GameVerse/2048":
             gv.random.seed(seed)
@@ -211,6 +212,11 @@ def actions(text, reasoning="Looking at the board."):
     return f"### Reasoning\n{reasoning}\n### Actions\n{text}"
 
 
+def click(x, y):
+    body = json.dumps({"action_type": "CLICK", "parameters": {"x": x, "y": y}}, indent=4)
+    return f"```json\n{body}\n```"
+
+
 def press(key, array=False):
     body = json.dumps({"action_type": "PRESS", "parameters": {"key": key}}, indent=4)
     return f"```json\n[{body}]\n```" if array else f"```json\n{body}\n```"
@@ -223,6 +229,11 @@ RUNS = [
     ("tic_tac_toe_o_header_line", "GameVerse/TicTacToe", {"player_mark": "O"}, 0, 20, [
         actions("B2"), "### Reasoning\nBlock.\n### Actions: A3"]),
     ("tic_tac_toe_x_no_headers", "GameVerse/TicTacToe", {"player_mark": "X"}, 0, 20, ["I play B2."]),
+    ("tic_tac_toe_x_gui", "GameVerse/TicTacToe", {"player_mark": "X", "action_mode": "gui"}, 0, 20, [
+        actions(click(275, 275)), actions(click(425, 50)), "### Actions\n" + json.dumps({"x": 60, "y": 499}),
+        actions(click(200, 400)), actions(click(350, 125))]),
+    ("tic_tac_toe_o_gui_occupied", "GameVerse/TicTacToe", {"player_mark": "O", "action_mode": "gui"}, 0, 20, [
+        actions(click(275, 275)), actions(click(100, 100))]),
     ("2048_semantic", "GameVerse/2048", {}, 1, 1000, [
         actions("down"), "### Actions: left", "left", actions("**Left**"), "  ### Actions\n\n  right  \n",
         "### Actions\nup\n### Actions\ndown", actions("move up"), "", actions('{"key": "up"}', "{x} {{y}}"),

@@ -3,7 +3,8 @@
 //! 0-100 score — with the oracle's play as the expert demonstration (GameVerse's
 //! tutorial videos cannot be shipped; a silent expert clip of the same game stands in)
 //! and a random episode that ends badly. Deterministic: `build()` always returns the
-//! same suite, and the committed `bench/suites/gameverse/v1.json` is its output.
+//! same suite, and the committed `bench/suites/gameverse/v3.json` is its output (v1 and
+//! v2 are frozen files).
 
 mod recipes;
 
@@ -16,7 +17,7 @@ use crate::task::{
 use recipes::Recipe;
 
 pub const SUITE_ID: &str = "gameverse";
-pub const SUITE_VERSION: u32 = 2;
+pub const SUITE_VERSION: u32 = 3;
 /// A failure clip shows at most this many decisions.
 const FAILURE_CLIP: u32 = 24;
 
@@ -161,13 +162,21 @@ mod tests {
     }
 
     /// GameVerse's settings and trials: Tic-Tac-Toe 10 as X and 10 as O, 2048 five
-    /// trials, Maze ten, Snake ten per latency mode; both action modes (Tic-Tac-Toe:
-    /// semantic only).
+    /// trials, Maze ten, Snake ten per latency mode; each in both action modes.
     #[test]
     fn every_game_has_gameverse_settings_and_trials() {
         let trials = |ts: &[&Task]| ts.iter().map(|t| t.trial_count()).sum::<u32>();
         let ttt = tasks_of("GameVerse/TicTacToe");
-        assert_eq!((ttt.len(), trials(&ttt)), (2, 20));
+        assert_eq!((ttt.len(), trials(&ttt)), (4, 40));
+        let gui = suite().task("tic-tac-toe-o-gui").unwrap();
+        assert_eq!(
+            (
+                gui.kwargs["action_mode"].as_str(),
+                gui.kwargs["player_mark"].as_str()
+            ),
+            (Some("gui"), Some("O"))
+        );
+        assert!(gui.actions[4].contains("\"CLICK\""), "{:?}", gui.actions);
         for (env, cap, per_mode) in [("GameVerse/2048", 1000, 5), ("GameVerse/Maze", 20, 10)] {
             let ts = tasks_of(env);
             assert_eq!(
@@ -207,7 +216,12 @@ mod tests {
     /// release build): the oracle passes, the random policy does not.
     #[test]
     fn the_oracle_passes_and_random_play_does_not() {
-        for id in ["tic-tac-toe-o", "maze-gui-s3", "snake-normal"] {
+        for id in [
+            "tic-tac-toe-o",
+            "tic-tac-toe-x-gui",
+            "maze-gui-s3",
+            "snake-normal",
+        ] {
             let task = suite().task(id).unwrap();
             let oracle = run_episode(task, &mut crate::agents::OracleAgent::new()).unwrap();
             assert!(oracle.passed, "{id}: {}", oracle.score);

@@ -43,11 +43,19 @@ pub fn all() -> Vec<Recipe> {
     let mut out = Vec::new();
     // Tic-Tac-Toe: a draw is the best result against the minimax opponent (score 100);
     // GameVerse plays 10 games as X and 10 as O (the opponent is deterministic, so the
-    // trials differ only by the model's sampling).
-    let ttt_rules = "A move on an occupied cell, or a reply naming no cell, loses at once. \
-        Draw (or win) to score 100; a loss scores by the marks you placed.";
-    // Only the semantic mode: the environment does not read GameVerse's GUI replies yet.
-    for (suffix, title, mode) in &MODES[..1] {
+    // trials differ only by the model's sampling). Its main table is GUI mode.
+    for (suffix, title, mode) in MODES {
+        let rules = match mode {
+            "gui" => {
+                "A click on an occupied cell or beside the board, or a reply without a \
+                readable click, loses at once. Draw (or win) to score 100; a loss scores by \
+                the marks you placed."
+            }
+            _ => {
+                "A move on an occupied cell, or a reply naming no cell, loses at once. \
+                Draw (or win) to score 100; a loss scores by the marks you placed."
+            }
+        };
         for mark in ["X", "O"] {
             out.push(Recipe {
                 env: "GameVerse/TicTacToe",
@@ -58,7 +66,7 @@ pub fn all() -> Vec<Recipe> {
                 seed: 0,
                 step_cap: 20,
                 pass_score: 100.0,
-                rules: ttt_rules,
+                rules,
                 demo_cap: 9,
                 trials: 10,
             });

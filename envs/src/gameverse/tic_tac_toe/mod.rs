@@ -2,7 +2,10 @@
 //! default) against GameVerse's deterministic minimax opponent; X always moves first.
 //! Rules, the opponent, the action text and the scores follow `docs/environments.md`
 //! ("GameVerse Tic-Tac-Toe"). Cells are (row, column), rows A-C from the top, columns
-//! 1-3 from the left: `B3` is row 1, column 2 (0-based).
+//! 1-3 from the left: `B3` is row 1, column 2 (0-based). In GUI mode a reply is a JSON
+//! click on the 500×500 frame ([`gui`]).
+
+pub mod gui;
 
 use serde_json::{json, Value};
 
@@ -15,16 +18,17 @@ use crate::core::error::EnvError;
 use crate::core::frame::{Frame, Rgb};
 use crate::core::input::{Gesture, GridGeometry, PointerMode};
 use crate::core::oracle::{Control, Solver};
+use crate::gameverse::gui_action::click_text;
 use crate::gameverse::prompt::{agent_prompts, PromptTemplates};
 use crate::gameverse::ActionMode;
+use gui::{Click, Landing};
 use crate::render::font::draw_text;
 use crate::render::raster::fill_rect;
 
 /// The game's name inside GameVerse (its reflection and judge prompts use it).
 pub const GAME_NAME: &str = "TicTacToe";
 
-/// The zero-shot prompt templates of an action mode. Our environment reads semantic
-/// replies; the GUI templates wait for its click replies.
+/// The zero-shot prompt templates of an action mode.
 pub fn prompts(mode: ActionMode) -> PromptTemplates {
     match mode {
         ActionMode::Semantic => PromptTemplates {
@@ -259,6 +263,9 @@ fn coordinate_pairs(text: &str) -> Vec<usize> {
 pub struct TicTacToe {
     id: &'static str,
     agent: Mark,
+    mode: ActionMode,
+    /// GUI replies give points on a 0-1000 scale (GameVerse's `coor_trans`).
+    normalized: bool,
     board: Board,
     outcome: Outcome,
     steps: u32,
@@ -287,16 +294,24 @@ fn lines_with(board: &Board, cell: usize, mark: Mark, count: usize) -> bool {
 }
 
 impl TicTacToe {
-    pub fn new(id: &'static str, agent: Mark) -> Self {
+    pub fn new(id: &'static str, agent: Mark, mode: ActionMode) -> Self {
         Self {
             id,
             agent,
+            mode,
+            normalized: false,
             board: [None; 9],
             outcome: Outcome::Ongoing,
             steps: 0,
             has_reset: false,
             last_move: MoveEffect::default(),
         }
+    }
+
+    /// GUI replies on GameVerse's normalized 0-1000 scale instead of window pixels.
+    pub fn with_normalized_coordinates(mut self, normalized: bool) -> Self {
+        self.normalized = normalized;
+        self
     }
 
     fn agent_marks(&self) -> usize {
@@ -364,12 +379,54 @@ impl TicTacToe {
         }
     }
 
-    /// Plays one agent move given as text; unreadable text or an occupied cell loses.
+    /// Plays one agent move given as text, read in the action mode; unreadable text, a
+    /// click off the board or an occupied cell loses.
     fn play_text(&mut self, text: &str) {
-        match parse_cells(text).first() {
-            Some(&cell) => self.play_cell(cell),
-            None => self.outcome = Outcome::Loss,
+        match self.cell_of_text(text) {
+            Ok(cell) => self.play_cell(cell),
+            Err(_) => self.outcome = Outcome::Loss,
         }
+    }
+
+    /// The cell a reply names (semantic) or clicks (GUI).
+    fn cell_of_text(&self, text: &str) -> Result<usize, String> {
+        match self.mode {
+            ActionMode::Semantic => parse_cells(text).first().copied().ok_or_else(|| {
+                format!("{text:?} names no cell: write a cell such as A1, B2 or C3")
+            }),
+            ActionMode::Gui => match Click::read(text, self.normalized).landing() {
+                Landing::Cell(cell) => Ok(cell),
+                Landing::OffBoard => Err(format!(
+                    "{text:?} clicks no cell of the board: click one, e.g. {}",
+                    self.click_reply(4)
+                )),
+                Landing::Unplayable => Err(format!(
+                    "{text:?} is not a click GameVerse can play (x and y must be integers): \
+                     click a cell, e.g. {}",
+                    self.click_reply(4)
+                )),
+            },
+        }
+    }
+
+    /// The reply that plays `cell`: its name, or a click on its centre (in normalized
+    /// coordinates `2p + 1`, which the game maps back to pixel p).
+    fn cell_reply(&self, cell: usize) -> String {
+        match self.mode {
+            ActionMode::Semantic => cell_name(cell),
+            ActionMode::Gui => self.click_reply(cell),
+        }
+    }
+
+    fn click_reply(&self, cell: usize) -> String {
+        let (x, y) = GRID.centre((cell / 3) as u32, (cell % 3) as u32);
+        self.click_at(x as i64, y as i64)
+    }
+
+    /// A click at window pixel (x, y) as the game reads it.
+    fn click_at(&self, x: i64, y: i64) -> String {
+        let written = |p: i64| if self.normalized { 2 * p + 1 } else { p };
+        click_text(written(x), written(y))
     }
 
     fn play_cell(&mut self, cell: usize) {
@@ -440,9 +497,10 @@ impl Env for TicTacToe {
         }
     }
 
-    /// One preset per cell, named as models write them: A1 … C3.
+    /// One preset per cell, named as models write them: A1 … C3, or in GUI mode the
+    /// click on the cell's centre.
     fn action_names(&self) -> Vec<String> {
-        (0..9).map(cell_name).collect()
+        (0..9).map(|c| self.cell_reply(c)).collect()
     }
 
     fn preset_action(&self, index: usize) -> Option<Action> {
@@ -460,35 +518,34 @@ impl Env for TicTacToe {
 
     fn action_text(&self, action: &Action) -> String {
         match (Self::cell_of(action), action) {
-            (Some(cell), _) => cell_name(cell),
+            (Some(cell), _) => self.cell_reply(cell),
             (None, Action::Text(t)) => t.clone(),
             (None, other) => format!("{other:?}"),
         }
     }
 
-    /// Reads a move the way the reference does (see [`parse_cells`]).
+    /// Reads a move the way the reference does (see [`parse_cells`] and [`gui`]).
     fn parse_action(&self, text: &str) -> Result<Action, ActionError> {
-        parse_cells(text)
-            .first()
-            .map(|&c| Self::place(c))
-            .ok_or_else(|| {
-                ActionError(format!(
-                    "{text:?} names no cell: write a cell such as A1, B2 or C3"
-                ))
-            })
+        self.cell_of_text(text).map(Self::place).map_err(ActionError)
     }
 
     fn pointer_mode(&self) -> Option<PointerMode> {
         Some(PointerMode::Click)
     }
 
+    /// A click on the board plays its cell; in GUI mode it is the reply a model would
+    /// write for that pixel, which the game reads like any other. A click beside the
+    /// board does nothing (people misclick; a model's click there loses).
     fn pointer_action(&self, gesture: Gesture) -> Option<Action> {
-        match gesture {
-            Gesture::Click { x, y } => GRID
-                .cell_at(x, y)
-                .map(|(r, c)| Self::place(r as usize * 3 + c as usize)),
-            Gesture::Drag { .. } => None,
-        }
+        let Gesture::Click { x, y } = gesture else {
+            return None;
+        };
+        let (x, y) = (x.floor(), y.floor());
+        let (r, c) = GRID.cell_at(x, y)?;
+        Some(match self.mode {
+            ActionMode::Semantic => Self::place(r as usize * 3 + c as usize),
+            ActionMode::Gui => Action::Text(self.click_at(x as i64, y as i64)),
+        })
     }
 
     fn render_fps(&self) -> u32 {
@@ -511,11 +568,12 @@ impl Env for TicTacToe {
         (!text_mode).then(|| self.task_description())
     }
 
-    /// The semantic zero-shot prompts; `{task_description}` names the agent's mark.
+    /// The action mode's zero-shot prompts; `{task_description}` names the agent's mark
+    /// (in both modes, as the reference's `get_game_info` does).
     fn agent_prompts(&self) -> Option<AgentPrompts> {
         Some(agent_prompts(
             GAME_NAME,
-            prompts(ActionMode::Semantic),
+            prompts(self.mode),
             vec![("task_description", self.task_description())],
         ))
     }
@@ -711,7 +769,7 @@ mod tests {
     use super::*;
 
     fn game(agent: Mark) -> TicTacToe {
-        let mut g = TicTacToe::new("GameVerse/TicTacToe", agent);
+        let mut g = TicTacToe::new("GameVerse/TicTacToe", agent, ActionMode::Semantic);
         g.reset(None);
         g
     }
@@ -811,5 +869,55 @@ mod tests {
         assert_eq!(g.action_text(&a), "B3");
         assert_eq!(g.pointer_action(Gesture::Click { x: 20.0, y: 20.0 }), None);
         assert_eq!(g.parse_action("B3"), Ok(a));
+    }
+
+    fn gui(agent: Mark, normalized: bool) -> TicTacToe {
+        let mut g = TicTacToe::new("GameVerse/TicTacToe", agent, ActionMode::Gui)
+            .with_normalized_coordinates(normalized);
+        g.reset(None);
+        g
+    }
+
+    #[test]
+    fn gui_replies_click_cells_and_bad_clicks_lose() {
+        let mut g = gui(Mark::X, false);
+        step(&mut g, "```json\n{\"action_type\": \"CLICK\", \"parameters\": {\"x\": 280, \"y\": 270}}\n```");
+        assert_eq!(g.board[4], Some(Mark::X));
+        // A semantic reply names no click in GUI mode: the game is lost at once.
+        let s = step(&mut g, "C3");
+        assert!(s.terminated);
+        assert_eq!((g.outcome, g.score()), (Outcome::Loss, 20.0));
+        for text in ["{\"x\": 250.0, \"y\": 250}", "{\"x\": 49, \"y\": 250}", "[1]"] {
+            let mut g = gui(Mark::O, false);
+            assert!(step(&mut g, text).terminated, "{text}");
+            assert_eq!(g.agent_marks(), 0, "{text}");
+        }
+    }
+
+    #[test]
+    fn gui_presets_and_people_clicks_are_replies() {
+        for normalized in [false, true] {
+            let g = gui(Mark::X, normalized);
+            let names = g.action_names();
+            for (cell, name) in names.iter().enumerate() {
+                assert_eq!(g.parse_action(name), Ok(TicTacToe::place(cell)), "{name}");
+                assert_eq!(g.action_text(&TicTacToe::place(cell)), *name);
+            }
+            let click = g
+                .pointer_action(Gesture::Click { x: 200.7, y: 499.2 })
+                .unwrap();
+            let Action::Text(text) = &click else {
+                panic!("{click:?}")
+            };
+            assert_eq!(Click::read(text, normalized), Click {
+                x: gui::Coordinate::Int(200),
+                y: gui::Coordinate::Int(499),
+            });
+            assert_eq!(g.parse_action(text), Ok(TicTacToe::place(7)));
+            assert_eq!(g.pointer_action(Gesture::Click { x: 40.0, y: 300.0 }), None);
+        }
+        assert!(gui(Mark::X, true).action_names()[0].contains("\"x\": 251"));
+        let prompts = gui(Mark::O, false).agent_prompts().unwrap();
+        assert!(prompts.system.contains("Game Window Size: 500 x 500 pixels"));
     }
 }
