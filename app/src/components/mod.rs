@@ -3,6 +3,7 @@
 pub mod action_buttons;
 pub mod action_input;
 pub mod demo_clip;
+pub mod episode_run;
 pub mod error_box;
 pub mod file_drop;
 pub mod frame_view;

@@ -24,12 +24,23 @@ use crate::browser::drive::converse;
 use crate::browser::files::{download, read_text};
 use crate::browser::run_controller::RunController;
 use crate::browser::storage::local;
+use crate::components::episode_run::{EpisodeRunControls, RunWords};
 use crate::components::file_drop::FileDrop;
 use crate::components::run_setup::{EndpointChoice, RunSetupState};
 use crate::pages::home::set_title;
 use crate::runner::control::RunPhase;
 
 type Live = StoredValue<Option<Rc<RefCell<AuditRun>>>, LocalStorage>;
+
+/// The audit's buttons and progress line.
+const AUDIT_WORDS: RunWords = RunWords {
+    id: "audit",
+    start: "Start the audit",
+    resume: "Resume the audit",
+    again: "Audit again",
+    close: ("discard", "Close this file"),
+    settled: "episodes audited",
+};
 
 #[component]
 pub fn AuditPage() -> impl IntoView {
@@ -177,24 +188,6 @@ pub fn AuditPage() -> impl IntoView {
         });
         (settled, total)
     };
-    let start_label = move || {
-        let (settled, total) = progress();
-        if settled == 0 {
-            "Start the audit"
-        } else if settled < total {
-            "Resume the audit"
-        } else {
-            "Audit again"
-        }
-    };
-    let start_or_again = move || {
-        let (settled, total) = progress();
-        if total > 0 && settled == total {
-            audit.set(None);
-        }
-        start();
-    };
-
     view! {
         <div class="audit">
             <h1>"Audit a model run"</h1>
@@ -222,58 +215,20 @@ pub fn AuditPage() -> impl IntoView {
                                 {format!(": {} · {} · {} episodes", file.label, file.suite, file.episodes.len())}
                             </p>
                             <EndpointChoice state=setup />
-                            <div class="run-buttons">
-                                <button
-                                    type="button"
-                                    data-testid="audit-start"
-                                    disabled=move || run.is_active()
-                                    on:click=move |_| start_or_again()
-                                >
-                                    {start_label}
-                                </button>
-                                <button
-                                    type="button"
-                                    class="secondary"
-                                    data-testid="audit-pause"
-                                    disabled=move || !run.is_active()
-                                    on:click=move |_| run.toggle_pause()
-                                >
-                                    {move || if run.phase() == RunPhase::Paused { "Continue" } else { "Pause" }}
-                                </button>
-                                <button
-                                    type="button"
-                                    class="secondary"
-                                    data-testid="audit-stop"
-                                    disabled=move || !run.is_active()
-                                    on:click=move |_| run.stop()
-                                >
-                                    "Stop"
-                                </button>
-                                <button
-                                    type="button"
-                                    class="secondary"
-                                    data-testid="audit-discard"
-                                    disabled=move || run.is_active()
-                                    on:click=move |_| discard()
-                                >
-                                    "Close this file"
-                                </button>
-                            </div>
-                            <p data-testid="audit-progress" aria-live="polite">
-                                {move || {
-                                    let (settled, total) = progress();
-                                    let phase = match run.phase() {
-                                        RunPhase::Running => " · running",
-                                        RunPhase::Paused => " · paused",
-                                        RunPhase::Stopped => " · stopped",
-                                        RunPhase::Finished => " · finished",
-                                        RunPhase::Idle => "",
-                                    };
-                                    format!("{settled} of {total} episodes audited{phase}")
-                                }}
-                            </p>
-                            {move || status.get().map(|s| view! { <p class="muted" data-testid="audit-status">{s}</p> })}
-                            {move || last_error.get().map(|e| view! { <p class="notice" data-testid="audit-last-error">{format!("Last endpoint error: {e}")}</p> })}
+                            <EpisodeRunControls
+                                words=AUDIT_WORDS
+                                run=run
+                                progress=progress
+                                start=move |again: bool| {
+                                    if again {
+                                        audit.set(None);
+                                    }
+                                    start();
+                                }
+                                close=discard
+                                status=status
+                                last_error=last_error
+                            />
                         }
                     })
             }}

@@ -21,6 +21,7 @@ use crate::browser::drive::converse;
 use crate::browser::files::{download, read_text};
 use crate::browser::run_controller::RunController;
 use crate::browser::storage::local;
+use crate::components::episode_run::{EpisodeRunControls, RunWords};
 use crate::components::file_drop::FileDrop;
 use crate::components::run_setup::{EndpointChoice, RunSetupState};
 use crate::judging::input::{read_dropped, read_link, Chosen, Dropped};
@@ -46,6 +47,16 @@ fn parse_max_images(text: &str) -> Result<usize, String> {
         )),
     }
 }
+
+/// The judging's buttons and progress line.
+const JUDGE_WORDS: RunWords = RunWords {
+    id: "judge",
+    start: "Start the judging",
+    resume: "Resume the judging",
+    again: "Judge again",
+    close: ("clear", "Clear"),
+    settled: "episodes judged",
+};
 
 #[component]
 pub fn JudgePage() -> impl IntoView {
@@ -273,24 +284,6 @@ pub fn JudgePage() -> impl IntoView {
         });
         (settled, total)
     };
-    let start_label = move || {
-        let (settled, total) = progress();
-        if settled == 0 {
-            "Start the judging"
-        } else if settled < total {
-            "Resume the judging"
-        } else {
-            "Judge again"
-        }
-    };
-    let start_or_again = move || {
-        let (settled, total) = progress();
-        if total > 0 && settled == total {
-            judge.set(None);
-        }
-        start();
-    };
-
     view! {
         <div class="judge">
             <h1>"Judge episodes by their milestones"</h1>
@@ -352,58 +345,20 @@ pub fn JudgePage() -> impl IntoView {
                                 }
                             />
                         </p>
-                        <div class="run-buttons">
-                            <button
-                                type="button"
-                                data-testid="judge-start"
-                                disabled=move || run.is_active()
-                                on:click=move |_| start_or_again()
-                            >
-                                {start_label}
-                            </button>
-                            <button
-                                type="button"
-                                class="secondary"
-                                data-testid="judge-pause"
-                                disabled=move || !run.is_active()
-                                on:click=move |_| run.toggle_pause()
-                            >
-                                {move || if run.phase() == RunPhase::Paused { "Continue" } else { "Pause" }}
-                            </button>
-                            <button
-                                type="button"
-                                class="secondary"
-                                data-testid="judge-stop"
-                                disabled=move || !run.is_active()
-                                on:click=move |_| run.stop()
-                            >
-                                "Stop"
-                            </button>
-                            <button
-                                type="button"
-                                class="secondary"
-                                data-testid="judge-clear"
-                                disabled=move || run.is_active()
-                                on:click=move |_| clear()
-                            >
-                                "Clear"
-                            </button>
-                        </div>
-                        <p data-testid="judge-progress" aria-live="polite">
-                            {move || {
-                                let (settled, total) = progress();
-                                let phase = match run.phase() {
-                                    RunPhase::Running => " · running",
-                                    RunPhase::Paused => " · paused",
-                                    RunPhase::Stopped => " · stopped",
-                                    RunPhase::Finished => " · finished",
-                                    RunPhase::Idle => "",
-                                };
-                                format!("{settled} of {total} episodes judged{phase}")
-                            }}
-                        </p>
-                        {move || status.get().map(|s| view! { <p class="muted" data-testid="judge-status">{s}</p> })}
-                        {move || last_error.get().map(|e| view! { <p class="notice" data-testid="judge-last-error">{format!("Last endpoint error: {e}")}</p> })}
+                        <EpisodeRunControls
+                            words=JUDGE_WORDS
+                            run=run
+                            progress=progress
+                            start=move |again: bool| {
+                                if again {
+                                    judge.set(None);
+                                }
+                                start();
+                            }
+                            close=clear
+                            status=status
+                            last_error=last_error
+                        />
                     }
                 })
             }}
