@@ -18,36 +18,9 @@ pub struct HistoryEntry {
     pub retrieved: Option<String>,
 }
 
-/// Python's `repr` of a `str`: single quotes unless the text has one and no double
-/// quote; backslash escapes for the quote, backslash, tab, newline, carriage return and
-/// other control characters (C0, DEL, C1 and U+00A0, the ones Python does not print).
-pub fn py_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || (0x7f..=0xa0).contains(&(c as u32)) => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
+/// Python's `repr` of a `str` (the port VisGym's replies are read with, Unicode's
+/// printable table included).
+pub use envs::visgym::python::format::str_repr as py_repr;
 
 fn py_opt(s: &Option<String>) -> String {
     s.as_deref().map_or_else(|| "None".to_string(), py_repr)
