@@ -6,12 +6,15 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use bench::encode::{ImageEncoder, ImageSettings};
 use bench::exchange::{Exchange, Step};
 use bench::model_episode::{FrameEncoder, ModelEpisode};
 
 use super::http::{post_json, HttpAnswer};
+use super::run_controller::RunController;
 use super::time::{now_ms, sleep, unix_s};
 use crate::runner::control::Control;
+use crate::runner::profiles::Profile;
 
 /// How the drive ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,4 +122,59 @@ pub async fn converse<C: Exchange>(
         }
         changed();
     }
+}
+
+/// Where a conversation goes: the profile's endpoint with its key, frames encoded as
+/// `image` says.
+pub struct Destination<'a> {
+    pub profile: &'a Profile,
+    pub key: Option<String>,
+    pub image: ImageSettings,
+}
+
+/// Starts one worker of `run` conversing for `subject` (a run over a file's episodes:
+/// the auditor's, the judge's) with `to`. `changed` sees the subject after every step;
+/// the run is complete when `complete` says so, and `ended` hears of its end.
+pub fn start_conversation<C: Exchange + 'static>(
+    run: RunController,
+    subject: Rc<RefCell<C>>,
+    to: Destination,
+    changed: impl Fn(&C) + 'static,
+    complete: impl Fn(&C) -> bool + 'static,
+    ended: impl Fn() + 'static,
+) {
+    let changed = Rc::new(changed);
+    let Destination {
+        profile,
+        key,
+        image,
+    } = to;
+    let (base_url, timeout_s) = (profile.base_url.clone(), profile.timeout_s);
+    let done = subject.clone();
+    run.start(
+        1,
+        move |control| {
+            let subject = subject.clone();
+            let key = key.clone();
+            let base_url = base_url.clone();
+            let changed = changed.clone();
+            async move {
+                let mut encoder = ImageEncoder::new(image);
+                let seen = subject.clone();
+                let changed = move || changed(&seen.borrow());
+                converse(
+                    subject,
+                    &mut encoder,
+                    key,
+                    timeout_s,
+                    base_url,
+                    control,
+                    changed,
+                )
+                .await;
+            }
+        },
+        move || complete(&done.borrow()),
+        move |_| ended(),
+    );
 }

@@ -10,14 +10,13 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use bench::encode::ImageEncoder;
 use bench::judge::file::JudgeFile;
 use bench::judge::run::{JudgeRun, DEFAULT_MAX_IMAGES};
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
-use crate::browser::drive::converse;
+use crate::browser::drive::{start_conversation, Destination};
 use crate::browser::files::{download, read_text};
 use crate::browser::run_controller::RunController;
 use crate::browser::storage::local;
@@ -226,12 +225,8 @@ pub fn JudgePage() -> impl IntoView {
             }
         };
         let profile = setup.profiles.get_untracked().current().clone();
-        let problems = profile.problems();
-        if !problems.is_empty() {
-            notice.set(Some(format!(
-                "The endpoint profile needs fixing on /models: {}",
-                problems.join(" ")
-            )));
+        if let Some(problem) = profile.unusable() {
+            notice.set(Some(problem));
             return;
         }
         let mut judge_run = JudgeRun::new(source, profile.endpoint(), budget);
@@ -245,34 +240,23 @@ pub fn JudgePage() -> impl IntoView {
         let total = judge_run.total();
         let shared = Rc::new(RefCell::new(judge_run));
         live.set_value(Some(shared.clone()));
-        let key = Some(setup.key.get_untracked()).filter(|k| !k.trim().is_empty());
-        let image = setup.settings.get_untracked().image;
-        let changed = {
-            let shared = shared.clone();
-            move || {
-                let s = shared.borrow();
+        let to = Destination {
+            profile: &profile,
+            key: Some(setup.key.get_untracked()).filter(|k| !k.trim().is_empty()),
+            image: setup.settings.get_untracked().image,
+        };
+        start_conversation(
+            run,
+            shared,
+            to,
+            move |s| {
                 judge.set(Some(s.file().clone()));
                 status.set(s.describe_current());
                 last_error.set(s.last_error().map(|e| e.message.clone()));
                 save();
-            }
-        };
-        let done = shared.clone();
-        run.start(
-            1,
-            move |control| {
-                let shared = shared.clone();
-                let key = key.clone();
-                let base = profile.base_url.clone();
-                let timeout = profile.timeout_s;
-                let changed = changed.clone();
-                async move {
-                    let mut encoder = ImageEncoder::new(image);
-                    converse(shared, &mut encoder, key, timeout, base, control, changed).await;
-                }
             },
-            move || done.borrow().settled() == total,
-            move |_| status.set(None),
+            move |s| s.settled() == total,
+            move || status.set(None),
         );
     };
 

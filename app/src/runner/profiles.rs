@@ -71,6 +71,17 @@ pub fn provider_label(p: Provider) -> &'static str {
 pub const PROVIDERS: [Provider; 3] = [Provider::OpenAi, Provider::Anthropic, Provider::Gemini];
 
 impl Profile {
+    /// What to say before a run with this profile, when it cannot be used.
+    pub fn unusable(&self) -> Option<String> {
+        let problems = self.problems();
+        (!problems.is_empty()).then(|| {
+            format!(
+                "The endpoint profile needs fixing on /models: {}",
+                problems.join(" ")
+            )
+        })
+    }
+
     /// Everything wrong with the profile, in words (empty when it can be used).
     pub fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
