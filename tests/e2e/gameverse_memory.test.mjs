@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { expectText, pageHarness } from './support.mjs';
+import { expectText, pageHarness, saveProfile } from './support.mjs';
 import { startScripted } from './scripted.mjs';
 
 const TIMEOUT = 180_000;
@@ -43,14 +43,7 @@ test('/run offers GameVerse\'s memory agent, and a maze run sends the reference 
   await fs.writeFile(script, JSON.stringify(run.script));
   const model = `file:${script}`;
   try {
-    const page = await open('/models');
-    await page.getByTestId('profile-name').fill('Scripted');
-    await page.getByTestId('profile-provider').selectOption('openai');
-    await page.getByTestId('profile-base-url').fill(`${scripted.url}/v1`);
-    await page.getByTestId('profile-model').fill(model);
-    await page.getByTestId('profile-timeout').fill('10');
-    await page.getByTestId('profile-save').click();
-    await page.getByTestId('profile-status').getByText('Saved “Scripted”.').waitFor();
+    const page = await saveProfile(open, { base: `${scripted.url}/v1`, model });
 
     await page.goto(`${harness.url()}/run?task=maze-s1&suite=gameverse`);
     await page.getByTestId('run-protocol').selectOption('gameverse');

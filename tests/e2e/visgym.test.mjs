@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { expectText, launchBrowser, openPage, pageHarness } from './support.mjs';
+import { expectText, launchBrowser, openPage, pageHarness, saveProfile } from './support.mjs';
 import { startScripted } from './scripted.mjs';
 
 const TIMEOUT = 120_000;
@@ -302,15 +302,7 @@ test('/run offers VisGym\'s harness, and a run of Maze 2D sends the reference co
   await fs.writeFile(script, JSON.stringify(run.script));
   const model = `file:${script}`;
   try {
-    // The endpoint profile.
-    const page = await open('/models');
-    await page.getByTestId('profile-name').fill('Scripted');
-    await page.getByTestId('profile-provider').selectOption('openai');
-    await page.getByTestId('profile-base-url').fill(`${scripted.url}/v1`);
-    await page.getByTestId('profile-model').fill(model);
-    await page.getByTestId('profile-timeout').fill('10');
-    await page.getByTestId('profile-save').click();
-    await page.getByTestId('profile-status').getByText('Saved “Scripted”.').waitFor();
+    const page = await saveProfile(open, { base: `${scripted.url}/v1`, model });
 
     await page.goto(`${harness.url()}/run?task=maze-2d-easy-s0&suite=visgym`);
     await page.getByTestId('run-protocol').selectOption('visgym');
