@@ -232,7 +232,7 @@ fn run_suite(args: &RunArgs) -> Result<Output, CliError> {
     // Rewriting the file after every quick episode (a built-in agent's) would cost more
     // than playing them: at most once a second, and at the end.
     let saved = std::sync::Mutex::new(None::<std::time::Instant>);
-    let save = |results: &[ResultEpisode], last: bool| {
+    let save = |slots: &[Option<ResultEpisode>], last: bool| {
         let (Some(path), Ok(mut saved)) = (&args.out, saved.lock()) else {
             return Ok(());
         };
@@ -240,7 +240,8 @@ fn run_suite(args: &RunArgs) -> Result<Output, CliError> {
             return Ok(());
         }
         *saved = Some(std::time::Instant::now());
-        replace_file(path, &results_file(results.to_vec()).to_json())
+        let finished = slots.iter().flatten().cloned().collect();
+        replace_file(path, &results_file(finished).to_json())
     };
     let results = play_all(
         &tasks,

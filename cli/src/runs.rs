@@ -123,8 +123,8 @@ impl Player {
 }
 
 /// What a run already has and where it keeps what it finishes: the episodes of the
-/// results file it resumes, and a save called with every finished episode so far (in
-/// task, then repetition order) each time one finishes, and a last time (`true`) when
+/// results file it resumes, and a save called with every job's slot (in task, then
+/// repetition order) each time an episode finishes, and a last time (`true`) when
 /// the run ends or fails, so an interrupted run loses only what the save skipped.
 #[derive(Default)]
 pub struct Checkpoints<'a> {
@@ -132,8 +132,9 @@ pub struct Checkpoints<'a> {
     pub save: Option<&'a Save<'a>>,
 }
 
-/// Keeps the finished episodes (e.g. writes the results file).
-pub type Save<'a> = dyn Fn(&[ResultEpisode], bool) -> Result<(), CliError> + Sync + 'a;
+/// Keeps the finished episodes (e.g. writes the results file). It sees every job's slot
+/// (`None` until finished), so it copies episodes only when it writes.
+pub type Save<'a> = dyn Fn(&[Option<ResultEpisode>], bool) -> Result<(), CliError> + Sync + 'a;
 
 /// Plays each of `tasks` `episodes` times (times its trials with `with_trials`, as a
 /// suite run does), `concurrency` episodes at a time (threads; each episode on its own
@@ -182,7 +183,7 @@ pub fn play_all(
         };
         slots[i] = Some(episode.clone());
         match checkpoints.save {
-            Some(save) => save(&slots.iter().flatten().cloned().collect::<Vec<_>>(), false),
+            Some(save) => save(&slots, false),
             None => Ok(()),
         }
     };
@@ -226,7 +227,7 @@ pub fn play_all(
     }
     let slots = slots.into_inner().unwrap_or_default();
     if let Some(save) = checkpoints.save {
-        save(&slots.iter().flatten().cloned().collect::<Vec<_>>(), true)?;
+        save(&slots, true)?;
     }
     let mut results: Vec<(usize, Result<ResultEpisode, CliError>)> = slots
         .into_iter()

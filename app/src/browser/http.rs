@@ -100,16 +100,13 @@ async fn post(
         Ok((_, Err(status))) if !timed_out.get() => Err(format!(
             "the connection to {base_url} broke off while the answer (HTTP {status}) was arriving"
         )),
-        Ok((resp, Ok(body))) => {
-            if body.len() > bench::protocol::endpoint::MAX_ANSWER_BYTES {
-                return Err(bench::protocol::endpoint::answer_too_large());
-            }
-            Ok(HttpAnswer {
-                status: resp.status(),
-                retry_after: resp.headers().get("retry-after"),
-                body,
-            })
-        }
+        // An answer over `MAX_ANSWER_BYTES` is refused where every answer is read
+        // (`bench::protocol::endpoint::Endpoint::response`).
+        Ok((resp, Ok(body))) => Ok(HttpAnswer {
+            status: resp.status(),
+            retry_after: resp.headers().get("retry-after"),
+            body,
+        }),
         Ok((_, Err(_))) | Err(_) => {
             if redirect == RequestRedirect::Error && !timed_out.get() && probe_redirects(url).await
             {
