@@ -114,6 +114,73 @@ impl Store for MemoryStore {
     }
 }
 
+/// One write a [`RecordingStore`] saw.
+#[cfg(test)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Write {
+    Set(String, String),
+    Remove(String),
+}
+
+/// A [`MemoryStore`] that logs every write, so a test can see what the store would
+/// hold had the tab gone away after any number of them ([`RecordingStore::cut`]).
+/// `localStorage` writes one key at a time, all or nothing, so a reload or a crash
+/// can only land between two writes.
+#[cfg(test)]
+#[derive(Debug, Default)]
+pub struct RecordingStore {
+    now: MemoryStore,
+    log: RefCell<Vec<Write>>,
+}
+
+#[cfg(test)]
+impl RecordingStore {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// How many writes it has seen.
+    pub fn writes(&self) -> usize {
+        self.log.borrow().len()
+    }
+
+    /// The store as it was after the first `writes` writes.
+    pub fn cut(&self, writes: usize) -> MemoryStore {
+        let store = MemoryStore::new();
+        for w in self.log.borrow().iter().take(writes) {
+            match w {
+                Write::Set(k, v) => store.set(k, v).expect("no quota"),
+                Write::Remove(k) => store.remove(k),
+            }
+        }
+        store
+    }
+}
+
+#[cfg(test)]
+impl Store for RecordingStore {
+    fn get(&self, key: &str) -> Option<String> {
+        self.now.get(key)
+    }
+
+    fn set(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.now.set(key, value)?;
+        self.log
+            .borrow_mut()
+            .push(Write::Set(key.to_string(), value.to_string()));
+        Ok(())
+    }
+
+    fn remove(&self, key: &str) {
+        self.now.remove(key);
+        self.log.borrow_mut().push(Write::Remove(key.to_string()));
+    }
+
+    fn keys(&self) -> Vec<String> {
+        self.now.keys()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,7 @@ use super::time::{now_ms, sleep};
 use crate::runner::control::Control;
 use crate::runner::diagnose::describe;
 use crate::runner::suite_run::{
-    eta_ms, format_duration, save_episode, AgentChoice, RunState, StoredRun, SuiteRun,
+    eta_ms, format_duration, AgentChoice, RunState, StoredRun, SuiteRun,
 };
 use crate::suite_data;
 
@@ -176,24 +176,15 @@ impl Live {
             repeat: self.run.jobs()[job].repeat,
             usage,
         };
-        if let Err(err) = save_episode(&local(), &self.run.plan.id, job, &episode) {
+        if let Err(err) = self.run.finish_and_store(&local(), job, episode) {
             self.save_error = Some(format!("{err}. {NOT_SAVED}"));
         }
-        self.run.finish(job, episode);
         self.finished_here += 1;
-        self.store_unfinished();
     }
 
     /// Gives `job` back unfinished; its requests so far are kept as given up.
     fn release(&mut self, job: usize) {
-        self.run.release(job);
-        self.store_unfinished();
-    }
-
-    /// Stores the usage of the episodes that have not finished (a failure is kept for
-    /// the page to show).
-    fn store_unfinished(&mut self) {
-        if let Err(e) = self.run.unfinished.save(&local(), &self.run.plan.id) {
+        if let Err(e) = self.run.release_and_store(&local(), job) {
             self.save_error = Some(e.to_string());
         }
     }
@@ -201,8 +192,8 @@ impl Live {
     /// Records the usage so far of the episode of `job` after an answer, so a reload
     /// does not lose it.
     fn in_flight(&mut self, job: usize, usage: &bench::results::Usage) {
-        if self.run.unfinished.progress(job, usage) {
-            self.store_unfinished();
+        if let Err(e) = self.run.progress_and_store(&local(), job, usage) {
+            self.save_error = Some(e.to_string());
         }
     }
 }

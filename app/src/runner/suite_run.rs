@@ -290,8 +290,13 @@ impl StoredRun {
                     Some((job, episode))
                 });
             let mut run = SuiteRun::restore(stored.plan.clone(), entries);
-            // Episodes in flight when the page went away start again.
+            // Episodes in flight when the page went away start again. One whose episode
+            // was stored before the page went away (between the two writes of
+            // `SuiteRun::finish_and_store`) finished: its usage is in its result.
             run.unfinished = Unfinished::load(store, &id);
+            for job in run.done.keys() {
+                run.unfinished.finished(*job);
+            }
             run.unfinished.abandon_all();
             (stored, run)
         }))
@@ -451,6 +456,43 @@ impl SuiteRun {
 
     pub fn finished(&self) -> usize {
         self.done.len()
+    }
+
+    /// Finishes `job` and stores what a reload needs: the episode first, then the usage
+    /// of the episodes still in flight (a reload between the two keeps the episode and
+    /// counts its requests once, `StoredRun::load`). The episode is kept in the run
+    /// even when the store refuses it; the error says which write failed.
+    pub fn finish_and_store(
+        &mut self,
+        store: &dyn Store,
+        job: usize,
+        episode: ResultEpisode,
+    ) -> Result<(), String> {
+        let saved = save_episode(store, &self.plan.id, job, &episode);
+        self.finish(job, episode);
+        let unfinished = self.unfinished.save(store, &self.plan.id);
+        saved?;
+        Ok(unfinished?)
+    }
+
+    /// Gives `job` back ([`SuiteRun::release`]) and stores the usage it leaves.
+    pub fn release_and_store(&mut self, store: &dyn Store, job: usize) -> Result<(), StoreError> {
+        self.release(job);
+        self.unfinished.save(store, &self.plan.id)
+    }
+
+    /// Records the usage so far of the episode of `job` after an answer and stores it
+    /// when it changed, so a reload does not lose it.
+    pub fn progress_and_store(
+        &mut self,
+        store: &dyn Store,
+        job: usize,
+        usage: &bench::results::Usage,
+    ) -> Result<(), StoreError> {
+        if self.unfinished.progress(job, usage) {
+            self.unfinished.save(store, &self.plan.id)?;
+        }
+        Ok(())
     }
 
     pub fn running(&self) -> usize {
@@ -662,6 +704,103 @@ mod tests {
         // Forgetting the run forgets this too.
         StoredRun::forget(&store);
         assert_eq!(Unfinished::load(&store, "r1"), Unfinished::default());
+    }
+
+    /// A run with three episodes in flight, each answer stored, some episodes
+    /// finishing and one stopped; then the tab goes away after every possible number of
+    /// writes. Each time the reload keeps every episode stored, runs each other job
+    /// once, and counts every request stored exactly once.
+    #[test]
+    fn a_reload_between_any_two_writes_loses_and_repeats_nothing() {
+        use crate::storage::RecordingStore;
+        let suite = crate::suite_data::suite().unwrap();
+        let store = RecordingStore::new();
+        let p = plan(suite);
+        StoredRun {
+            plan: p.clone(),
+            state: RunState::Running,
+            key_needed: false,
+        }
+        .save(&store)
+        .unwrap();
+        let mut run = SuiteRun::new(p);
+        // made_at[w]: the requests answered by the time the store had taken w writes.
+        let mut made = 0u32;
+        let mut made_at = vec![0u32];
+        let mut settle = |made: u32, store: &RecordingStore| {
+            made_at.resize(store.writes() + 1, made);
+        };
+        settle(0, &store);
+        // The write that stored each finished episode (1-based).
+        let mut episode_write = BTreeMap::new();
+        let mut in_flight: BTreeMap<usize, u32> = BTreeMap::new();
+        for round in 0.. {
+            while in_flight.len() < 3 {
+                let Some((job, _)) = run.take_job() else {
+                    break;
+                };
+                in_flight.insert(job, 0);
+            }
+            if in_flight.is_empty() {
+                break;
+            }
+            for job in in_flight.keys().copied().collect::<Vec<_>>() {
+                if round == 2 && job % 2 == 1 {
+                    // Stopped: the job goes back and its requests count as given up.
+                    in_flight.remove(&job);
+                    run.release_and_store(&store, job).unwrap();
+                    settle(made, &store);
+                    continue;
+                }
+                made += 1;
+                let requests = in_flight[&job] + 1;
+                let usage = bench::results::Usage {
+                    requests,
+                    ..Default::default()
+                };
+                if (job + round) % 3 == 0 {
+                    let mut episode = play(suite, &run.jobs()[job].clone());
+                    episode.usage = Some(usage);
+                    episode_write.insert(job, store.writes() + 1);
+                    in_flight.remove(&job);
+                    run.finish_and_store(&store, job, episode).unwrap();
+                } else {
+                    in_flight.insert(job, requests);
+                    run.progress_and_store(&store, job, &usage).unwrap();
+                }
+                settle(made, &store);
+            }
+        }
+        assert!(run.is_complete());
+        assert!(store.writes() > 20, "{}", store.writes());
+        // Write 1 is the plan.
+        for k in 1..=store.writes() {
+            let cut = store.cut(k);
+            let (_, mut resumed) = StoredRun::load(&cut).unwrap().unwrap();
+            for (job, w) in &episode_write {
+                assert_eq!(
+                    resumed.done.contains_key(job),
+                    *w <= k,
+                    "job {job}, {k} writes"
+                );
+            }
+            let counted = resumed.unfinished.abandoned.requests
+                + resumed
+                    .done
+                    .values()
+                    .filter_map(|e| e.usage.as_ref())
+                    .map(|u| u.requests)
+                    .sum::<u32>();
+            assert_eq!(counted, made_at[k], "requests counted after {k} writes");
+            let kept = resumed.finished();
+            let mut ran = BTreeSet::new();
+            while let Some((i, job)) = resumed.take_job() {
+                assert!(ran.insert(i), "job {i} handed out twice after {k} writes");
+                resumed.finish(i, play(suite, &job));
+            }
+            assert!(resumed.is_complete());
+            assert_eq!(kept + ran.len(), resumed.total());
+        }
     }
 
     #[test]

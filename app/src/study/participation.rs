@@ -127,14 +127,16 @@ impl Participation {
         .to_string()
     }
 
-    /// Saves the progress, and this participant as the one last active in the study (a
-    /// reload goes straight back to them).
+    /// Saves the progress, then this participant as the one last active in the study (a
+    /// reload goes straight back to them). In that order, a tab that goes away between
+    /// the two writes never leaves the device pointing at a participant without
+    /// progress.
     pub fn save(&self, store: &dyn Store) -> Result<(), StoreError> {
-        store.set(&study_current(&self.study.id), &self.participant)?;
         store.set(
             &study_progress(&self.study.id, &self.participant),
             &self.to_storage_json(),
-        )
+        )?;
+        store.set(&study_current(&self.study.id), &self.participant)
     }
 
     /// `participant`'s saved progress in `study`, or a fresh start (with a note when
@@ -430,6 +432,59 @@ mod tests {
         r.record(s, win_mid()).unwrap();
         r.next();
         assert_eq!(r.stage(s), Stage::Done);
+    }
+
+    /// Two participants on one device, every save as the page makes it; then the tab
+    /// goes away after every possible number of writes: the reload returns to a
+    /// participant with their progress, and each participant's code opens every episode
+    /// stored for them.
+    #[test]
+    fn a_reload_between_any_two_writes_keeps_every_saved_episode() {
+        use crate::storage::RecordingStore;
+        let s = suite();
+        let store = RecordingStore::new();
+        // (writes so far, participant, episodes stored for them) after each save.
+        let mut saves = Vec::new();
+        for (code, tasks) in [("A", 2), ("B", 1)] {
+            let mut p = Participation::new(study(false), code);
+            p.begin();
+            p.save(&store).unwrap();
+            saves.push((store.writes(), code, 0));
+            for (i, record) in [win_lake(), win_mid()].into_iter().take(tasks).enumerate() {
+                p.record(s, record).unwrap();
+                p.save(&store).unwrap();
+                saves.push((store.writes(), code, i + 1));
+                p.next();
+            }
+            if tasks == 2 {
+                p.mark_sent(&store).unwrap();
+            }
+        }
+        for k in 0..=store.writes() {
+            let cut = store.cut(k);
+            let (restored, note) = Participation::restore(&cut, &study(false));
+            assert_eq!(note, None);
+            let first_save = saves[0].0;
+            assert_eq!(restored.is_some(), k >= first_save, "{k} writes");
+            for code in ["A", "B"] {
+                // The progress write is the first of a save's two writes.
+                let stored = saves
+                    .iter()
+                    .filter(|(w, c, _)| *c == code && w - 1 <= k)
+                    .map(|(_, _, n)| *n)
+                    .last();
+                let (p, _) = Participation::open(&cut, study(false), code);
+                assert_eq!(
+                    p.episodes().len(),
+                    stored.unwrap_or(0),
+                    "{code}, {k} writes"
+                );
+                assert_eq!(p.started, stored.is_some(), "{code}, {k} writes");
+                if let Some(r) = restored.as_ref().filter(|r| r.participant() == code) {
+                    assert_eq!(r.episodes(), p.episodes(), "{code}, {k} writes");
+                }
+            }
+        }
     }
 
     #[test]

@@ -3,6 +3,8 @@
 //! parenthesised Python literal tuple whose first element is a string (a bare first
 //! identifier gets quoted), else the reply itself.
 
+use std::borrow::Cow;
+
 use super::python::{literal_eval, PyValue};
 
 /// Python's `\s` (str patterns): Unicode whitespace, including the ASCII separators
@@ -83,52 +85,118 @@ pub fn normalize(text: &str) -> String {
 }
 
 /// `_quote_first_identifier`: `(reorder, [...])` becomes `('reorder', [...])`.
-fn quote_first_identifier(s: &str) -> String {
-    let chars: Vec<char> = s.chars().collect();
-    if chars.first() != Some(&'(') {
-        return s.to_string();
+fn quote_first_identifier(s: &str) -> Cow<'_, str> {
+    let Some(inner) = s.strip_prefix('(') else {
+        return Cow::Borrowed(s);
+    };
+    let ident_start = inner.len() - inner.trim_start_matches(is_py_space).len();
+    let after_space = &inner[ident_start..];
+    if !after_space.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        return Cow::Borrowed(s);
     }
-    let mut i = 1;
-    while i < chars.len() && is_py_space(chars[i]) {
+    let ident_len = after_space.len() - after_space.trim_start_matches(is_py_word).len();
+    let (ident, rest) = after_space.split_at(ident_len);
+    if !rest.trim_start_matches(is_py_space).starts_with(',') {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(format!("('{ident}'{rest}"))
+}
+
+/// Whether the bracketed text starting at `(` could read as a tuple whose first
+/// element is a string: past the opening brackets and spaces there must be a quote, a
+/// string prefix or an identifier (which `_quote_first_identifier` may quote), within
+/// the 200 brackets Python's tokenizer accepts. A necessary condition only, checked
+/// in a bounded number of steps so that nested candidates cost nothing.
+fn may_be_action_tuple(candidate: &str) -> bool {
+    let mut opens = 0;
+    for c in candidate.chars() {
+        if c == '(' {
+            opens += 1;
+            if opens > 200 {
+                return false;
+            }
+        } else if !is_py_space(c) {
+            return c == '\'' || c == '"' || c.is_ascii_alphabetic() || c == '_';
+        }
+    }
+    false
+}
+
+/// Whether Python's tokenizer certainly stops on the candidate before its end: more
+/// than 200 brackets open (`too many nested parentheses`), a closing bracket that
+/// matches none, a backslash outside a string, a comment inside an open bracket, or a
+/// string still open at the end. CPython 3.11 reads every string, prefixed or not (f-strings
+/// too), as one token whose backslashes keep the next character. It scans only as far
+/// as 200 levels of nesting reach, so a long chain of nested candidates costs linear
+/// time rather than one parse of each (`docs/fuzzing.md`).
+fn tokenizer_certainly_fails(candidate: &str) -> bool {
+    let bytes = candidate.as_bytes();
+    let mut open: Vec<u8> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b @ (b'(' | b'[' | b'{') => {
+                if open.len() >= 200 {
+                    return true;
+                }
+                open.push(b);
+            }
+            b @ (b')' | b']' | b'}') => {
+                let opening = match b {
+                    b')' => b'(',
+                    b']' => b'[',
+                    _ => b'{',
+                };
+                if open.pop() != Some(opening) {
+                    return true;
+                }
+            }
+            b'\\' => return true,
+            b'#' => return !open.is_empty(),
+            q @ (b'\'' | b'"') => {
+                let triple = bytes.get(i + 1) == Some(&q) && bytes.get(i + 2) == Some(&q);
+                let (quote_len, mut j) = if triple { (3, i + 3) } else { (1, i + 1) };
+                // A backslash keeps the character after it in the string.
+                loop {
+                    match bytes.get(j) {
+                        None => return true,
+                        Some(b'\\') => j += 2,
+                        Some(&b) if b == q
+                            && (quote_len == 1
+                                || (bytes.get(j + 1) == Some(&q) && bytes.get(j + 2) == Some(&q))) =>
+                        {
+                            i = j + quote_len - 1;
+                            break;
+                        }
+                        Some(_) => j += 1,
+                    }
+                }
+            }
+            _ => {}
+        }
         i += 1;
     }
-    let start = i;
-    if !(i < chars.len() && (chars[i].is_ascii_alphabetic() || chars[i] == '_')) {
-        return s.to_string();
-    }
-    i += 1;
-    while i < chars.len() && is_py_word(chars[i]) {
-        i += 1;
-    }
-    let end = i;
-    while i < chars.len() && is_py_space(chars[i]) {
-        i += 1;
-    }
-    if i >= chars.len() || chars[i] != ',' {
-        return s.to_string();
-    }
-    let ident: String = chars[start..end].iter().collect();
-    let rest: String = chars[end..].iter().collect();
-    format!("('{ident}'{rest}")
+    false
 }
 
 /// `parse_output`: the last parenthesised action tuple in the normalised text, or the
 /// text given when there is none. The reference scans forward from every `(` to the
 /// `)` that closes it and keeps the last candidate that reads as a tuple starting with
 /// a string; the same candidates are found here by one pass of bracket matching and
-/// tried from the last, so a reply of many thousand brackets is not quadratic
-/// (`docs/fuzzing.md`).
+/// tried from the last, skipping at once those that cannot start with a string, so a
+/// reply of many thousand brackets is not quadratic (`docs/fuzzing.md`).
 pub fn parse_output(output: &str) -> String {
-    let text: Vec<char> = normalize(output).chars().collect();
+    let text = normalize(output);
     if text.is_empty() {
         return output.to_string();
     }
+    // Brackets are ASCII, so byte positions find them (and slice on char boundaries).
     let mut open = Vec::new();
     let mut candidates = Vec::new();
-    for (j, c) in text.iter().enumerate() {
-        match c {
-            '(' => open.push(j),
-            ')' => {
+    for (j, b) in text.bytes().enumerate() {
+        match b {
+            b'(' => open.push(j),
+            b')' => {
                 if let Some(i) = open.pop() {
                     candidates.push((i, j));
                 }
@@ -138,11 +206,14 @@ pub fn parse_output(output: &str) -> String {
     }
     candidates.sort_unstable_by_key(|&(i, _)| std::cmp::Reverse(i));
     for (i, j) in candidates {
-        let raw: String = text[i..=j].iter().collect();
-        let attempt = quote_first_identifier(&raw);
+        let raw = &text[i..=j];
+        if !may_be_action_tuple(raw) || tokenizer_certainly_fails(raw) {
+            continue;
+        }
+        let attempt = quote_first_identifier(raw);
         if let Ok(PyValue::Tuple(items)) = literal_eval(&attempt) {
             if matches!(items.first(), Some(PyValue::Str(_))) {
-                return attempt;
+                return attempt.into_owned();
             }
         }
     }
@@ -162,6 +233,93 @@ pub fn reply_to_action(reply: &str, verbalize: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The harness's own way: every candidate tried, from the last, with no filter.
+    fn parse_output_unfiltered(output: &str) -> String {
+        let text = normalize(output);
+        let mut open = Vec::new();
+        let mut candidates = Vec::new();
+        for (j, b) in text.bytes().enumerate() {
+            match b {
+                b'(' => open.push(j),
+                b')' => {
+                    if let Some(i) = open.pop() {
+                        candidates.push((i, j));
+                    }
+                }
+                _ => {}
+            }
+        }
+        candidates.sort_unstable_by_key(|&(i, _)| std::cmp::Reverse(i));
+        for (i, j) in candidates {
+            let attempt = quote_first_identifier(&text[i..=j]);
+            if let Ok(PyValue::Tuple(items)) = literal_eval(&attempt) {
+                if matches!(items.first(), Some(PyValue::Str(_))) {
+                    return attempt.into_owned();
+                }
+            }
+        }
+        output.to_string()
+    }
+
+    /// The filters that skip candidates (`may_be_action_tuple`,
+    /// `tokenizer_certainly_fails`) never skip one that reads: on generated replies of
+    /// brackets, strings, escapes, comments and prefixes, and on nesting around the
+    /// tokenizer's 200 levels, the answer is the unfiltered one.
+    #[test]
+    fn skipping_candidates_changes_no_answer() {
+        let pieces = [
+            "(", "(", ")", ")", "[", "]", "{", "}", "'", "\"", "\\", "#", " ", ",", ", ", "a",
+            "move", "1", "f", "r", "b", "'s'", "''", "'''", "\"x\"", "'(", ")'", "'\\''",
+            "('go', 1)", "(go, 2)", "(1, 'x')", ":", "é",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut found = 0;
+        for _ in 0..30_000 {
+            let len = 1 + next(24);
+            let reply: String = (0..len).map(|_| pieces[next(pieces.len())]).collect();
+            let want = parse_output_unfiltered(&reply);
+            assert_eq!(parse_output(&reply), want, "{reply:?}");
+            found += usize::from(want != reply);
+        }
+        // Enough of them hold an action for the comparison to mean something.
+        assert!(found > 1_000, "{found}");
+        // Candidates that read only because a string or a comment hides brackets.
+        for reply in [
+            "x ('(', 1) # )",
+            "('a', '''(''', 1)",
+            "('\\'(', 2)",
+            "('a', \"#(\")",
+        ] {
+            let want = parse_output_unfiltered(reply);
+            assert!(
+                matches!(literal_eval(&want), Ok(PyValue::Tuple(_))),
+                "{reply:?} holds an action"
+            );
+            assert_eq!(parse_output(reply), want, "{reply:?}");
+        }
+        // An action whose second element nests a little, and up to and past the
+        // tokenizer's limit of 200 brackets (this parser stops sooner, as CPython's
+        // does when its stack runs out: `python::parser::MAX_DEPTH`).
+        for depth in [10, 40, 199, 200, 201] {
+            for (open, close) in [("(", ")"), ("[", "]")] {
+                let reply = format!(
+                    "x ('ok', 1) ('a', {}1{})",
+                    open.repeat(depth),
+                    close.repeat(depth)
+                );
+                let want = parse_output_unfiltered(&reply);
+                assert_eq!(want.starts_with("('a'"), depth <= 40, "{depth}: {want:.20}");
+                assert_eq!(parse_output(&reply), want, "{depth}");
+            }
+        }
+    }
 
     #[test]
     fn harness_vectors() {

@@ -7,7 +7,7 @@ use bench::protocol::parse::{parse_action, Strictness};
 use bench::protocol::providers::{classify_error, extract_reply, extract_usage, Provider};
 use bench::protocol::retry::{backoff_ms, parse_retry_after};
 use envs::visgym::python::parser::parse_eval;
-use envs::visgym::reply::{normalize, parse_output, reply_to_action};
+use envs::visgym::reply::reply_to_action;
 use envs::visgym::VisAction;
 
 use super::Entry;
@@ -25,13 +25,16 @@ fn vical_reply(text: &str) {
 }
 
 fn visgym_reply(text: &str) {
-    let _ = normalize(text);
-    let _ = parse_output(text);
-    for verbalize in [false, true] {
-        let _ = VisAction::parse(&reply_to_action(text, verbalize));
+    // `reply_to_action` without verbalisation is `parse_output` (which normalises), and
+    // with it differs only when there is an `<answer>`; `literal_eval` parses with
+    // `parse_eval` unless its fast path reads the text, so only then is it run apart.
+    let _ = VisAction::parse(&reply_to_action(text, false));
+    if text.contains("<answer>") {
+        let _ = VisAction::parse(&reply_to_action(text, true));
     }
-    let _ = parse_eval(text);
-    let _ = envs::visgym::python::literal::literal_eval(text);
+    if envs::visgym::python::literal::literal_eval(text).is_ok() {
+        let _ = parse_eval(text);
+    }
 }
 
 fn audit_reply(text: &str) {
