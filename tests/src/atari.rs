@@ -180,15 +180,49 @@ pub fn check_atari_golden(
     stepper: &mut dyn AtariStepper,
     json: &str,
 ) -> Result<AtariCoverage, String> {
-    let golden: AtariGolden =
-        serde_json::from_str(json).map_err(|e| format!("golden file: {e}"))?;
-    let mut cov = AtariCoverage::default();
-    for (i, trace) in golden.traces.iter().enumerate() {
-        let obs_type = OBS_TYPES[i % OBS_TYPES.len()];
-        replay_trace(stepper, &golden.env, trace, obs_type, &mut cov)
-            .map_err(|e| format!("{} seed {} ({obs_type}): {e}", golden.env, trace.seed))?;
+    let mut check = AtariGoldenCheck::new(json)?;
+    while check.next_trace(stepper)? {}
+    Ok(check.coverage)
+}
+
+/// A golden file replayed one trace at a time, so that the wasm tests can hand the
+/// browser back its main thread between traces (a test that holds it for ChromeDriver's
+/// 30 s wait fails on a busy machine).
+pub struct AtariGoldenCheck {
+    golden: AtariGolden,
+    next: usize,
+    pub coverage: AtariCoverage,
+}
+
+impl AtariGoldenCheck {
+    pub fn new(json: &str) -> Result<Self, String> {
+        let golden: AtariGolden =
+            serde_json::from_str(json).map_err(|e| format!("golden file: {e}"))?;
+        Ok(Self {
+            golden,
+            next: 0,
+            coverage: AtariCoverage::default(),
+        })
     }
-    Ok(cov)
+
+    /// Replays the next trace; `Ok(false)` once every trace has been.
+    pub fn next_trace(&mut self, stepper: &mut dyn AtariStepper) -> Result<bool, String> {
+        let i = self.next;
+        let Some(trace) = self.golden.traces.get(i) else {
+            return Ok(false);
+        };
+        let obs_type = OBS_TYPES[i % OBS_TYPES.len()];
+        replay_trace(
+            stepper,
+            &self.golden.env,
+            trace,
+            obs_type,
+            &mut self.coverage,
+        )
+        .map_err(|e| format!("{} seed {} ({obs_type}): {e}", self.golden.env, trace.seed))?;
+        self.next += 1;
+        Ok(true)
+    }
 }
 
 /// The state's fields a replay checks.

@@ -11,13 +11,14 @@
 
 use playbench_tests::atari::{
     check_atari_golden, golden_files, golden_for, gunzip, shelve_test_roms, AtariCoverage,
-    LibraryAtari, GOLDEN_DIR,
+    AtariGoldenCheck, LibraryAtari, GOLDEN_DIR,
 };
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-fn replay(id: &str) -> AtariCoverage {
+/// The golden check of `id`, its ROM shelved.
+fn golden_check(id: &str) -> AtariGoldenCheck {
     let shelved = shelve_test_roms()
         .unwrap_or_else(|e| panic!("the Atari golden tests need the ALE ROMs: {e}"));
     let game = envs::atari::ale_env::game_of(id).unwrap();
@@ -26,14 +27,40 @@ fn replay(id: &str) -> AtariCoverage {
         "{id}: its ROM is not among the test ROMs ({shelved:?})"
     );
     let json = gunzip(golden_for(id).unwrap_or_else(|| panic!("no golden file for {id}"))).unwrap();
-    let cov = check_atari_golden(&mut LibraryAtari::default(), &json)
-        .unwrap_or_else(|e| panic!("{id} differs from ale-py: {e}"));
+    AtariGoldenCheck::new(&json).unwrap()
+}
+
+fn assert_covered(id: &str, cov: &AtariCoverage) {
     assert!(
         cov.steps >= 6000 && cov.ram_checks >= 20 && cov.observation_checks >= 250,
         "{id}: {cov:?}"
     );
     assert!(cov.screens > cov.steps, "{id}: {cov:?}");
-    cov
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn replay(id: &str) {
+    let mut check = golden_check(id);
+    let mut stepper = LibraryAtari::default();
+    while check
+        .next_trace(&mut stepper)
+        .unwrap_or_else(|e| panic!("{id} differs from ale-py: {e}"))
+    {}
+    assert_covered(id, &check.coverage);
+}
+
+/// As natively, handing the browser its main thread back between traces.
+#[cfg(target_arch = "wasm32")]
+async fn replay(id: &str) {
+    let mut check = golden_check(id);
+    let mut stepper = LibraryAtari::default();
+    while check
+        .next_trace(&mut stepper)
+        .unwrap_or_else(|e| panic!("{id} differs from ale-py: {e}"))
+    {
+        playbench_tests::browser::yield_to_browser().await;
+    }
+    assert_covered(id, &check.coverage);
 }
 
 macro_rules! atari_golden_tests {
@@ -41,10 +68,16 @@ macro_rules! atari_golden_tests {
         /// The ids the tests below replay.
         const REPLAYED: &[&str] = &[$($id),*];
         $(
-            #[cfg_attr(not(target_arch = "wasm32"), test)]
-            #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+            #[cfg(not(target_arch = "wasm32"))]
+            #[test]
             fn $fn_name() {
                 replay($id);
+            }
+
+            #[cfg(target_arch = "wasm32")]
+            #[wasm_bindgen_test::wasm_bindgen_test]
+            async fn $fn_name() {
+                replay($id).await;
             }
         )*
     };

@@ -9,21 +9,9 @@
 
 use playbench_tests::atari::shelve_test_roms;
 use playbench_tests::atari::speed::{best_of, Workload, DEFAULT_GAMES};
-use wasm_bindgen::JsCast;
+use playbench_tests::browser::yield_to_browser;
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
-/// Gives the page's event loop a turn, so the test runner's polling is answered
-/// between measurements.
-async fn yield_to_browser() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(window) = web_sys::window() {
-            let _ = window
-                .set_timeout_with_callback_and_timeout_and_arguments_0(resolve.unchecked_ref(), 0);
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-}
 
 #[wasm_bindgen_test::wasm_bindgen_test]
 async fn atari_browser_speed() {

@@ -13,7 +13,7 @@ thread_local! {
 fn with<T>(f: impl FnOnce(&mut Keys) -> T) -> T {
     KEYS.with(|k| {
         let mut k = k.borrow_mut();
-        let keys = k.get_or_insert_with(|| Keys::load(&local()));
+        let keys = k.get_or_insert_with(|| Keys::load(&local(), &Profiles::load(&local()).0));
         f(keys)
     })
 }
@@ -35,17 +35,11 @@ pub fn rename(from: &str, to: &str) {
     with(|k| k.rename(from, to));
 }
 
-/// Rewrites the remembered keys after the profiles changed (e.g. "remember" unticked).
-pub fn store(profiles: &Profiles) -> Result<(), String> {
-    with(|k| Ok(k.save(&local(), profiles)?))
-}
-
 /// The saved profiles (and a message when storage held something unreadable).
 pub fn load_profiles() -> (Profiles, Option<String>) {
     Profiles::load(&local())
 }
 
 pub fn save_profiles(p: &Profiles) -> Result<(), String> {
-    p.save(&local())?;
-    store(p)
+    with(|k| Ok(p.save_with_keys(&local(), k)?))
 }

@@ -225,6 +225,15 @@ impl Profiles {
         store.set(ENDPOINT_PROFILES.key, &self.to_storage())
     }
 
+    /// Saves the profiles and the keys they remember: the keys first, so that a tab
+    /// that goes away between the two writes never leaves on the device a key that the
+    /// new profiles no longer remember (and [`Keys::load`] ignores one the old profiles
+    /// did not).
+    pub fn save_with_keys(&self, store: &dyn Store, keys: &Keys) -> Result<(), StoreError> {
+        keys.save(store, self)?;
+        self.save(store)
+    }
+
     pub fn current(&self) -> &Profile {
         &self.list[self.selected.min(self.list.len() - 1)]
     }
@@ -325,9 +334,13 @@ impl Keys {
         serde_json::to_string(&kept).unwrap_or_default()
     }
 
-    /// The remembered keys in the store.
-    pub fn load(store: &dyn Store) -> Self {
-        Self::from_storage(store.get(ENDPOINT_KEYS.key).as_deref())
+    /// The remembered keys in the store, of the profiles that say "remember" (a key
+    /// left by a write cut short, before the profiles said otherwise, is not used).
+    pub fn load(store: &dyn Store, profiles: &Profiles) -> Self {
+        let mut keys = Self::from_storage(store.get(ENDPOINT_KEYS.key).as_deref());
+        keys.keys
+            .retain(|name, _| profiles.by_name(name).is_some_and(|p| p.remember_key));
+        keys
     }
 
     /// Stores the keys of the profiles that say "remember" (and only those).
@@ -457,14 +470,51 @@ mod tests {
         let everything: String = store.keys().iter().filter_map(|k| store.get(k)).collect();
         assert!(!everything.contains("sk-A-secret"));
         assert!(everything.contains("sk-B-secret"));
-        let back = Keys::load(&store);
+        let back = Keys::load(&store, &ps);
         assert_eq!(back.get("b"), Some("sk-B-secret"));
         assert_eq!(back.get("a"), None);
-        assert_eq!(Profiles::load(&store), (ps, None));
+        assert_eq!(Profiles::load(&store), (ps.clone(), None));
         assert_eq!(
-            Keys::load(&crate::storage::MemoryStore::new()),
+            Keys::load(&crate::storage::MemoryStore::new(), &ps),
             Keys::default()
         );
+    }
+
+    /// A profile that remembers its key, then stops remembering it, then is renamed;
+    /// the tab goes away after every possible number of writes. The key is used after a
+    /// reload only while the stored profile remembers it, and once "remember" is
+    /// unticked it is nowhere in storage, whatever write came last.
+    #[test]
+    fn a_reload_between_any_two_writes_keeps_keys_where_they_belong() {
+        use crate::storage::RecordingStore;
+        let store = RecordingStore::new();
+        let mut ps = Profiles::default();
+        let mut keys = Keys::default();
+        ps.upsert(profile("a", true), None);
+        keys.set("a", "sk-A-secret");
+        ps.save_with_keys(&store, &keys).unwrap();
+        let unticked_from = store.writes() + 1;
+        ps.upsert(profile("a", false), Some("a"));
+        ps.save_with_keys(&store, &keys).unwrap();
+        ps.upsert(profile("b", false), Some("a"));
+        keys.rename("a", "b");
+        ps.save_with_keys(&store, &keys).unwrap();
+        assert_eq!(store.writes(), 6);
+        for k in 0..=store.writes() {
+            let cut = store.cut(k);
+            let (profiles, note) = Profiles::load(&cut);
+            assert_eq!(note, None);
+            let loaded = Keys::load(&cut, &profiles);
+            // Only after write 2 do both the key and a profile remembering it exist.
+            assert_eq!(loaded.get("a").is_some(), k == 2, "{k} writes");
+            assert_eq!(loaded.get("b"), None, "{k} writes");
+            let everything: String = cut.keys().iter().filter_map(|x| cut.get(x)).collect();
+            assert_eq!(
+                everything.contains("sk-A-secret"),
+                (1..unticked_from).contains(&k),
+                "{k} writes"
+            );
+        }
     }
 
     #[test]

@@ -470,9 +470,9 @@ mod tests {
                 // The progress write is the first of a save's two writes.
                 let stored = saves
                     .iter()
-                    .filter(|(w, c, _)| *c == code && w - 1 <= k)
-                    .map(|(_, _, n)| *n)
-                    .last();
+                    .rev()
+                    .find(|(w, c, _)| *c == code && w - 1 <= k)
+                    .map(|(_, _, n)| *n);
                 let (p, _) = Participation::open(&cut, study(false), code);
                 assert_eq!(
                     p.episodes().len(),

@@ -90,7 +90,20 @@ pub fn entries() -> Vec<Entry> {
                 "(\"place\", {'cell': (1, 2), 'x': b'\\x00'})",
                 "(\"text\", 'a' + \"b\" \"c\", r'\\n', f\"{1}\")",
                 "('move', 0x1F, 0o7, 0b1, 1_000, 1j, -(-3))",
-            ]),
+            ])
+            .into_iter()
+            // What the fuzzer found slow (`docs/fuzzing.md`), kept so that the smoke
+            // run's 5 s limit catches a return: braces the parser once re-read
+            // exponentially often (22 deep: seconds), and nested candidates.
+            .chain([
+                format!(
+                    "<answer>swap((0,1{}:{}),(2,2))</answer>",
+                    "{".repeat(22),
+                    "{".repeat(22)
+                ),
+                format!("{}{}", "(a ".repeat(2_000), ")".repeat(2_000)),
+            ])
+            .collect(),
             run: Box::new(visgym_reply),
         },
         Entry {

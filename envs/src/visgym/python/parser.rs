@@ -8,7 +8,7 @@
 //! after which every rule returns `None` at once. An alternative whose items matched
 //! but whose action yields nothing ends its rule (no later alternative is tried).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::ast::{BinOpKind, CmpOpKind, Expr, ExprKind, Keyword, UnaryOpKind};
 use super::numbers::number_value;
@@ -73,6 +73,8 @@ pub struct Parser {
     depth: usize,
     memo: Memo,
     args_memo: HashMap<usize, (Option<CallArgs>, usize)>,
+    /// The positions where `invalid_named_expression` was tried (and did not raise).
+    invalid_named_tried: HashSet<usize>,
 }
 
 /// Parses `source` as `ast.parse(source, mode='eval')` does.
@@ -87,6 +89,7 @@ pub fn parse_eval(source: &str) -> Result<Expr, SyntaxErr> {
         depth: 0,
         memo: HashMap::new(),
         args_memo: HashMap::new(),
+        invalid_named_tried: HashSet::new(),
     };
     if let Some(e) = p.eval() {
         return Ok(e);
@@ -107,6 +110,7 @@ pub fn parse_eval(source: &str) -> Result<Expr, SyntaxErr> {
     p.invalid = true;
     p.memo.clear();
     p.args_memo.clear();
+    p.invalid_named_tried.clear();
     let _ = p.eval();
     if p.err.is_some() {
         if p.tok_failed {
@@ -748,8 +752,14 @@ impl Parser {
     }
 
     fn invalid_named_expression(&mut self) {
-        // Memoized in CPython; it only ever raises, so a repeat is harmless.
+        // Memoized in CPython: it only ever raises, so a position tried once without
+        // raising is not tried again. Without this, the lookahead below (lists, tuples
+        // and generators, which do not memoize) re-parses nested brackets exponentially
+        // often (`{{{{…`: seconds at 20 deep).
         let m = self.mark;
+        if !self.invalid_named_tried.insert(m) {
+            return;
+        }
         if let Some(a) = self.expression() {
             if self.op(":=").is_some() && self.expression().is_some() {
                 let msg = format!("cannot use assignment expressions with {}", a.expr_name());
