@@ -186,10 +186,14 @@ fn tokenizer_certainly_fails(candidate: &str) -> bool {
 /// tried from the last, skipping at once those that cannot start with a string, so a
 /// reply of many thousand brackets is not quadratic (`docs/fuzzing.md`).
 pub fn parse_output(output: &str) -> String {
+    parse_output_skipping(output, |raw| {
+        !may_be_action_tuple(raw) || tokenizer_certainly_fails(raw)
+    })
+}
+
+/// `parse_output`, not trying the candidates `skip` says cannot read.
+fn parse_output_skipping(output: &str, skip: impl Fn(&str) -> bool) -> String {
     let text = normalize(output);
-    if text.is_empty() {
-        return output.to_string();
-    }
     // Brackets are ASCII, so byte positions find them (and slice on char boundaries).
     let mut open = Vec::new();
     let mut candidates = Vec::new();
@@ -207,7 +211,7 @@ pub fn parse_output(output: &str) -> String {
     candidates.sort_unstable_by_key(|&(i, _)| std::cmp::Reverse(i));
     for (i, j) in candidates {
         let raw = &text[i..=j];
-        if !may_be_action_tuple(raw) || tokenizer_certainly_fails(raw) {
+        if skip(raw) {
             continue;
         }
         let attempt = quote_first_identifier(raw);
@@ -236,30 +240,7 @@ mod tests {
 
     /// The harness's own way: every candidate tried, from the last, with no filter.
     fn parse_output_unfiltered(output: &str) -> String {
-        let text = normalize(output);
-        let mut open = Vec::new();
-        let mut candidates = Vec::new();
-        for (j, b) in text.bytes().enumerate() {
-            match b {
-                b'(' => open.push(j),
-                b')' => {
-                    if let Some(i) = open.pop() {
-                        candidates.push((i, j));
-                    }
-                }
-                _ => {}
-            }
-        }
-        candidates.sort_unstable_by_key(|&(i, _)| std::cmp::Reverse(i));
-        for (i, j) in candidates {
-            let attempt = quote_first_identifier(&text[i..=j]);
-            if let Ok(PyValue::Tuple(items)) = literal_eval(&attempt) {
-                if matches!(items.first(), Some(PyValue::Str(_))) {
-                    return attempt.into_owned();
-                }
-            }
-        }
-        output.to_string()
+        parse_output_skipping(output, |_| false)
     }
 
     /// The filters that skip candidates (`may_be_action_tuple`,
