@@ -3,7 +3,11 @@
 //! Output is RGBA8; a palette image keeps which palette entry each pixel used, because
 //! the reference blits palette sprites with a colour key on the *index*.
 
-use miniz_oxide::inflate::decompress_to_vec_zlib;
+use miniz_oxide::inflate::{decompress_to_vec_zlib_with_limit, TINFLStatus};
+
+/// The most pixels a sprite may have (4096 × 4096; the game's own are at most 288 × 512),
+/// so that a small file cannot ask for gigabytes.
+const MAX_PIXELS: u64 = 1 << 24;
 
 const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
 
@@ -36,9 +40,9 @@ pub fn decode_png(bytes: &[u8]) -> Result<DecodedPng, String> {
     while at + 8 <= bytes.len() {
         let len = be32(&bytes[at..]) as usize;
         let kind = &bytes[at + 4..at + 8];
-        let data = bytes
-            .get(at + 8..at + 8 + len)
-            .ok_or("truncated PNG chunk")?;
+        // Checked: a length near 4 GB would wrap a 32-bit (wasm) `usize`.
+        let end = (at + 8).checked_add(len).ok_or("truncated PNG chunk")?;
+        let data = bytes.get(at + 8..end).ok_or("truncated PNG chunk")?;
         match kind {
             b"IHDR" if len >= 13 => {
                 header = Some([be32(data), be32(&data[4..])]);
@@ -52,7 +56,7 @@ pub fn decode_png(bytes: &[u8]) -> Result<DecodedPng, String> {
             b"IEND" => break,
             _ => {}
         }
-        at += 12 + len;
+        at = end + 4;
     }
     let [width, height] = header.ok_or("PNG without IHDR")?;
     if interlace != 0 {
@@ -70,12 +74,20 @@ pub fn decode_png(bytes: &[u8]) -> Result<DecodedPng, String> {
             "PNG bit depth {depth} with colour type {color_type} is invalid"
         ));
     }
-    if width == 0 || height == 0 || u64::from(width) * u64::from(height) > 1 << 26 {
-        return Err(format!("PNG size {width}×{height} is not supported"));
+    if width == 0 || height == 0 || u64::from(width) * u64::from(height) > MAX_PIXELS {
+        return Err(format!(
+            "PNG size {width}×{height} is not supported (at most {MAX_PIXELS} pixels)"
+        ));
     }
-    let raw = decompress_to_vec_zlib(&idat).map_err(|e| format!("PNG data: {e:?}"))?;
     let bits_per_pixel = channels * usize::from(depth);
     let stride = (width as usize * bits_per_pixel).div_ceil(8);
+    // The image data inflates to one filter byte and one stride a row, no more: a
+    // stream that would inflate further (a decompression bomb) is refused there.
+    let expected = (stride + 1) * height as usize;
+    let raw = decompress_to_vec_zlib_with_limit(&idat, expected).map_err(|e| match e.status {
+        TINFLStatus::HasMoreOutput => "PNG data inflates past the image's size".to_string(),
+        _ => format!("PNG data: {e:?}"),
+    })?;
     let filter_bpp = bits_per_pixel.div_ceil(8);
     let rows = unfilter(&raw, stride, height as usize, filter_bpp)?;
 
@@ -283,5 +295,26 @@ mod tests {
         let mut bad = png(1, 1, 8, 6, &[], &[0, 1, 2, 3, 4]);
         bad[8 + 8 + 12] = 1; // interlace flag
         assert!(decode_png(&bad).is_err());
+    }
+
+    /// What a hostile file can ask for is bounded: a 1×1 image whose data inflates to
+    /// 16 MB, a header of 2³² × 2³² pixels, a chunk claiming 4 GB.
+    #[test]
+    fn a_small_file_cannot_ask_for_much_memory() {
+        let bomb = png(1, 1, 8, 6, &[], &vec![0u8; 16 << 20]);
+        assert!(bomb.len() < 40_000, "{}", bomb.len());
+        let e = decode_png(&bomb).unwrap_err();
+        assert_eq!(e, "PNG data inflates past the image's size");
+        let e = decode_png(&png(u32::MAX, u32::MAX, 8, 6, &[], &[0])).unwrap_err();
+        assert!(
+            e.contains("is not supported (at most 16777216 pixels)"),
+            "{e}"
+        );
+        assert!(decode_png(&png(4096, 4097, 8, 0, &[], &[0])).is_err());
+        let mut huge_chunk = SIGNATURE.to_vec();
+        huge_chunk.extend_from_slice(&0xFFFF_FFF0u32.to_be_bytes());
+        huge_chunk.extend_from_slice(b"IHDR");
+        huge_chunk.extend_from_slice(&[0; 20]);
+        assert_eq!(decode_png(&huge_chunk).unwrap_err(), "truncated PNG chunk");
     }
 }

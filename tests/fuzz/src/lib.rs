@@ -7,6 +7,7 @@
 
 mod actions;
 mod app_url;
+mod assets;
 mod driver;
 mod files;
 mod links;
@@ -39,6 +40,7 @@ pub fn entries() -> Vec<Entry> {
     all.extend(app_url::entries());
     all.extend(replies::entries());
     all.extend(actions::entries());
+    all.extend(assets::entries());
     all
 }
 
