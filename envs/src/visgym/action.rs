@@ -118,6 +118,10 @@ pub fn resolve(action: &str, functions: &[(&str, ArgSpace)]) -> Result<Resolved,
         .iter()
         .position(|(name, _)| branch.as_str() == Some(name))
     else {
+        // The reference's f-string calls `str(branch)`, which raises for a huge int.
+        if let Some(e) = branch.str_digits_error() {
+            return Err(e);
+        }
         return Ok(Resolved::Rejected(format!(
             "The action name '{}' is not recognized in the available action space.",
             py_str(&branch)
@@ -125,6 +129,9 @@ pub fn resolve(action: &str, functions: &[(&str, ArgSpace)]) -> Result<Resolved,
     };
     let (name, space) = &functions[index];
     if !space.contains(&payload)? {
+        if let Some(e) = payload.str_digits_error() {
+            return Err(e);
+        }
         return Ok(Resolved::Rejected(format!(
             "The action {} is not in the valid action space of {name} so nothing is executed.",
             py_str(&payload)
@@ -201,5 +208,17 @@ mod tests {
             assert_eq!(VisAction::parse(&text), Some(a.clone()), "{text}");
         }
         assert_eq!(VisAction::stop().to_text(), "('stop', 'stop')");
+    }
+
+    #[test]
+    fn ints_too_long_to_print_raise_as_in_python() {
+        // 0x1F...: about 72,000 decimal digits, past CPython's 4300-digit str() limit.
+        let huge = format!("0x{}", "1F".repeat(30_000));
+        assert_eq!(feedback(&format!("('stop', {huge})")), "ValueError");
+        assert_eq!(feedback(&format!("({huge}, 1)")), "ValueError");
+        assert_eq!(feedback(&format!("('move', {huge})")), "OverflowError");
+        assert_eq!(feedback(&format!("('move', -{huge})")), "OverflowError");
+        let a = VisAction::parse(&format!("('rotate', {huge})")).unwrap();
+        assert_eq!(VisAction::parse(&a.to_text()), Some(a));
     }
 }

@@ -94,7 +94,8 @@ pub fn entries() -> Vec<Entry> {
             .into_iter()
             // What the fuzzer found slow (`docs/fuzzing.md`), kept so that the smoke
             // run's 5 s limit catches a return: braces the parser once re-read
-            // exponentially often (22 deep: seconds), and nested candidates.
+            // exponentially often (22 deep: seconds), nested candidates, and a
+            // 120,000-digit hex int once converted in quadratic time (50 s).
             .chain([
                 format!(
                     "<answer>swap((0,1{}:{}),(2,2))</answer>",
@@ -102,6 +103,7 @@ pub fn entries() -> Vec<Entry> {
                     "{".repeat(22)
                 ),
                 format!("{}{}", "(a ".repeat(2_000), ")".repeat(2_000)),
+                format!("('move', 0x{})", "1F".repeat(60_000)),
             ])
             .collect(),
             run: Box::new(visgym_reply),

@@ -180,6 +180,18 @@ SOUP = [
 ]
 
 
+# Ints at CPython's 4300-digit limit on int/text conversion: decimal literals beyond it
+# are a SyntaxError (raised as soon as the parser builds the number), literals in base
+# 2, 8 or 16 of any length are read but cannot be printed.
+BIG_INTS = [
+    "1" * 4300, "1" * 4301, "1_" * 4300 + "1", "0" * 5000, "1" * 5000 + ".5", "1" * 5000 + "j",
+    "(1,\n" + "2" * 5000 + ")", "(" + "2" * 5000 + " 3)", "[1 2, " + "3" * 5000 + "]",
+    "-" + "9" * 4301, "0x" + "0" * 20000 + "1", "0o" + "7" * 5000, "-0x" + "f" * 3600,
+    "0x" + "1F" * 4000, "('move', 0x" + "1F" * 4000 + ")", "{0x" + "f" * 4000 + ": 1}",
+    "(0x" + "f" * 4000 + ", 'move')", "0x" + "f" * 3571, "0x" + "f" * 3572,
+] + ["0b1" + "0" * n for n in (14283, 14284, 14285, 14286, 14290, 14300)]
+
+
 def soup(rng, n):
     out = []
     for _ in range(n):
@@ -203,4 +215,4 @@ def corpus():
             if v not in seen:
                 seen.add(v)
                 out.append(v)
-    return out
+    return out + BIG_INTS

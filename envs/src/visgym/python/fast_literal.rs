@@ -144,7 +144,7 @@ impl Scanner<'_> {
         {
             return None;
         }
-        Some(number_value(text))
+        number_value(text).ok()
     }
 
     fn keyword(&mut self) -> Option<PyValue> {

@@ -1,54 +1,47 @@
 //! NUMBER tokens as Python values: ints of any size in any base, floats (correctly
 //! rounded, overflow to `inf`), imaginary literals.
+//!
+//! CPython 3.11 converts an int between decimal text and binary only up to 4300
+//! decimal digits (`sys.int_info.default_max_str_digits`): a longer decimal literal is a
+//! `SyntaxError`, while a literal in base 2, 8 or 16 of any length is read (in linear
+//! time) and only printing it fails. Both limits are kept here, so no reply costs more
+//! than linear time to read.
 
 use super::value::{PyInt, PyValue};
 
-/// The value of a NUMBER token the tokenizer accepted.
-pub fn number_value(text: &str) -> PyValue {
+/// CPython's default limit on int/decimal-text conversions.
+pub const MAX_STR_DIGITS: usize = 4300;
+
+/// The value of a NUMBER token the tokenizer accepted, or the `SyntaxError` message of
+/// a decimal int literal longer than [`MAX_STR_DIGITS`].
+pub fn number_value(text: &str) -> Result<PyValue, String> {
     let clean: String = text.chars().filter(|&c| c != '_').collect();
     let lower = clean.to_ascii_lowercase();
     if let Some(imag) = lower.strip_suffix('j') {
-        return PyValue::Complex(0.0, imag.parse().unwrap_or(f64::NAN));
+        return Ok(PyValue::Complex(0.0, imag.parse().unwrap_or(f64::NAN)));
     }
-    let radix = match lower.get(..2) {
-        Some("0x") => 16,
-        Some("0o") => 8,
-        Some("0b") => 2,
-        _ => 10,
+    let bits_per_digit = match lower.get(..2) {
+        Some("0x") => 4,
+        Some("0o") => 3,
+        Some("0b") => 1,
+        _ => 0,
     };
-    if radix != 10 {
-        return PyValue::Int(int_in_radix(&lower[2..], radix));
+    if bits_per_digit > 0 {
+        return Ok(PyValue::Int(PyInt::from_power_of_two_radix(
+            &lower[2..],
+            bits_per_digit,
+        )));
     }
     if lower.contains(['.', 'e']) {
-        return PyValue::Float(lower.parse().unwrap_or(f64::NAN));
+        return Ok(PyValue::Float(lower.parse().unwrap_or(f64::NAN)));
     }
-    PyValue::Int(PyInt::from_decimal(false, &lower))
-}
-
-/// Converts digits in `radix` to an int, through base-10^9 limbs when it is large.
-fn int_in_radix(digits: &str, radix: u32) -> PyInt {
-    let mut limbs: Vec<u64> = vec![0]; // little-endian, base 1e9
-    for d in digits.chars().filter_map(|c| c.to_digit(radix)) {
-        let mut carry = u64::from(d);
-        for limb in limbs.iter_mut() {
-            let v = *limb * u64::from(radix) + carry;
-            *limb = v % 1_000_000_000;
-            carry = v / 1_000_000_000;
-        }
-        while carry > 0 {
-            limbs.push(carry % 1_000_000_000);
-            carry /= 1_000_000_000;
-        }
+    let digits = lower.trim_start_matches('0').len();
+    if digits > MAX_STR_DIGITS {
+        return Err(format!(
+            "Exceeds the limit ({MAX_STR_DIGITS} digits) for integer string conversion: value has {digits} digits; use sys.set_int_max_str_digits() to increase the limit - Consider hexadecimal for huge integer literals to avoid decimal conversion limits."
+        ));
     }
-    let mut text = String::new();
-    for (i, limb) in limbs.iter().rev().enumerate() {
-        if i == 0 {
-            text.push_str(&limb.to_string());
-        } else {
-            text.push_str(&format!("{limb:09}"));
-        }
-    }
-    PyInt::from_decimal(false, &text)
+    Ok(PyValue::Int(PyInt::from_decimal(false, &lower)))
 }
 
 #[cfg(test)]
@@ -58,7 +51,7 @@ mod tests {
 
     #[test]
     fn literals_in_every_base() {
-        let r = |s: &str| py_repr(&number_value(s));
+        let r = |s: &str| py_repr(&number_value(s).unwrap());
         assert_eq!(r("0x10"), "16");
         assert_eq!(r("0o17"), "15");
         assert_eq!(r("0b101"), "5");
@@ -72,5 +65,18 @@ mod tests {
         assert_eq!(r("00"), "0");
         assert_eq!(r("09.5"), "9.5");
         assert_eq!(r(".5"), "0.5");
+    }
+
+    #[test]
+    fn decimal_ints_stop_at_the_digit_limit_and_power_of_two_bases_do_not() {
+        assert!(number_value(&"9".repeat(MAX_STR_DIGITS)).is_ok());
+        assert!(number_value(&format!("000{}", "9".repeat(MAX_STR_DIGITS))).is_ok());
+        let err = number_value(&"9".repeat(MAX_STR_DIGITS + 1)).unwrap_err();
+        assert!(err.contains("value has 4301 digits"), "{err}");
+        // A megabyte of hex digits reads, in linear time.
+        let value = number_value(&format!("0x{}", "f".repeat(1 << 20))).unwrap();
+        assert!(value.str_digits_error().is_some());
+        let small = number_value(&format!("0b{}", "1".repeat(100))).unwrap();
+        assert!(small.str_digits_error().is_none());
     }
 }

@@ -1281,7 +1281,15 @@ impl Parser {
             TokKind::Str => self.strings(),
             TokKind::Number => {
                 self.mark += 1;
-                Some(Expr::new(ExprKind::Constant(number_value(&t.text)), t.line))
+                // `_PyPegen_number_token`: a decimal literal past the digit limit is an
+                // error raised at once, even in the first pass.
+                match number_value(&t.text) {
+                    Ok(v) => Some(Expr::new(ExprKind::Constant(v), t.line)),
+                    Err(msg) => {
+                        self.raise(msg, t.line);
+                        None
+                    }
+                }
             }
             TokKind::Op => match t.text.as_str() {
                 "(" => {

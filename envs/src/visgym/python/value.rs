@@ -7,15 +7,26 @@
 
 use std::fmt;
 
+use super::literal::PyException;
+use super::numbers::MAX_STR_DIGITS;
+
 /// A Python `int`. Values that fit an `i128` are stored directly; larger ones keep
 /// their decimal magnitude (only printing, comparing and converting them matters).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PyInt {
     Small(i128),
-    /// A magnitude beyond `i128`, decimal digits without leading zeros.
+    /// A magnitude beyond `i128`, decimal digits without leading zeros (at most
+    /// [`MAX_STR_DIGITS`] of them).
     Big {
         negative: bool,
         digits: String,
+    },
+    /// A magnitude of more than [`MAX_STR_DIGITS`] decimal digits, which only a literal
+    /// in base 2, 8 or 16 can denote and which CPython refuses to print
+    /// ([`PyValue::str_digits_error`]): little-endian 32-bit limbs, the last non-zero.
+    Huge {
+        negative: bool,
+        limbs: Vec<u32>,
     },
 }
 
@@ -23,7 +34,7 @@ impl PyInt {
     pub fn as_i128(&self) -> Option<i128> {
         match self {
             PyInt::Small(v) => Some(*v),
-            PyInt::Big { .. } => None,
+            PyInt::Big { .. } | PyInt::Huge { .. } => None,
         }
     }
 
@@ -35,7 +46,7 @@ impl PyInt {
     pub fn is_negative(&self) -> bool {
         match self {
             PyInt::Small(v) => *v < 0,
-            PyInt::Big { negative, .. } => *negative,
+            PyInt::Big { negative, .. } | PyInt::Huge { negative, .. } => *negative,
         }
     }
 
@@ -54,7 +65,56 @@ impl PyInt {
                     Some(magnitude)
                 }
             }
+            // Beyond 10**4300, far beyond `f64::MAX`.
+            PyInt::Huge { .. } => None,
         }
+    }
+
+    /// An int from the digits of a literal in base 2, 8 or 16 (`bits_per_digit` 1, 3
+    /// or 4; no prefix or underscores), in time linear in their number.
+    pub fn from_power_of_two_radix(digits: &str, bits_per_digit: u32) -> PyInt {
+        let mut limbs: Vec<u32> = Vec::new();
+        let (mut acc, mut filled) = (0u64, 0u32);
+        for d in digits.chars().rev().filter_map(|c| c.to_digit(1 << bits_per_digit)) {
+            acc |= u64::from(d) << filled;
+            filled += bits_per_digit;
+            if filled >= 32 {
+                limbs.push(acc as u32);
+                acc >>= 32;
+                filled -= 32;
+            }
+        }
+        limbs.push(acc as u32);
+        while limbs.last() == Some(&0) {
+            limbs.pop();
+        }
+        // 2**14300 has 4305 decimal digits; anything shorter is converted (quadratic
+        // in at most 447 limbs) and kept as `Big` unless it still has too many digits.
+        let bits = match limbs.last() {
+            None => return PyInt::Small(0),
+            Some(top) => limbs.len() * 32 - top.leading_zeros() as usize,
+        };
+        if bits <= 127 {
+            let v = limbs
+                .iter()
+                .rev()
+                .fold(0i128, |v, &limb| (v << 32) | i128::from(limb));
+            return PyInt::Small(v);
+        }
+        if bits > 14_300 {
+            return PyInt::Huge {
+                negative: false,
+                limbs,
+            };
+        }
+        let decimal = limbs_to_decimal(&limbs);
+        if decimal.len() > MAX_STR_DIGITS {
+            return PyInt::Huge {
+                negative: false,
+                limbs,
+            };
+        }
+        PyInt::from_decimal(false, &decimal)
     }
 
     /// Builds an int from a sign and decimal magnitude digits (no leading zeros).
@@ -86,6 +146,10 @@ impl PyInt {
                 },
             },
             PyInt::Big { negative, digits } => PyInt::from_decimal(!negative, digits),
+            PyInt::Huge { negative, limbs } => PyInt::Huge {
+                negative: !negative,
+                limbs: limbs.clone(),
+            },
         }
     }
 
@@ -98,6 +162,13 @@ impl PyInt {
                 let mut m: u128 = 0;
                 for d in digits.bytes() {
                     m = (m * 10 + u128::from(d - b'0')) % MODULUS;
+                }
+                (*negative, m)
+            }
+            PyInt::Huge { negative, limbs } => {
+                let mut m: u128 = 0;
+                for &limb in limbs.iter().rev() {
+                    m = ((m << 32) | u128::from(limb)) % MODULUS;
                 }
                 (*negative, m)
             }
@@ -115,12 +186,49 @@ impl PyInt {
     }
 }
 
+/// The decimal digits of a magnitude (no leading zeros; `"0"` for none).
+fn limbs_to_decimal(limbs: &[u32]) -> String {
+    let mut rest = limbs.to_vec();
+    let mut chunks = Vec::new(); // base 1e9, least significant first
+    while !rest.is_empty() {
+        let mut remainder = 0u64;
+        for limb in rest.iter_mut().rev() {
+            let v = (remainder << 32) | u64::from(*limb);
+            *limb = (v / 1_000_000_000) as u32;
+            remainder = v % 1_000_000_000;
+        }
+        chunks.push(remainder);
+        while rest.last() == Some(&0) {
+            rest.pop();
+        }
+    }
+    let mut text = chunks.last().map_or("0".to_string(), u64::to_string);
+    for chunk in chunks.iter().rev().skip(1) {
+        text.push_str(&format!("{chunk:09}"));
+    }
+    text
+}
+
+/// Python's decimal form. A `Huge` int, which Python would refuse to print, is written
+/// as the hexadecimal literal that reads back to it: callers that reproduce the
+/// reference's `str()` check [`PyValue::str_digits_error`] first.
 impl fmt::Display for PyInt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PyInt::Small(v) => write!(f, "{v}"),
             PyInt::Big { negative, digits } => {
                 write!(f, "{}{digits}", if *negative { "-" } else { "" })
+            }
+            PyInt::Huge { negative, limbs } => {
+                write!(f, "{}0x", if *negative { "-" } else { "" })?;
+                for (i, limb) in limbs.iter().rev().enumerate() {
+                    if i == 0 {
+                        write!(f, "{limb:x}")?;
+                    } else {
+                        write!(f, "{limb:08x}")?;
+                    }
+                }
+                Ok(())
             }
         }
     }
@@ -236,6 +344,27 @@ impl PyValue {
         }
     }
 
+    /// The `ValueError` CPython raises on `str()` of this value: an int inside it has
+    /// more than [`MAX_STR_DIGITS`] decimal digits.
+    pub fn str_digits_error(&self) -> Option<PyException> {
+        let too_long = match self {
+            PyValue::Int(PyInt::Huge { .. }) => true,
+            PyValue::Tuple(items) | PyValue::List(items) | PyValue::Set(items) => {
+                return items.iter().find_map(PyValue::str_digits_error)
+            }
+            PyValue::Dict(entries) => {
+                return entries
+                    .iter()
+                    .find_map(|(k, v)| k.str_digits_error().or_else(|| v.str_digits_error()))
+            }
+            _ => false,
+        };
+        too_long.then(|| PyException {
+            class: "ValueError",
+            message: format!("Exceeds the limit ({MAX_STR_DIGITS} digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit"),
+        })
+    }
+
     /// The first unhashable type inside this value (`TypeError: unhashable type`).
     pub fn unhashable_type(&self) -> Option<&'static str> {
         match self {
@@ -293,6 +422,7 @@ fn int_eq_float(i: &PyInt, f: f64) -> bool {
         PyInt::Big { negative, digits } => {
             (f < 0.0) == *negative && format!("{:.0}", f.abs()) == *digits
         }
+        PyInt::Huge { .. } => false,
     }
 }
 
