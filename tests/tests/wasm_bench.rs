@@ -1,10 +1,11 @@
 //! The browser half of the benchmark: run by `cargo run -p playbench-tests --bin bench`
-//! with `--features wasm-bench`; prints one `BENCH <json>` line per environment.
+//! with `--features wasm-bench`; prints one `BENCH <json>` line per environment (those
+//! whose name contains `PLAYBENCH_BENCH_ONLY` when it was compiled, for `--only`).
 #![cfg(all(target_arch = "wasm32", feature = "wasm-bench"))]
 // Test support code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use playbench_tests::bench::{cases, measure};
+use playbench_tests::bench::{cases_matching, measure, SECONDS};
 use playbench_tests::browser::yield_to_browser;
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -12,8 +13,9 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 #[wasm_bindgen_test::wasm_bindgen_test]
 async fn browser_throughput() {
     let now = || js_sys::Date::now() / 1000.0;
-    for case in cases() {
-        let m = measure(case, 0.4, &now).unwrap();
+    let only = option_env!("PLAYBENCH_BENCH_ONLY").filter(|o| !o.is_empty());
+    for case in cases_matching(only) {
+        let m = measure(case, SECONDS, &now).unwrap();
         wasm_bindgen_test::console_log!("BENCH {}", serde_json::to_string(&m).unwrap());
         yield_to_browser().await;
     }

@@ -1,32 +1,136 @@
-//! `cargo run --release -p playbench-tests --bin bench`: steps/s and frames/s per
-//! environment, natively and in headless Chromium (wasm), next to the Python reference.
-//! The browser half needs wasm-bindgen-test-runner and CHROMEDRIVER (scripts/tools.sh).
+//! `cargo run --release -p playbench-tests --bin bench -- --reference`: steps/s and
+//! frames/s of every Toy Text, Classic Control and MiniGrid id, natively and in headless
+//! Chromium (wasm), against the Python reference measured live in the same run
+//! (`tests/golden/speed.py`, gymnasium 1.4.0 and minigrid 3.2.0 in
+//! `.cache/venv-reference`, made on first use). Repetitions interleave the three sides
+//! (reference, native, wasm), all pinned to one core; the table gives the ratios' min
+//! and median over repetitions, then the worst environment per family and the machine.
+//! The figures go to `target/bench/speed.json`, a chart per family beside them.
+//!
+//! Options: `--reference` (without it, ours only); `--reps N` (default 3); `--only S`
+//! (cases whose name contains S); `--native-only` (no browser); `--core N` (the core
+//! to pin to, default the last). The browser half needs wasm-bindgen-test-runner and
+//! CHROMEDRIVER (`scripts/tools.sh`).
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use playbench_tests::bench::{cases, measure, table, Measured};
+use playbench_tests::bench::report::{chart_svg, collect, table, worst_per_family, Repetition};
+use playbench_tests::bench::{cases_matching, measure, BenchCase, Measured, SECONDS};
+use playbench_tests::speed::{flag, option, run_reference, Figure};
+use serde_json::json;
 
-fn browser_figures() -> Result<Vec<Measured>, String> {
-    let out = Command::new(env!("CARGO"))
+/// The reference packages, pinned as the golden data's (`docs/golden-data.md`).
+const REFERENCE_PACKAGES: [&str; 4] = [
+    "gymnasium==1.4.0",
+    "minigrid==3.2.0",
+    "numpy==2.4.6",
+    "pygame==2.6.1",
+];
+
+/// Pins this process, and so everything it starts, to one core.
+fn pin_to_one_core(cores: usize) -> Result<usize, String> {
+    let core = option("--core")
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(cores - 1);
+    let status = Command::new("taskset")
         .args([
-            "test",
-            "--release",
-            "--target",
-            "wasm32-unknown-unknown",
             "-p",
-            "playbench-tests",
-            "--features",
-            "wasm-bench",
-            "--test",
-            "wasm_bench",
-            "--",
-            "--nocapture",
+            "-c",
+            &core.to_string(),
+            &std::process::id().to_string(),
         ])
-        // The whole browser run is one test; the runner's default limit is 20 s.
-        .env("WASM_BINDGEN_TEST_TIMEOUT", "600")
-        .output()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+        .stdout(std::process::Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run taskset: {e}"))?;
+    if !status.success() {
+        return Err(format!("taskset could not pin to core {core}"));
+    }
+    Ok(core)
+}
+
+/// The reference's Python, installing its packages into an ignored folder when missing.
+fn reference_python(root: &Path) -> Result<PathBuf, String> {
+    let venv = root.join(".cache/venv-reference");
+    let python = venv.join("bin/python");
+    let marker = venv.join("playbench-packages.txt");
+    let wanted = REFERENCE_PACKAGES.join("\n");
+    if std::fs::read_to_string(&marker).ok().as_deref() == Some(wanted.as_str()) {
+        return Ok(python);
+    }
+    eprintln!("installing the reference into .cache/venv-reference: {wanted:?}...");
+    let run = |cmd: &mut Command| -> Result<(), String> {
+        let out = cmd
+            .output()
+            .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{cmd:?} failed:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            ))
+        }
+    };
+    run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
+    run(Command::new(&python)
+        .args(["-m", "pip", "install", "--quiet"])
+        .args(REFERENCE_PACKAGES))?;
+    std::fs::write(&marker, wanted).map_err(|e| e.to_string())?;
+    Ok(python)
+}
+
+fn reference_figures(
+    root: &Path,
+    python: &Path,
+    cases: &[&BenchCase],
+) -> Result<Vec<Figure>, String> {
+    let mut cmd = Command::new(python);
+    cmd.arg(root.join("tests/golden/speed.py"))
+        .env("SDL_VIDEODRIVER", "dummy")
+        .env("SDL_AUDIODRIVER", "dummy");
+    let job = json!({
+        "seconds": SECONDS,
+        "cases": cases.iter().map(|c| c.to_json()).collect::<Vec<_>>(),
+    });
+    run_reference(cmd, Some(job.to_string()), "env")
+}
+
+fn native_figures(cases: &[&BenchCase]) -> Vec<Measured> {
+    let origin = Instant::now();
+    let now = || origin.elapsed().as_secs_f64();
+    cases
+        .iter()
+        .filter_map(|case| {
+            measure(case, SECONDS, &now)
+                .map_err(|e| eprintln!("{}: {e}", case.name))
+                .ok()
+        })
+        .collect()
+}
+
+fn browser_figures(only: Option<&str>) -> Result<Vec<Measured>, String> {
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.args([
+        "test",
+        "--release",
+        "--target",
+        "wasm32-unknown-unknown",
+        "-p",
+        "playbench-tests",
+        "--features",
+        "wasm-bench",
+        "--test",
+        "wasm_bench",
+        "--",
+        "--nocapture",
+    ])
+    // The whole browser run is one test; the runner's default limit is 20 s.
+    .env("WASM_BINDGEN_TEST_TIMEOUT", "1800")
+    // Read when the browser half is compiled (`tests/tests/wasm_bench.rs`).
+    .env("PLAYBENCH_BENCH_ONLY", only.unwrap_or(""));
+    let out = cmd.output().map_err(|e| format!("cannot run cargo: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     let figures: Vec<Measured> = stdout
         .lines()
@@ -42,24 +146,108 @@ fn browser_figures() -> Result<Vec<Measured>, String> {
     Ok(figures)
 }
 
+/// CPU model, cores, kernel, and the browser's version.
+fn machine(cores: usize, core: Option<usize>) -> serde_json::Value {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let cpu = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("model name")?.split(':').nth(1))
+        .map_or("unknown".into(), |m| m.trim().to_string());
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+        .map_or("unknown".into(), |k| k.trim().to_string());
+    let browser = Command::new("chromium")
+        .arg("--version")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    json!({
+        "cpu": cpu,
+        "cores": cores,
+        "pinned_core": core,
+        "kernel": kernel,
+        "browser": browser,
+    })
+}
+
 fn main() {
-    let origin = Instant::now();
-    let now = || origin.elapsed().as_secs_f64();
-    let mut native = Vec::new();
-    for case in cases() {
-        match measure(case, 0.5, &now) {
-            Ok(m) => native.push(m),
-            Err(e) => eprintln!("{}: {e}", case.name),
-        }
+    let root = playbench_tests::repo_root();
+    let only = option("--only");
+    let cases = cases_matching(only.as_deref());
+    if cases.is_empty() {
+        eprintln!("no case matches --only {only:?}");
+        std::process::exit(2);
     }
-    let wasm = if std::env::args().any(|a| a == "--native-only") {
-        Vec::new()
+    let reps: usize = option("--reps")
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(3)
+        .max(1);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let core = pin_to_one_core(cores)
+        .map_err(|e| eprintln!("{e}; measuring unpinned"))
+        .ok();
+    let python = if flag("--reference") {
+        match reference_python(&root) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(1);
+            }
+        }
     } else {
-        eprintln!("measuring in headless Chromium (builds the wasm benchmark first)...");
-        browser_figures().unwrap_or_else(|e| {
-            eprintln!("{e}");
-            Vec::new()
-        })
+        None
     };
-    print!("{}", table(&native, &wasm));
+    let mut repetitions = Vec::new();
+    for rep in 1..=reps {
+        let mut r = Repetition::default();
+        if let Some(python) = &python {
+            eprintln!(
+                "repetition {rep}/{reps}: the reference, {} cases...",
+                cases.len()
+            );
+            r.reference = reference_figures(&root, python, &cases).unwrap_or_else(|e| {
+                eprintln!("{e}");
+                Vec::new()
+            });
+        }
+        eprintln!("repetition {rep}/{reps}: native...");
+        r.native = native_figures(&cases);
+        if !flag("--native-only") {
+            eprintln!("repetition {rep}/{reps}: wasm in headless Chromium...");
+            r.wasm = browser_figures(only.as_deref()).unwrap_or_else(|e| {
+                eprintln!("{e}");
+                Vec::new()
+            });
+        }
+        repetitions.push(r);
+    }
+    let figures = collect(&cases, &repetitions);
+    let machine = machine(cores, core);
+    print!("{}", table(&figures));
+    print!("{}", worst_per_family(&figures));
+    println!("machine: {machine}");
+    if python.is_none() {
+        println!("(no reference measured: run with --reference for the ratios)");
+    }
+    let out = root.join("target/bench");
+    let written = std::fs::create_dir_all(&out).and_then(|()| {
+        let record = json!({
+            "seconds_per_mode": SECONDS,
+            "repetitions": reps,
+            "machine": machine,
+            "reference": if python.is_some() { json!(REFERENCE_PACKAGES) } else { json!(null) },
+            "cases": figures,
+        });
+        std::fs::write(out.join("speed.json"), format!("{record:#}\n"))?;
+        let mut families: Vec<&str> = figures.iter().map(|f| f.family.as_str()).collect();
+        families.dedup();
+        for family in families {
+            let file = family.to_lowercase().replace(' ', "-");
+            std::fs::write(out.join(format!("{file}.svg")), chart_svg(family, &figures))?;
+        }
+        Ok(())
+    });
+    match written {
+        Ok(()) => println!("figures: target/bench/speed.json, charts: target/bench/*.svg"),
+        Err(e) => eprintln!("cannot write target/bench: {e}"),
+    }
 }
