@@ -94,11 +94,12 @@ pub fn cases() -> Vec<&'static BenchCase> {
     FIXED.iter().chain(minigrid.iter()).collect()
 }
 
-/// The cases whose name contains `only` (all without it).
+/// The cases whose name contains one of the comma-separated parts of `only` (all
+/// without it).
 pub fn cases_matching(only: Option<&str>) -> Vec<&'static BenchCase> {
     cases()
         .into_iter()
-        .filter(|c| only.is_none_or(|o| c.name.contains(o)))
+        .filter(|c| only.is_none_or(|o| o.split(',').any(|part| c.name.contains(part))))
         .collect()
 }
 

@@ -96,17 +96,20 @@ fn dsdt(y: &[f64; 5]) -> [f64; 5] {
     let g = 9.8;
     let [theta1, theta2, dtheta1, dtheta2, a] = *y;
     let sq = |v: f64| libm::pow(v, 2.0);
+    // Each computed once (and together: `sincos` gives `sin` and `cos` to the bit):
+    // the same values the reference computes twice.
+    let (sin2, cos2) = libm::sincos(theta2);
     let d1 = m1 * (lc1 * lc1)
-        + m2 * (l1 * l1 + lc2 * lc2 + 2.0 * l1 * lc2 * libm::cos(theta2))
+        + m2 * (l1 * l1 + lc2 * lc2 + 2.0 * l1 * lc2 * cos2)
         + i1
         + i2;
-    let d2 = m2 * (lc2 * lc2 + l1 * lc2 * libm::cos(theta2)) + i2;
+    let d2 = m2 * (lc2 * lc2 + l1 * lc2 * cos2) + i2;
     let phi2 = m2 * lc2 * g * libm::cos(theta1 + theta2 - PI / 2.0);
-    let phi1 = -m2 * l1 * lc2 * sq(dtheta2) * libm::sin(theta2)
-        - 2.0 * m2 * l1 * lc2 * dtheta2 * dtheta1 * libm::sin(theta2)
+    let phi1 = -m2 * l1 * lc2 * sq(dtheta2) * sin2
+        - 2.0 * m2 * l1 * lc2 * dtheta2 * dtheta1 * sin2
         + (m1 * lc1 + m2 * l1) * g * libm::cos(theta1 - PI / 2.0)
         + phi2;
-    let ddtheta2 = (a + d2 / d1 * phi1 - m2 * l1 * lc2 * sq(dtheta1) * libm::sin(theta2) - phi2)
+    let ddtheta2 = (a + d2 / d1 * phi1 - m2 * l1 * lc2 * sq(dtheta1) * sin2 - phi2)
         / (m2 * (lc2 * lc2) + i2 - sq(d2) / d1);
     let ddtheta1 = -(d2 * ddtheta2 + phi1) / d1;
     [dtheta1, dtheta2, ddtheta1, ddtheta2, 0.0]
@@ -335,6 +338,16 @@ mod tests {
             assert_eq!(env.physical_state().unwrap(), state.to_vec(), "seed {seed}");
             assert_eq!(bits(&r.obs), obs.to_vec(), "seed {seed}");
             assert_eq!(bits(&env.observation()), obs.to_vec());
+        }
+    }
+
+    #[test]
+    fn sincos_is_sin_and_cos_to_the_bit() {
+        let mut x = -40.0f64;
+        while x < 40.0 {
+            let (s, c) = libm::sincos(x);
+            assert_eq!((s.to_bits(), c.to_bits()), (libm::sin(x).to_bits(), libm::cos(x).to_bits()), "{x}");
+            x += 0.000_731;
         }
     }
 

@@ -69,7 +69,8 @@ pub struct Info {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prob: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub action_mask: Option<Vec<u8>>,
+    /// Taxi's, one entry per action (in an array: a step allocates nothing).
+    pub action_mask: Option<[u8; 6]>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -26,12 +26,13 @@ fn fill_spans(
     let xe = x1.min(w).ceil() as usize; // exclusive
     let ys = y0.max(0.0).floor() as usize;
     let ye = y1.min(h).ceil() as usize;
+    // Zero between rows; only the touched range `lo..hi` is read and cleared, so a thin
+    // diagonal shape costs its pixels, not its bounding box.
     let mut coverage = vec![0.0f64; xe - xs];
     let mut intervals = Vec::with_capacity(4);
     let weight = 1.0 / SUB_ROWS as f64;
     for py in ys..ye {
-        coverage.iter_mut().for_each(|c| *c = 0.0);
-        let mut any = false;
+        let (mut lo, mut hi) = (usize::MAX, 0);
         for sub in 0..SUB_ROWS {
             let y = py as f64 + (sub as f64 + 0.5) * weight;
             intervals.clear();
@@ -42,10 +43,11 @@ fn fill_spans(
                 if r <= l {
                     continue;
                 }
-                any = true;
                 let (li, ri) = (l.floor() as usize, r.floor() as usize);
+                lo = lo.min(li - xs);
                 if li == ri {
                     coverage[li - xs] += (r - l) * weight;
+                    hi = hi.max(li - xs + 1);
                     continue;
                 }
                 coverage[li - xs] += (li as f64 + 1.0 - l) * weight;
@@ -54,19 +56,23 @@ fn fill_spans(
                 }
                 if ri < xe {
                     coverage[ri - xs] += (r - ri as f64) * weight;
+                    hi = hi.max(ri - xs + 1);
+                } else {
+                    hi = hi.max(ri - xs);
                 }
             }
         }
-        if !any {
+        if lo >= hi {
             continue;
         }
-        for (i, &c) in coverage.iter().enumerate() {
-            let x = (xs + i) as i64;
-            if c >= 0.999 {
+        for (i, c) in coverage[lo..hi].iter_mut().enumerate() {
+            let x = (xs + lo + i) as i64;
+            if *c >= 0.999 {
                 frame.set(x, py as i64, color);
-            } else if c > 0.002 {
-                frame.blend(x, py as i64, color, c);
+            } else if *c > 0.002 {
+                frame.blend(x, py as i64, color, *c);
             }
+            *c = 0.0;
         }
     }
 }

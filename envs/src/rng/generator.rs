@@ -161,6 +161,16 @@ impl NpRandom {
         }
         0
     }
+
+    /// [`Self::categorical_sample`] given the running sums (non-decreasing, as sums of
+    /// probabilities are): one search instead of a sum per draw, the same index.
+    pub fn categorical_sample_cumulative(&mut self, cumulative: &[f64]) -> usize {
+        let u = self.random();
+        match cumulative.partition_point(|&c| c <= u) {
+            i if i == cumulative.len() => 0,
+            i => i,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -217,5 +227,20 @@ mod tests {
         assert_eq!(rng.categorical_sample(&[0.25, 0.25]), 0);
         let mut rng = NpRandom::seeded(0);
         assert_eq!(rng.categorical_sample(&[0.5, 0.5]), 1);
+        // The running sums give the same draws, including past a sum below 1.
+        let probs = [0.1, 0.0, 0.2, 0.3, 0.15, 0.05];
+        let mut sum = 0.0;
+        let cumulative = probs.map(|p| {
+            sum += p;
+            sum
+        });
+        let (mut a, mut b) = (NpRandom::seeded(7), NpRandom::seeded(7));
+        for n in 0..2_000 {
+            let probs = &probs[..1 + n % probs.len()];
+            assert_eq!(
+                a.categorical_sample(probs),
+                b.categorical_sample_cumulative(&cumulative[..probs.len()])
+            );
+        }
     }
 }

@@ -92,12 +92,13 @@ impl FrozenLake {
         self.state
     }
 
-    /// The reference's transition list for action `a`:
-    /// (probability, next state, reward, terminated).
-    fn transitions(&self, s: usize, a: usize) -> Vec<(f64, usize, f64, bool)> {
+    /// The reference's transition list for action `a`: (probability, next state,
+    /// reward, terminated), the first `len` of three (in an array: a step allocates
+    /// nothing).
+    fn transitions(&self, s: usize, a: usize) -> ([Outcome; 3], usize) {
         if matches!(self.map.tile(s), b'G' | b'H') {
             // Terminal states loop on themselves with probability 1 and no reward.
-            return vec![(1.0, s, 0.0, true)];
+            return ([(1.0, s, 0.0, true); 3], 1);
         }
         let outcome = |prob: f64, dir: usize| {
             let next = self.map.moved(s, dir);
@@ -106,16 +107,22 @@ impl FrozenLake {
             (prob, next, reward, matches!(tile, b'G' | b'H'))
         };
         if self.slippery {
-            vec![
-                outcome(FAIL, (a + 3) % 4),
-                outcome(SUCCESS, a),
-                outcome(FAIL, (a + 1) % 4),
-            ]
+            (
+                [
+                    outcome(FAIL, (a + 3) % 4),
+                    outcome(SUCCESS, a),
+                    outcome(FAIL, (a + 1) % 4),
+                ],
+                3,
+            )
         } else {
-            vec![outcome(1.0, a)]
+            ([outcome(1.0, a); 3], 1)
         }
     }
 }
+
+/// (probability, next state, reward, terminated).
+type Outcome = (f64, usize, f64, bool);
 
 impl Env for FrozenLake {
     fn id(&self) -> &str {
@@ -154,9 +161,10 @@ impl Env for FrozenLake {
 
     fn step(&mut self, action: Action) -> Result<Step, EnvError> {
         let a = discrete_action(&action, 4)?;
-        let options = self.transitions(self.state, a);
-        let probs: Vec<f64> = options.iter().map(|o| o.0).collect();
-        let (prob, next, reward, terminated) = options[self.rng.get().categorical_sample(&probs)];
+        let (options, len) = self.transitions(self.state, a);
+        let probs = options.map(|o| o.0);
+        let (prob, next, reward, terminated) =
+            options[self.rng.get().categorical_sample(&probs[..len])];
         self.state = next;
         self.last_action = Some(a);
         Ok(Step {

@@ -103,7 +103,7 @@ fn transition(s: TaxiState, action: usize) -> (TaxiState, f64, bool) {
 }
 
 /// The reference's `action_mask` for a state.
-pub fn action_mask(s: TaxiState) -> Vec<u8> {
+pub fn action_mask(s: TaxiState) -> [u8; 6] {
     let taxi = (s.row, s.col);
     let mask = [
         s.row < 4,
@@ -113,7 +113,7 @@ pub fn action_mask(s: TaxiState) -> Vec<u8> {
         s.passenger < IN_TAXI && taxi == LOCATIONS[s.passenger],
         s.passenger == IN_TAXI && LOCATIONS.contains(&taxi),
     ];
-    mask.iter().map(|&b| u8::from(b)).collect()
+    mask.map(u8::from)
 }
 
 #[derive(Clone, Debug)]
@@ -149,20 +149,26 @@ impl Taxi {
     }
 }
 
-/// The initial-state distribution, normalised as numpy does (`isd / isd.sum()`).
-fn initial_distribution() -> Vec<f64> {
-    let weights: Vec<f64> = (0..N_STATES)
-        .map(|s| {
+/// The running sums of the initial-state distribution, normalised as numpy does
+/// (`isd / isd.sum()`) and summed in order as `categorical_sample` sums them; made once.
+fn initial_cumulative() -> &'static [f64; N_STATES] {
+    static CUMULATIVE: std::sync::OnceLock<[f64; N_STATES]> = std::sync::OnceLock::new();
+    CUMULATIVE.get_or_init(|| {
+        let weights: [f64; N_STATES] = std::array::from_fn(|s| {
             let t = TaxiState::decode(s);
             if t.passenger < IN_TAXI && t.passenger != t.destination {
                 1.0
             } else {
                 0.0
             }
+        });
+        let total: f64 = weights.iter().sum();
+        let mut sum = 0.0;
+        weights.map(|w| {
+            sum += w / total;
+            sum
         })
-        .collect();
-    let total: f64 = weights.iter().sum();
-    weights.iter().map(|w| w / total).collect()
+    })
 }
 
 impl Env for Taxi {
@@ -190,8 +196,10 @@ impl Env for Taxi {
     }
 
     fn reset(&mut self, seed: Option<u64>) -> Reset {
-        let isd = initial_distribution();
-        self.state = self.rng.reset(seed).categorical_sample(&isd);
+        self.state = self
+            .rng
+            .reset(seed)
+            .categorical_sample_cumulative(initial_cumulative());
         self.last_action = None;
         self.facing = 0;
         Reset {
@@ -308,12 +316,15 @@ mod tests {
 
     #[test]
     fn initial_weights_match_numpy() {
-        let isd = initial_distribution();
-        let nonzero: Vec<f64> = isd.iter().copied().filter(|&p| p > 0.0).collect();
-        assert_eq!(nonzero.len(), 300);
-        assert!(nonzero.iter().all(|&p| p == 0.0033333333333333335));
-        let total = isd.iter().fold(0.0, |acc, p| acc + p);
-        assert_eq!(total, 0.9999999999999961);
+        let cumulative = initial_cumulative();
+        let steps: Vec<f64> = cumulative
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .filter(|&d| d > 0.0)
+            .collect();
+        assert_eq!(steps.len() + usize::from(cumulative[0] > 0.0), 300);
+        assert!(steps.iter().all(|&d| (d - 1.0 / 300.0).abs() < 1e-15));
+        assert_eq!(cumulative[N_STATES - 1], 0.9999999999999961);
     }
 
     #[test]

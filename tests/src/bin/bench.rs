@@ -7,8 +7,8 @@
 //! and median over repetitions, then the worst environment per family and the machine.
 //! The figures go to `target/bench/speed.json`, a chart per family beside them.
 //!
-//! Options: `--reference` (without it, ours only); `--reps N` (default 3); `--only S`
-//! (cases whose name contains S); `--native-only` (no browser); `--core N` (the core
+//! Options: `--reference` (without it, ours only); `--reps N` (default 3); `--only S,T`
+//! (cases whose name contains S or T); `--native-only` (no browser); `--core N` (the core
 //! to pin to, default the last). The browser half needs wasm-bindgen-test-runner and
 //! CHROMEDRIVER (`scripts/tools.sh`).
 
