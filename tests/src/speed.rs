@@ -40,6 +40,28 @@ pub fn seconds() -> f64 {
         .unwrap_or(2.0)
 }
 
+/// `cargo test` of the browser benchmark `test` (`tests/tests/<test>.rs`, feature
+/// `wasm-bench`) in release, in headless Chromium, with its output shown.
+pub fn wasm_bench_command(test: &str) -> Command {
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.args([
+        "test",
+        "--release",
+        "--target",
+        "wasm32-unknown-unknown",
+        "-p",
+        "playbench-tests",
+        "--features",
+        "wasm-bench",
+        "--test",
+        test,
+        "--",
+        "--nocapture",
+    ])
+    .current_dir(crate::repo_root());
+    cmd
+}
+
 /// The reference's figures for one environment.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Figure {

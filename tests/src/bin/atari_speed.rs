@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use playbench_tests::atari::shelve_test_roms;
 use playbench_tests::atari::speed::{best_of, Speed, Workload, DEFAULT_GAMES};
-use playbench_tests::speed::{flag, option};
+use playbench_tests::speed::{flag, option, wasm_bench_command};
 
 /// The packages of `tests/golden/atari/generate.py`.
 const ALE_PACKAGES: [&str; 3] = ["ale-py==0.12.1", "gymnasium==1.2.2", "numpy==2.4.6"];
@@ -70,27 +70,12 @@ fn ale_py(games: &[String], seconds: f64, rounds: usize) -> Result<Vec<Speed>, S
 }
 
 fn browser(games: &[String], seconds: f64, rounds: usize) -> Result<Vec<Speed>, String> {
-    let out = Command::new(env!("CARGO"))
-        .args([
-            "test",
-            "--release",
-            "--target",
-            "wasm32-unknown-unknown",
-            "-p",
-            "playbench-tests",
-            "--features",
-            "wasm-bench",
-            "--test",
-            "atari_wasm_bench",
-            "--",
-            "--nocapture",
-        ])
+    let out = wasm_bench_command("atari_wasm_bench")
         .env("ATARI_SPEED_GAMES", games.join(","))
         .env("ATARI_SPEED_SECONDS", seconds.to_string())
         .env("ATARI_SPEED_ROUNDS", rounds.to_string())
         // The whole browser run is one test; the runner's default limit is 20 s.
         .env("WASM_BINDGEN_TEST_TIMEOUT", "3600")
-        .current_dir(playbench_tests::repo_root())
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use playbench_tests::bench::report::{chart_svg, collect, table, worst_per_family, Repetition};
 use playbench_tests::bench::{cases_matching, measure, BenchCase, Measured, SECONDS};
-use playbench_tests::speed::{flag, option, run_reference, Figure};
+use playbench_tests::speed::{flag, option, run_reference, wasm_bench_command, Figure};
 use serde_json::json;
 
 /// The reference packages, pinned as the golden data's (`docs/golden-data.md`).
@@ -111,25 +111,11 @@ fn native_figures(cases: &[&BenchCase]) -> Vec<Measured> {
 }
 
 fn browser_figures(only: Option<&str>) -> Result<Vec<Measured>, String> {
-    let mut cmd = Command::new(env!("CARGO"));
-    cmd.args([
-        "test",
-        "--release",
-        "--target",
-        "wasm32-unknown-unknown",
-        "-p",
-        "playbench-tests",
-        "--features",
-        "wasm-bench",
-        "--test",
-        "wasm_bench",
-        "--",
-        "--nocapture",
-    ])
+    let mut cmd = wasm_bench_command("wasm_bench");
     // The whole browser run is one test; the runner's default limit is 20 s.
-    .env("WASM_BINDGEN_TEST_TIMEOUT", "1800")
-    // Read when the browser half is compiled (`tests/tests/wasm_bench.rs`).
-    .env("PLAYBENCH_BENCH_ONLY", only.unwrap_or(""));
+    cmd.env("WASM_BINDGEN_TEST_TIMEOUT", "1800")
+        // Read when the browser half is compiled (`tests/tests/wasm_bench.rs`).
+        .env("PLAYBENCH_BENCH_ONLY", only.unwrap_or(""));
     let out = cmd.output().map_err(|e| format!("cannot run cargo: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     let figures: Vec<Measured> = stdout
