@@ -4,7 +4,7 @@
 
 use std::io::Read;
 
-use envs::visgym::python::{literal_eval, py_repr, py_str, PyValue};
+use envs::visgym::python::{literal_eval, literal_value, py_repr, py_str, PyValue};
 use serde_json::{Map, Value};
 
 /// The `literal_eval` golden file (gzipped JSON), embedded for the wasm build.
@@ -70,7 +70,14 @@ pub fn check_literal_golden() -> Result<(Vec<String>, usize), String> {
     let mut failures = Vec::new();
     for row in &rows {
         let input = &row[0];
-        let got = match literal_eval(input) {
+        // The harness's quick form (no error text) has the same value or none.
+        let result = literal_eval(input);
+        if literal_value(input).map(|v| py_repr(&v)) != result.as_ref().ok().map(py_repr) {
+            failures.push(format!(
+                "{input:?}: literal_value differs from literal_eval"
+            ));
+        }
+        let got = match result {
             // Python reads an int of more than 4300 digits but will not print it: the
             // file then has the error, and for an int its hexadecimal form and hash.
             Ok(v) => match (v.str_digits_error(), &v) {

@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use super::python::{literal_eval, PyValue};
+use super::python::{literal_value, PyValue};
 
 /// Python's `\s` (str patterns): Unicode whitespace, including the ASCII separators
 /// U+001C..U+001F that Rust does not count.
@@ -215,7 +215,7 @@ fn parse_output_skipping(output: &str, skip: impl Fn(&str) -> bool) -> String {
             continue;
         }
         let attempt = quote_first_identifier(raw);
-        if let Ok(PyValue::Tuple(items)) = literal_eval(&attempt) {
+        if let Some(PyValue::Tuple(items)) = literal_value(&attempt) {
             if matches!(items.first(), Some(PyValue::Str(_))) {
                 return attempt.into_owned();
             }
@@ -237,6 +237,7 @@ pub fn reply_to_action(reply: &str, verbalize: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::visgym::python::literal_eval;
 
     /// The harness's own way: every candidate tried, from the last, with no filter.
     fn parse_output_unfiltered(output: &str) -> String {

@@ -1,7 +1,7 @@
 //! `ast.literal_eval` of a string, with the exception CPython 3.11 raises.
 
 use super::ast::{BinOpKind, Expr, ExprKind, UnaryOpKind};
-use super::parser::parse_eval;
+use super::parser::{parse_eval, parse_eval_tree};
 use super::set_order::set_from;
 use super::tokenizer::ErrorClass;
 use super::value::PyValue;
@@ -48,6 +48,19 @@ pub fn literal_eval(source: &str) -> Result<PyValue, PyException> {
         },
     })?;
     convert(&tree)
+}
+
+/// `literal_eval`'s value when it has one, without the exception's text (which costs
+/// CPython's second parser pass): for callers that only try.
+pub fn literal_value(source: &str) -> Option<PyValue> {
+    if source.contains('\0') {
+        return None;
+    }
+    if let Some(v) = super::fast_literal::fast_literal(source) {
+        return Some(v);
+    }
+    let tree = parse_eval_tree(source.trim_start_matches([' ', '\t']))?;
+    convert(&tree).ok()
 }
 
 fn convert(node: &Expr) -> Result<PyValue, PyException> {

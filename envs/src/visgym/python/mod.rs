@@ -15,5 +15,5 @@ mod unicode_tables;
 pub mod value;
 
 pub use format::{py_repr, py_str};
-pub use literal::{literal_eval, PyException};
+pub use literal::{literal_eval, literal_value, PyException};
 pub use value::{PyInt, PyValue};

@@ -77,20 +77,15 @@ pub struct Parser {
     invalid_named_tried: HashSet<usize>,
 }
 
+/// The tree of `source` when it parses, from the first pass alone: [`parse_eval`]
+/// succeeds exactly when that pass does, and the second pass only words the error.
+pub fn parse_eval_tree(source: &str) -> Option<Expr> {
+    Parser::new(source).eval()
+}
+
 /// Parses `source` as `ast.parse(source, mode='eval')` does.
 pub fn parse_eval(source: &str) -> Result<Expr, SyntaxErr> {
-    let mut p = Parser {
-        tok: Tokenizer::new(source),
-        tokens: Vec::new(),
-        mark: 0,
-        err: None,
-        tok_failed: false,
-        invalid: false,
-        depth: 0,
-        memo: HashMap::new(),
-        args_memo: HashMap::new(),
-        invalid_named_tried: HashSet::new(),
-    };
+    let mut p = Parser::new(source);
     if let Some(e) = p.eval() {
         return Ok(e);
     }
@@ -144,6 +139,21 @@ pub fn parse_eval(source: &str) -> Result<Expr, SyntaxErr> {
 }
 
 impl Parser {
+    fn new(source: &str) -> Self {
+        Parser {
+            tok: Tokenizer::new(source),
+            tokens: Vec::new(),
+            mark: 0,
+            err: None,
+            tok_failed: false,
+            invalid: false,
+            depth: 0,
+            memo: HashMap::new(),
+            args_memo: HashMap::new(),
+            invalid_named_tried: HashSet::new(),
+        }
+    }
+
     /// A specialised error stands unless the tokenizer is still mid-input: then the
     /// rest is tokenized and a tokenizer error there wins (CPython skips the scan once
     /// the tokenizer has met the end of the input).
