@@ -2,7 +2,7 @@
 //! front of every VisGym `step` (literal evaluation, tuple shape, function name,
 //! argument space) with the reference's feedback texts.
 
-use super::python::{literal_eval, py_repr, py_str, PyException, PyValue};
+use super::python::{literal_eval, py_repr, py_str_checked, PyException, PyValue};
 use super::spaces::ArgSpace;
 
 /// A parametric action: a function name and its payload, as the reference's
@@ -119,22 +119,16 @@ pub fn resolve(action: &str, functions: &[(&str, ArgSpace)]) -> Result<Resolved,
         .position(|(name, _)| branch.as_str() == Some(name))
     else {
         // The reference's f-string calls `str(branch)`, which raises for a huge int.
-        if let Some(e) = branch.str_digits_error() {
-            return Err(e);
-        }
         return Ok(Resolved::Rejected(format!(
             "The action name '{}' is not recognized in the available action space.",
-            py_str(&branch)
+            py_str_checked(&branch)?
         )));
     };
     let (name, space) = &functions[index];
     if !space.contains(&payload)? {
-        if let Some(e) = payload.str_digits_error() {
-            return Err(e);
-        }
         return Ok(Resolved::Rejected(format!(
             "The action {} is not in the valid action space of {name} so nothing is executed.",
-            py_str(&payload)
+            py_str_checked(&payload)?
         )));
     }
     Ok(Resolved::Call { index, payload })

@@ -182,17 +182,22 @@ pub fn table(figures: &[CaseFigures]) -> String {
     out
 }
 
-/// Per family, the environment with the lowest median wasm ratio, for steps and for
-/// frames, and how many miss the target.
-pub fn worst_per_family(figures: &[CaseFigures]) -> String {
+/// The families of the figures, in their first order.
+pub fn families(figures: &[CaseFigures]) -> Vec<&str> {
     let mut families: Vec<&str> = Vec::new();
     for f in figures {
         if !families.contains(&f.family.as_str()) {
             families.push(&f.family);
         }
     }
+    families
+}
+
+/// Per family, the environment with the lowest median wasm ratio, for steps and for
+/// frames, and how many miss the target.
+pub fn worst_per_family(figures: &[CaseFigures]) -> String {
     let mut out = String::new();
-    for family in families {
+    for family in families(figures) {
         let members: Vec<&CaseFigures> = figures.iter().filter(|f| f.family == family).collect();
         let line = |pick: fn(&CaseFigures) -> Option<Ratio>, target: f64| {
             let rated: Vec<(&str, f64)> = members

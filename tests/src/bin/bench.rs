@@ -16,7 +16,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use playbench_tests::bench::report::{chart_svg, collect, table, worst_per_family, Repetition};
+use playbench_tests::bench::report::{
+    chart_svg, collect, families, table, worst_per_family, Repetition,
+};
 use playbench_tests::bench::{cases_matching, measure, BenchCase, Measured, SECONDS};
 use playbench_tests::speed::{flag, option, run_reference, wasm_bench_command, Figure};
 use serde_json::json;
@@ -224,9 +226,7 @@ fn main() {
             "cases": figures,
         });
         std::fs::write(out.join("speed.json"), format!("{record:#}\n"))?;
-        let mut families: Vec<&str> = figures.iter().map(|f| f.family.as_str()).collect();
-        families.dedup();
-        for family in families {
+        for family in families(&figures) {
             let file = family.to_lowercase().replace(' ', "-");
             std::fs::write(out.join(format!("{file}.svg")), chart_svg(family, &figures))?;
         }

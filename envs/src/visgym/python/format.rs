@@ -5,6 +5,7 @@
 //! with Python's quote choice and escapes, and containers with their brackets.
 
 use super::unicode_tables::NOT_PRINTABLE;
+use super::literal::PyException;
 use super::value::PyValue;
 
 /// `str(value)`.
@@ -12,6 +13,15 @@ pub fn py_str(value: &PyValue) -> String {
     match value {
         PyValue::Str(s) => s.clone(),
         other => py_repr(other),
+    }
+}
+
+/// `str(value)` as CPython runs it: the `ValueError` of an int too long to print
+/// ([`PyValue::str_digits_error`]) instead of the text.
+pub fn py_str_checked(value: &PyValue) -> Result<String, PyException> {
+    match value.str_digits_error() {
+        Some(e) => Err(e),
+        None => Ok(py_str(value)),
     }
 }
 

@@ -14,6 +14,6 @@ pub mod tokenizer;
 mod unicode_tables;
 pub mod value;
 
-pub use format::{py_repr, py_str};
+pub use format::{py_repr, py_str, py_str_checked};
 pub use literal::{literal_eval, literal_value, PyException};
 pub use value::{PyInt, PyValue};

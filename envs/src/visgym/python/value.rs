@@ -347,22 +347,19 @@ impl PyValue {
     /// The `ValueError` CPython raises on `str()` of this value: an int inside it has
     /// more than [`MAX_STR_DIGITS`] decimal digits.
     pub fn str_digits_error(&self) -> Option<PyException> {
-        let too_long = match self {
-            PyValue::Int(PyInt::Huge { .. }) => true,
+        match self {
+            PyValue::Int(PyInt::Huge { .. }) => Some(PyException {
+                class: "ValueError",
+                message: format!("Exceeds the limit ({MAX_STR_DIGITS} digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit"),
+            }),
             PyValue::Tuple(items) | PyValue::List(items) | PyValue::Set(items) => {
-                return items.iter().find_map(PyValue::str_digits_error)
+                items.iter().find_map(PyValue::str_digits_error)
             }
-            PyValue::Dict(entries) => {
-                return entries
-                    .iter()
-                    .find_map(|(k, v)| k.str_digits_error().or_else(|| v.str_digits_error()))
-            }
-            _ => false,
-        };
-        too_long.then(|| PyException {
-            class: "ValueError",
-            message: format!("Exceeds the limit ({MAX_STR_DIGITS} digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit"),
-        })
+            PyValue::Dict(entries) => entries
+                .iter()
+                .find_map(|(k, v)| k.str_digits_error().or_else(|| v.str_digits_error())),
+            _ => None,
+        }
     }
 
     /// The first unhashable type inside this value (`TypeError: unhashable type`).
