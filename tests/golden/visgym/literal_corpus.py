@@ -192,6 +192,18 @@ BIG_INTS = [
 ] + ["0b1" + "0" * n for n in (14283, 14284, 14285, 14286, 14290, 14300)]
 
 
+# Left-recursive chains CPython parses but cannot turn into `ast` objects past three
+# times the recursion limit (RecursionError), around the limit as this generator calls
+# `literal_eval`, and far past it (millions of nodes must not exhaust memory or stack).
+DEEP_CHAINS = [
+    "('a', " + "1+" * n + "1)" for n in (2000, 2982, 2983, 2984, 5000, 1_000_000)
+] + [
+    "x" + ".a" * 2990, "x" + ".a" * 2995, "set()" + "()" * 4000, "[1]" + "[0]" * 4000,
+    "1" + "*1" * 3000, "-1" + "-1" * 2997, "(" + "1+" * 3000 + "1) or 2",
+    "[" + "1+" * 3000 + "1 for x in y]", "1" + "+1" * 3000 + " +", "{1: " + "1+" * 4000 + "1}",
+]
+
+
 def soup(rng, n):
     out = []
     for _ in range(n):
@@ -215,4 +227,4 @@ def corpus():
             if v not in seen:
                 seen.add(v)
                 out.append(v)
-    return out + BIG_INTS
+    return out + BIG_INTS + DEEP_CHAINS

@@ -1,6 +1,6 @@
 //! `ast.literal_eval` of a string, with the exception CPython 3.11 raises.
 
-use super::ast::{BinOpKind, Expr, ExprKind, UnaryOpKind};
+use super::ast::{BinOpKind, Expr, ExprKind, UnaryOpKind, AST_RECURSION_LIMIT};
 use super::parser::{parse_eval, parse_eval_tree};
 use super::set_order::set_from;
 use super::tokenizer::ErrorClass;
@@ -47,7 +47,26 @@ pub fn literal_eval(source: &str) -> Result<PyValue, PyException> {
             _ => format!("{} (<unknown>, line {})", e.msg, e.line),
         },
     })?;
+    if too_deep_for_ast_objects(&tree) {
+        return Err(PyException {
+            class: "RecursionError",
+            message: "maximum recursion depth exceeded during ast construction".into(),
+        });
+    }
     convert(&tree)
+}
+
+/// The Python stack under `literal_eval`'s call to `compile`, in frames: the caller,
+/// `literal_eval` and `ast.parse` beneath a script two functions deep (as the golden
+/// data's generator calls it, `tests/golden/visgym/generate.py`). CPython's limit on
+/// the tree counts from three times this depth, so a caller deeper in the stack meets
+/// it a few nodes sooner.
+const CALLER_FRAMES: u32 = 5;
+
+/// Whether building the `ast` objects of the tree (under its `Expression` node) passes
+/// CPython's limit ([`AST_RECURSION_LIMIT`]).
+fn too_deep_for_ast_objects(tree: &Expr) -> bool {
+    3 * CALLER_FRAMES + 1 + tree.depth > AST_RECURSION_LIMIT
 }
 
 /// `literal_eval`'s value when it has one, without the exception's text (which costs
@@ -60,6 +79,9 @@ pub fn literal_value(source: &str) -> Option<PyValue> {
         return Some(v);
     }
     let tree = parse_eval_tree(source.trim_start_matches([' ', '\t']))?;
+    if too_deep_for_ast_objects(&tree) {
+        return None;
+    }
     convert(&tree).ok()
 }
 

@@ -518,7 +518,7 @@ impl Parser {
                     && p.kw("else").is_some()
                     && p.expression().is_some()
                 {
-                    return Some(Expr::new(ExprKind::IfExp, a.line));
+                    return Some(Expr::over(ExprKind::IfExp, a.line, &a));
                 }
             }
             if p.failed() {
@@ -548,7 +548,7 @@ impl Parser {
                     && self.kw("else").is_some()
                     && self.expression().is_some()
                 {
-                    return Some(Expr::new(ExprKind::IfExp, a.line));
+                    return Some(Expr::over(ExprKind::IfExp, a.line, &a));
                 }
             }
             if self.failed() {
@@ -848,7 +848,7 @@ impl Parser {
                     break;
                 }
                 if n > 0 {
-                    return Some(Expr::new(ExprKind::BoolOp, a.line));
+                    return Some(Expr::over(ExprKind::BoolOp, a.line, &a));
                 }
             }
             if p.failed() {
@@ -877,7 +877,7 @@ impl Parser {
                     break;
                 }
                 if n > 0 {
-                    return Some(Expr::new(ExprKind::BoolOp, a.line));
+                    return Some(Expr::over(ExprKind::BoolOp, a.line, &a));
                 }
             }
             if p.failed() {
@@ -1108,7 +1108,7 @@ impl Parser {
             if let Some(a) = p.memo_seed(Rule::Primary, start) {
                 let after = p.mark;
                 if p.op(".").is_some() && p.name_tok().is_some() {
-                    return Some(Expr::new(ExprKind::Attribute, a.line));
+                    return Some(Expr::over(ExprKind::Attribute, a.line, &a));
                 }
                 if p.failed() {
                     return None;
@@ -1158,7 +1158,7 @@ impl Parser {
                 }
                 p.mark = after;
                 if p.op("[").is_some() && p.slices().is_some() && p.op("]").is_some() {
-                    return Some(Expr::new(ExprKind::Subscript, a.line));
+                    return Some(Expr::over(ExprKind::Subscript, a.line, &a));
                 }
                 if p.failed() {
                     return None;
@@ -1871,11 +1871,10 @@ impl Parser {
     fn listcomp(&mut self) -> Option<Expr> {
         let m = self.mark;
         if let Some(t) = self.op("[") {
-            if self.named_expression().is_some()
-                && self.for_if_clauses().is_some()
-                && self.op("]").is_some()
-            {
-                return Some(Expr::new(ExprKind::ListComp, t.line));
+            if let Some(elt) = self.named_expression() {
+                if self.for_if_clauses().is_some() && self.op("]").is_some() {
+                    return Some(Expr::over(ExprKind::ListComp, t.line, &elt));
+                }
             }
         }
         if self.failed() {
@@ -1891,11 +1890,10 @@ impl Parser {
     fn setcomp(&mut self) -> Option<Expr> {
         let m = self.mark;
         if let Some(t) = self.op("{") {
-            if self.named_expression().is_some()
-                && self.for_if_clauses().is_some()
-                && self.op("}").is_some()
-            {
-                return Some(Expr::new(ExprKind::SetComp, t.line));
+            if let Some(elt) = self.named_expression() {
+                if self.for_if_clauses().is_some() && self.op("}").is_some() {
+                    return Some(Expr::over(ExprKind::SetComp, t.line, &elt));
+                }
             }
         }
         if self.failed() {
@@ -2468,7 +2466,7 @@ impl Parser {
                 let after = p.mark;
                 if p.op(".").is_some() && p.name_tok().is_some() && !p.t_lookahead() && !p.failed()
                 {
-                    return Some(Expr::new(ExprKind::Attribute, a.line));
+                    return Some(Expr::over(ExprKind::Attribute, a.line, &a));
                 }
                 if p.failed() {
                     return None;
@@ -2480,7 +2478,7 @@ impl Parser {
                     && !p.t_lookahead()
                     && !p.failed()
                 {
-                    return Some(Expr::new(ExprKind::Subscript, a.line));
+                    return Some(Expr::over(ExprKind::Subscript, a.line, &a));
                 }
             }
             if p.failed() {
@@ -2618,7 +2616,7 @@ impl Parser {
             if let Some(a) = p.memo_seed(Rule::TPrimary, start) {
                 let after = p.mark;
                 if p.op(".").is_some() && p.name_tok().is_some() && p.t_lookahead() {
-                    return Some(Expr::new(ExprKind::Attribute, a.line));
+                    return Some(Expr::over(ExprKind::Attribute, a.line, &a));
                 }
                 if p.failed() {
                     return None;
@@ -2629,7 +2627,7 @@ impl Parser {
                     && p.op("]").is_some()
                     && p.t_lookahead()
                 {
-                    return Some(Expr::new(ExprKind::Subscript, a.line));
+                    return Some(Expr::over(ExprKind::Subscript, a.line, &a));
                 }
                 if p.failed() {
                     return None;

@@ -3,9 +3,12 @@
 //! parenthesised Python literal tuple whose first element is a string (a bare first
 //! identifier gets quoted), else the reply itself.
 
+mod candidates;
+
 use std::borrow::Cow;
 
 use super::python::{literal_value, PyValue};
+use candidates::{Candidates, Decision};
 
 /// Python's `\s` (str patterns): Unicode whitespace, including the ASCII separators
 /// U+001C..U+001F that Rust does not count.
@@ -84,22 +87,29 @@ pub fn normalize(text: &str) -> String {
     collapsed.trim_matches(is_py_space).to_string()
 }
 
-/// `_quote_first_identifier`: `(reorder, [...])` becomes `('reorder', [...])`.
-fn quote_first_identifier(s: &str) -> Cow<'_, str> {
-    let Some(inner) = s.strip_prefix('(') else {
-        return Cow::Borrowed(s);
-    };
+/// The byte range of the identifier `_quote_first_identifier` quotes in a candidate:
+/// the first word after `(`, when a comma follows it.
+fn first_identifier(s: &str) -> Option<(usize, usize)> {
+    let inner = s.strip_prefix('(')?;
     let ident_start = inner.len() - inner.trim_start_matches(is_py_space).len();
     let after_space = &inner[ident_start..];
     if !after_space.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-        return Cow::Borrowed(s);
+        return None;
     }
     let ident_len = after_space.len() - after_space.trim_start_matches(is_py_word).len();
-    let (ident, rest) = after_space.split_at(ident_len);
+    let rest = &after_space[ident_len..];
     if !rest.trim_start_matches(is_py_space).starts_with(',') {
-        return Cow::Borrowed(s);
+        return None;
     }
-    Cow::Owned(format!("('{ident}'{rest}"))
+    Some((1 + ident_start, 1 + ident_start + ident_len))
+}
+
+/// `_quote_first_identifier`: `(reorder, [...])` becomes `('reorder', [...])`.
+fn quote_first_identifier(s: &str, ident: Option<(usize, usize)>) -> Cow<'_, str> {
+    match ident {
+        Some((start, end)) => Cow::Owned(format!("('{}'{}", &s[start..end], &s[end..])),
+        None => Cow::Borrowed(s),
+    }
 }
 
 /// Whether the bracketed text starting at `(` could read as a tuple whose first
@@ -122,103 +132,54 @@ fn may_be_action_tuple(candidate: &str) -> bool {
     false
 }
 
-/// Whether Python's tokenizer certainly stops on the candidate before its end: more
-/// than 200 brackets open (`too many nested parentheses`), a closing bracket that
-/// matches none, a backslash outside a string, a comment inside an open bracket, or a
-/// string still open at the end. CPython 3.11 reads every string, prefixed or not (f-strings
-/// too), as one token whose backslashes keep the next character. It scans only as far
-/// as 200 levels of nesting reach, so a long chain of nested candidates costs linear
-/// time rather than one parse of each (`docs/fuzzing.md`).
-fn tokenizer_certainly_fails(candidate: &str) -> bool {
-    let bytes = candidate.as_bytes();
-    let mut open: Vec<u8> = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b @ (b'(' | b'[' | b'{') => {
-                if open.len() >= 200 {
-                    return true;
-                }
-                open.push(b);
-            }
-            b @ (b')' | b']' | b'}') => {
-                let opening = match b {
-                    b')' => b'(',
-                    b']' => b'[',
-                    _ => b'{',
-                };
-                if open.pop() != Some(opening) {
-                    return true;
-                }
-            }
-            b'\\' => return true,
-            b'#' => return !open.is_empty(),
-            q @ (b'\'' | b'"') => {
-                let triple = bytes.get(i + 1) == Some(&q) && bytes.get(i + 2) == Some(&q);
-                let (quote_len, mut j) = if triple { (3, i + 3) } else { (1, i + 1) };
-                // A backslash keeps the character after it in the string.
-                loop {
-                    match bytes.get(j) {
-                        None => return true,
-                        Some(b'\\') => j += 2,
-                        Some(&b) if b == q
-                            && (quote_len == 1
-                                || (bytes.get(j + 1) == Some(&q) && bytes.get(j + 2) == Some(&q))) =>
-                        {
-                            i = j + quote_len - 1;
-                            break;
-                        }
-                        Some(_) => j += 1,
-                    }
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    false
-}
-
 /// `parse_output`: the last parenthesised action tuple in the normalised text, or the
 /// text given when there is none. The reference scans forward from every `(` to the
 /// `)` that closes it and keeps the last candidate that reads as a tuple starting with
 /// a string; the same candidates are found here by one pass of bracket matching and
-/// tried from the last, skipping at once those that cannot start with a string, so a
-/// reply of many thousand brackets is not quadratic (`docs/fuzzing.md`).
+/// tried from the last, parsing only those a scan of their tokens cannot rule out
+/// (`candidates`), so a reply of many thousand brackets is not quadratic
+/// (`docs/fuzzing.md`).
 pub fn parse_output(output: &str) -> String {
-    parse_output_skipping(output, |raw| {
-        !may_be_action_tuple(raw) || tokenizer_certainly_fails(raw)
-    })
+    parse_output_with(output, true)
 }
 
-/// `parse_output`, not trying the candidates `skip` says cannot read.
-fn parse_output_skipping(output: &str, skip: impl Fn(&str) -> bool) -> String {
+/// `parse_output`, ruling candidates out by their tokens when `rule_out`.
+fn parse_output_with(output: &str, rule_out: bool) -> String {
     let text = normalize(output);
     // Brackets are ASCII, so byte positions find them (and slice on char boundaries).
     let mut open = Vec::new();
-    let mut candidates = Vec::new();
+    let mut pairs = Vec::new();
     for (j, b) in text.bytes().enumerate() {
         match b {
             b'(' => open.push(j),
             b')' => {
                 if let Some(i) = open.pop() {
-                    candidates.push((i, j));
+                    pairs.push((i, j));
                 }
             }
             _ => {}
         }
     }
-    candidates.sort_unstable_by_key(|&(i, _)| std::cmp::Reverse(i));
-    for (i, j) in candidates {
+    pairs.sort_unstable_by_key(|&(i, _)| std::cmp::Reverse(i));
+    let mut candidates = Candidates::new(&text);
+    for (i, j) in pairs {
         let raw = &text[i..=j];
-        if skip(raw) {
-            continue;
+        let ident = first_identifier(raw);
+        if rule_out {
+            match candidates.decide(i, j, ident, may_be_action_tuple(raw)) {
+                Decision::Skip => continue,
+                Decision::Parse => {}
+            }
         }
-        let attempt = quote_first_identifier(raw);
-        if let Some(PyValue::Tuple(items)) = literal_value(&attempt) {
+        let attempt = quote_first_identifier(raw, ident);
+        let value = literal_value(&attempt);
+        if let Some(PyValue::Tuple(items)) = &value {
             if matches!(items.first(), Some(PyValue::Str(_))) {
                 return attempt.into_owned();
             }
+        }
+        if rule_out {
+            candidates.parsed(i, ident.is_some(), value.is_some());
         }
     }
     output.to_string()
@@ -241,19 +202,25 @@ mod tests {
 
     /// The harness's own way: every candidate tried, from the last, with no filter.
     fn parse_output_unfiltered(output: &str) -> String {
-        parse_output_skipping(output, |_| false)
+        parse_output_with(output, false)
     }
 
-    /// The filters that skip candidates (`may_be_action_tuple`,
-    /// `tokenizer_certainly_fails`) never skip one that reads: on generated replies of
-    /// brackets, strings, escapes, comments and prefixes, and on nesting around the
-    /// tokenizer's 200 levels, the answer is the unfiltered one.
+    /// The filters that skip candidates (`may_be_action_tuple`, the token scan of
+    /// `candidates`) never skip one that reads: on generated replies of brackets,
+    /// strings, escapes, comments, prefixes, names, numbers and operators, nested, and
+    /// on nesting around the tokenizer's 200 levels, the answer is the unfiltered one.
     #[test]
     fn skipping_candidates_changes_no_answer() {
         let pieces = [
             "(", "(", ")", ")", "[", "]", "{", "}", "'", "\"", "\\", "#", " ", ",", ", ", "a",
             "move", "1", "f", "r", "b", "'s'", "''", "'''", "\"x\"", "'(", ")'", "'\\''",
             "('go', 1)", "(go, 2)", "(1, 'x')", ":", "é",
+            // Names, numbers and operators the token scan reads.
+            "x", "answ/", "True", "None", "set()", "set", "-", "+", "1j", "1e5", "1e-5",
+            "0x1f", ".5", "1.", "1.e5", "...", "*", "=", "~", "u'", "rb\"", "if", "é'",
+            "(True, 1)", "(None,", "(set, 2)", "('a', -1.5e+3j)", "(1)+(2j)",
+            // Strings that hide a bracket, so that brackets pair up across them.
+            "')'", "'('", "'()'", "(')'", "')')", " ", ", ",
         ];
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
         let mut next = |n: usize| {
@@ -263,21 +230,36 @@ mod tests {
             (state % n as u64) as usize
         };
         let mut found = 0;
-        for _ in 0..30_000 {
+        for n in 0..60_000 {
             let len = 1 + next(24);
-            let reply: String = (0..len).map(|_| pieces[next(pieces.len())]).collect();
+            let mut reply: String = (0..len).map(|_| pieces[next(pieces.len())]).collect();
+            // Half of them nested in brackets, so that inner candidates' scans are
+            // reused by the candidates around them.
+            if n % 2 == 1 {
+                let depth = next(6);
+                let around = |next: &mut dyn FnMut(usize) -> usize| {
+                    let piece = pieces[next(pieces.len())];
+                    if next(2) == 0 { piece } else { "" }
+                };
+                for _ in 0..depth {
+                    let (before, after) = (around(&mut next), around(&mut next));
+                    reply = format!("({before}{reply}{after})");
+                }
+            }
             let want = parse_output_unfiltered(&reply);
             assert_eq!(parse_output(&reply), want, "{reply:?}");
             found += usize::from(want != reply);
         }
         // Enough of them hold an action for the comparison to mean something.
-        assert!(found > 1_000, "{found}");
+        assert!(found > 2_000, "{found}");
         // Candidates that read only because a string or a comment hides brackets.
         for reply in [
             "x ('(', 1) # )",
             "('a', '''(''', 1)",
             "('\\'(', 2)",
             "('a', \"#(\")",
+            // An inner pair `(')` whose string ends only outside it.
+            "x ( (')' , '(' ))",
         ] {
             let want = parse_output_unfiltered(reply);
             assert!(
