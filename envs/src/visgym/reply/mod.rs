@@ -172,6 +172,8 @@ fn parse_output_with(output: &str, rule_out: bool) -> String {
             }
         }
         let attempt = quote_first_identifier(raw, ident);
+        #[cfg(test)]
+        tests::PARSES.with(|n| n.set(n.get() + 1));
         let value = literal_value(&attempt);
         if let Some(PyValue::Tuple(items)) = &value {
             if matches!(items.first(), Some(PyValue::Str(_))) {
@@ -199,6 +201,45 @@ pub fn reply_to_action(reply: &str, verbalize: bool) -> String {
 mod tests {
     use super::*;
     use crate::visgym::python::literal_eval;
+
+    thread_local! {
+        /// Candidates handed to `literal_value` on this thread.
+        pub(super) static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// The action read from `reply` (its first 40 characters: failures stay legible)
+    /// and the number of candidates parsed for it.
+    fn parses_for(reply: &str) -> (String, usize) {
+        PARSES.with(|n| n.set(0));
+        let action: String = reply_to_action(reply, true).chars().take(40).collect();
+        (action, PARSES.with(|n| n.get()))
+    }
+
+    /// Nested candidates cost one parse, not one per level (`docs/fuzzing.md`): the
+    /// 165 kB reply the 1,000,000-input run found slow (200 candidates of 87 kB each
+    /// before the action, parsed one by one: 1.3 s), the same with no name to rule
+    /// candidates out, and nesting around an action.
+    #[test]
+    fn nested_candidates_are_parsed_once() {
+        let (open, close) = ("(".repeat(44_000), ")".repeat(2_000));
+        let names = format!("<answer>('move', 2)</answ2){open}{}{close}", "answ/".repeat(17_400));
+        assert_eq!(parses_for(&names), ("('move', 2)".into(), 1));
+        let sum = format!("<answer>('move', 2)</answ2){open}'a', {}1{close}", "1+".repeat(40_000));
+        assert_eq!(parses_for(&sum), ("('move', 2)".into(), 2));
+        let action = format!("{}('go', 1){}", "(".repeat(300), ")".repeat(300));
+        assert_eq!(parses_for(&action), ("('go', 1)".into(), 1));
+    }
+
+    /// A sum of a million terms reads as CPython's `RecursionError` (the tree is too
+    /// deep for `ast` objects), in bounded memory, and drops without overflowing the
+    /// stack (it once did at 300,000 terms).
+    #[test]
+    fn a_million_term_sum_is_no_action() {
+        let reply = format!("('move', {}1)", "1+".repeat(1_000_000));
+        assert_eq!(parses_for(&reply), (reply[..40].to_string(), 1));
+        let e = literal_eval(&reply).unwrap_err();
+        assert_eq!(e.class, "RecursionError");
+    }
 
     /// The harness's own way: every candidate tried, from the last, with no filter.
     fn parse_output_unfiltered(output: &str) -> String {
