@@ -4,6 +4,7 @@
 //! same workload in `tests/golden/speed.py`; `bench/report.rs` compares the two.
 
 pub mod report;
+pub mod turns;
 
 use envs::rng::NpRandom;
 use envs::{Action, ActionSpace, Frame};

@@ -11,6 +11,11 @@
 //! (cases whose name contains S or T); `--native-only` (no browser); `--core N` (the core
 //! to pin to, default the last). The browser half needs wasm-bindgen-test-runner and
 //! CHROMEDRIVER (`scripts/tools.sh`).
+//!
+//! `--turns` measures instead the app's own work per model request (render, encode,
+//! request body; reading the answer) for V-ICAL, VisGym and GameVerse tasks and image
+//! settings, natively and in wasm, with the bytes sent per request
+//! (`tests/src/bench/turns.rs`); figures to `target/bench/turns.json`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,6 +23,9 @@ use std::time::Instant;
 
 use playbench_tests::bench::report::{
     chart_svg, collect, families, table, worst_per_family, Repetition,
+};
+use playbench_tests::bench::turns::{
+    measure_turns, turn_cases_matching, turn_table, TurnFigures, REQUESTS,
 };
 use playbench_tests::bench::{cases_matching, measure, BenchCase, Measured, SECONDS};
 use playbench_tests::speed::{flag, option, run_reference, wasm_bench_command, Figure};
@@ -113,16 +121,25 @@ fn native_figures(cases: &[&BenchCase]) -> Vec<Measured> {
 }
 
 fn browser_figures(only: Option<&str>) -> Result<Vec<Measured>, String> {
-    let mut cmd = wasm_bench_command("wasm_bench");
+    browser_lines("wasm_bench", "BENCH ", only)
+}
+
+/// Runs a browser half of the benchmark and reads the JSON after `prefix` on each line.
+fn browser_lines<T: serde::de::DeserializeOwned>(
+    test: &str,
+    prefix: &str,
+    only: Option<&str>,
+) -> Result<Vec<T>, String> {
+    let mut cmd = wasm_bench_command(test);
     // The whole browser run is one test; the runner's default limit is 20 s.
     cmd.env("WASM_BINDGEN_TEST_TIMEOUT", "1800")
         // Read when the browser half is compiled (`tests/tests/wasm_bench.rs`).
         .env("PLAYBENCH_BENCH_ONLY", only.unwrap_or(""));
     let out = cmd.output().map_err(|e| format!("cannot run cargo: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let figures: Vec<Measured> = stdout
+    let figures: Vec<T> = stdout
         .lines()
-        .filter_map(|l| l.trim().strip_prefix("BENCH "))
+        .filter_map(|l| l.trim().strip_prefix(prefix))
         .filter_map(|json| serde_json::from_str(json).ok())
         .collect();
     if figures.is_empty() {
@@ -157,9 +174,51 @@ fn machine(cores: usize, core: Option<usize>) -> serde_json::Value {
     })
 }
 
+/// `--turns`: the app's work per model request, natively and in the browser.
+fn turns(root: &Path, only: Option<&str>) {
+    let cases = turn_cases_matching(only);
+    if cases.is_empty() {
+        eprintln!("no case matches --only {only:?}");
+        std::process::exit(2);
+    }
+    let origin = Instant::now();
+    let now = || origin.elapsed().as_secs_f64() * 1000.0;
+    eprintln!("native: {} cases...", cases.len());
+    let native: Vec<TurnFigures> = cases
+        .iter()
+        .filter_map(|c| {
+            measure_turns(c, REQUESTS, &now)
+                .map_err(|e| eprintln!("{e}"))
+                .ok()
+        })
+        .collect();
+    let wasm = if flag("--native-only") {
+        Vec::new()
+    } else {
+        eprintln!("wasm in headless Chromium...");
+        browser_lines::<TurnFigures>("wasm_turns", "TURNS ", only).unwrap_or_else(|e| {
+            eprintln!("{e}");
+            Vec::new()
+        })
+    };
+    print!("{}", turn_table(&native, &wasm));
+    let out = root.join("target/bench");
+    let record = json!({"requests_per_case": REQUESTS, "native": native, "wasm": wasm});
+    match std::fs::create_dir_all(&out)
+        .and_then(|()| std::fs::write(out.join("turns.json"), format!("{record:#}\n")))
+    {
+        Ok(()) => println!("figures: target/bench/turns.json"),
+        Err(e) => eprintln!("cannot write target/bench: {e}"),
+    }
+}
+
 fn main() {
     let root = playbench_tests::repo_root();
     let only = option("--only");
+    if flag("--turns") {
+        turns(&root, only.as_deref());
+        return;
+    }
     let cases = cases_matching(only.as_deref());
     if cases.is_empty() {
         eprintln!("no case matches --only {only:?}");
