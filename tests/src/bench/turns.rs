@@ -7,7 +7,7 @@
 //! command prints them (`tests/src/bin/bench.rs`).
 
 use bench::encode::{ImageEncoder, ImageFormat, ImageSettings};
-use bench::model_episode::{ModelEpisode, Step};
+use bench::model_episode::{DemoCache, ModelEpisode, Step};
 use bench::protocol::endpoint::{Endpoint, Prices};
 use bench::protocol::providers::{Provider, Sampling};
 use bench::protocol::session::{Protocol, SessionConfig};
@@ -30,7 +30,8 @@ pub struct TurnCase {
     pub image: ImageSettings,
 }
 
-/// What a case measured over its requests.
+/// What a case measured over its requests (new episodes as episodes end, sharing
+/// their encoded demonstrations).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TurnFigures {
     pub name: String,
@@ -172,7 +173,15 @@ pub fn measure_turns(
     let mut encoder = ImageEncoder::new(case.image);
     let mut times = Vec::with_capacity(requests);
     let (mut body, mut images) = (0usize, 0usize);
-    let mut episode = ModelEpisode::new(case.task, endpoint(), config, Prices::default())?;
+    // As in a suite run in the app, the episodes of a task share their encoded
+    // demonstrations (`app/src/browser/suite_runner.rs`).
+    let demos = DemoCache::default();
+    let start_episode = || -> Result<ModelEpisode, String> {
+        let mut e = ModelEpisode::new(case.task, endpoint(), config, Prices::default())?;
+        e.share_demo_images(demos.clone(), case.image.key());
+        Ok(e)
+    };
+    let mut episode = start_episode()?;
     let mut fresh = 0;
     while times.len() < requests {
         let start = now();
@@ -188,7 +197,7 @@ pub fn measure_turns(
                 if fresh > requests {
                     return Err(format!("{}: episodes end without requests", case.name));
                 }
-                episode = ModelEpisode::new(case.task, endpoint(), config, Prices::default())?;
+                episode = start_episode()?;
             }
         }
     }
