@@ -615,8 +615,9 @@ pub fn scripted_answer(entry: &Value) -> (u16, String) {
 /// compared.
 pub fn check_conversation_golden() -> Result<usize, String> {
     use bench::model_episode::{ModelEpisode, Step};
-    use bench::protocol::endpoint::{Endpoint, Prices};
-    use bench::protocol::providers::{Provider, Sampling};
+    use bench::protocol::endpoint::Prices;
+
+    use crate::gameverse_requests::scripted_endpoint;
     let golden: Value =
         serde_json::from_str(&decompress(CONVERSATION_GOLDEN)?).map_err(|e| e.to_string())?;
     let suite = bench::suites::latest("visgym").map_err(|e| e.to_string())?;
@@ -633,18 +634,8 @@ pub fn check_conversation_golden() -> Result<usize, String> {
         let name = run["name"].as_str().unwrap_or_default();
         let at = |what: String| format!("{name}: {what}");
         let config = conversation_config(&run["options"], name == "text");
-        let endpoint = Endpoint {
-            provider: Provider::OpenAi,
-            base_url: "http://scripted/v1".into(),
-            sampling: Sampling {
-                model: "scripted".into(),
-                temperature: None,
-                max_output_tokens: None,
-            },
-            headers: Vec::new(),
-        };
         let mut episode =
-            ModelEpisode::new(task, endpoint, config, Prices::default()).map_err(at)?;
+            ModelEpisode::new(task, scripted_endpoint(), config, Prices::default()).map_err(at)?;
         episode.replace_protocol_encoder(Box::new(FrameTag));
         let script = run["script"].as_array().ok_or("no script")?;
         let requests = run["requests"].as_array().ok_or("no requests")?;

@@ -8,12 +8,12 @@
 
 use bench::encode::{ImageEncoder, ImageFormat, ImageSettings};
 use bench::model_episode::{DemoCache, ModelEpisode, Step};
-use bench::protocol::endpoint::{Endpoint, Prices};
-use bench::protocol::providers::{Provider, Sampling};
+use bench::protocol::endpoint::Prices;
 use bench::protocol::session::{Protocol, SessionConfig};
 use bench::Task;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+
+use crate::gameverse_requests::{reply as answer_body, scripted_endpoint};
 
 /// The app work per request must stay under this (issue: model turns at scale).
 pub const TARGET_MS: f64 = 5.0;
@@ -131,19 +131,6 @@ pub fn turn_cases_matching(only: Option<&str>) -> Vec<TurnCase> {
         .collect()
 }
 
-fn endpoint() -> Endpoint {
-    Endpoint {
-        provider: Provider::OpenAi,
-        base_url: "http://scripted/v1".into(),
-        sampling: Sampling {
-            model: "scripted".into(),
-            temperature: None,
-            max_output_tokens: None,
-        },
-        headers: Vec::new(),
-    }
-}
-
 /// A reply naming the task's actions in turn, in the protocol's form (VisGym's tasks
 /// list their function calls as the actions).
 fn reply(case: &TurnCase, turn: usize) -> String {
@@ -156,7 +143,7 @@ fn reply(case: &TurnCase, turn: usize) -> String {
         Protocol::Vical => format!("[Action: {action}]"),
         Protocol::Visgym | Protocol::Gameverse => action,
     };
-    json!({"choices": [{"message": {"role": "assistant", "content": text}}]}).to_string()
+    answer_body(&text)
 }
 
 /// Plays `requests` requests of `case` (new episodes as episodes end), timing each with
@@ -177,7 +164,7 @@ pub fn measure_turns(
     // demonstrations (`app/src/browser/suite_runner.rs`).
     let demos = DemoCache::default();
     let start_episode = || -> Result<ModelEpisode, String> {
-        let mut e = ModelEpisode::new(case.task, endpoint(), config, Prices::default())?;
+        let mut e = ModelEpisode::new(case.task, scripted_endpoint(), config, Prices::default())?;
         e.share_demo_images(demos.clone(), case.image.key());
         Ok(e)
     };
