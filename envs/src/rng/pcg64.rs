@@ -29,7 +29,14 @@ impl Pcg64 {
     }
 
     fn advance(&mut self) {
-        self.state = self.state.wrapping_mul(MULTIPLIER).wrapping_add(self.inc);
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.state = self.state.wrapping_mul(MULTIPLIER).wrapping_add(self.inc);
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            self.state = lcg_step(self.state, self.inc);
+        }
     }
 
     pub fn next_u64(&mut self) -> u64 {
@@ -53,9 +60,69 @@ impl Pcg64 {
     }
 }
 
+/// `state * MULTIPLIER + inc` (mod 2^128) in 64-bit halves and 32-bit products: wasm
+/// has no 128-bit multiply, and the compiler's general routine for one costs a call and
+/// more products. The same integers as the `u128` form (tested).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn lcg_step(state: u128, inc: u128) -> u128 {
+    let (sh, sl) = ((state >> 64) as u64, state as u64);
+    let (mh, ml) = ((MULTIPLIER >> 64) as u64, MULTIPLIER as u64);
+    let (ph, pl) = mul_wide(sl, ml);
+    let hi = ph
+        .wrapping_add(sl.wrapping_mul(mh))
+        .wrapping_add(sh.wrapping_mul(ml));
+    let (lo, carry) = pl.overflowing_add(inc as u64);
+    let hi = hi
+        .wrapping_add((inc >> 64) as u64)
+        .wrapping_add(u64::from(carry));
+    (u128::from(hi) << 64) | u128::from(lo)
+}
+
+/// The 128-bit product of two `u64`, as (high, low) halves, from four 32-bit products.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn mul_wide(a: u64, b: u64) -> (u64, u64) {
+    const LOW: u64 = 0xffff_ffff;
+    let (a1, a0, b1, b0) = (a >> 32, a & LOW, b >> 32, b & LOW);
+    let (p00, p01, p10, p11) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);
+    let mid = (p00 >> 32) + (p01 & LOW) + (p10 & LOW);
+    let lo = (mid << 32) | (p00 & LOW);
+    let hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    (hi, lo)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_split_step_is_the_u128_step() {
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let edges = [0, 1, u64::MAX, u64::MAX - 1, 1 << 63, 0xffff_ffff];
+        for k in 0..100_000 {
+            let (a, b, c, d) = if k < 36 {
+                (edges[k % 6], edges[k / 6], edges[(k + 1) % 6], edges[k / 6])
+            } else {
+                (next(), next(), next(), next())
+            };
+            let state = (u128::from(a) << 64) | u128::from(b);
+            let inc = (u128::from(c) << 64) | u128::from(d) | 1;
+            assert_eq!(
+                lcg_step(state, inc),
+                state.wrapping_mul(MULTIPLIER).wrapping_add(inc),
+                "{state:x} {inc:x}"
+            );
+            assert_eq!(mul_wide(a, b), {
+                let p = u128::from(a) * u128::from(b);
+                ((p >> 64) as u64, p as u64)
+            });
+        }
+    }
 
     fn seeded(seed: u128) -> Pcg64 {
         Pcg64::from_seed_sequence(&SeedSequence::new(seed))
