@@ -133,7 +133,8 @@ fn browser_lines<T: serde::de::DeserializeOwned>(
     let mut cmd = wasm_bench_command(test);
     // The whole browser run is one test; the runner's default limit is 20 s.
     cmd.env("WASM_BINDGEN_TEST_TIMEOUT", "1800")
-        // Read when the browser half is compiled (`tests/tests/wasm_bench.rs`).
+        // Read when the browser half is compiled (`tests/tests/wasm_bench.rs`,
+        // `wasm_turns.rs`).
         .env("PLAYBENCH_BENCH_ONLY", only.unwrap_or(""));
     let out = cmd.output().map_err(|e| format!("cannot run cargo: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -104,8 +104,7 @@ thread_local! {
 }
 
 impl Expr {
-    pub fn new(kind: ExprKind, line: u32) -> Self {
-        let mut kind = kind;
+    pub fn new(mut kind: ExprKind, line: u32) -> Self {
         let mut depth = 1 + kind.deepest_child();
         if depth > KEPT_DEPTH {
             // The deep children keep their kind (error messages name it) but not

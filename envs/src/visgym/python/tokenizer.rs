@@ -88,7 +88,7 @@ pub enum TokError {
 
 const TABSIZE: usize = 8;
 const MAXINDENT: usize = 100;
-const MAXLEVEL: usize = 200;
+pub(crate) const MAXLEVEL: usize = 200;
 
 pub struct Tokenizer {
     src: Vec<char>,

@@ -23,8 +23,7 @@
 
 use std::collections::HashMap;
 
-/// CPython's tokenizer accepts at most this many open brackets (`MAXLEVEL`).
-const MAX_OPEN: usize = 200;
+use crate::visgym::python::tokenizer::MAXLEVEL;
 
 /// The names `literal_eval` can accept: constants, and `set` of `set()`.
 const LITERAL_NAMES: [&[u8]; 4] = [b"True", b"False", b"None", b"set"];
@@ -71,13 +70,6 @@ impl Scan {
     }
 }
 
-/// Whether the candidate at `i..=j` must be parsed, and what to remember after.
-pub(super) enum Decision {
-    Skip,
-    /// Parse it; tell [`Candidates::parsed`] whether it read.
-    Parse,
-}
-
 /// The candidates of one normalised reply, scanned from the last.
 pub(super) struct Candidates<'a> {
     text: &'a [u8],
@@ -96,22 +88,23 @@ impl<'a> Candidates<'a> {
         }
     }
 
-    /// Decides about the candidate `i..=j` (every candidate starting after `i` has
-    /// been decided). `quoted` is the byte range of the identifier the harness quotes
-    /// in it, `may_be_action` whether it can start with a string at all.
-    pub(super) fn decide(
+    /// Whether the candidate `i..=j` must be parsed (every candidate starting after
+    /// `i` has been decided; if it is parsed, tell [`Candidates::parsed`] whether it
+    /// read). `quoted` is the byte range of the identifier the harness quotes in it,
+    /// `may_be_action` whether it can start with a string at all.
+    pub(super) fn must_parse(
         &mut self,
         i: usize,
         j: usize,
         quoted: Option<(usize, usize)>,
         may_be_action: bool,
-    ) -> Decision {
+    ) -> bool {
         let scan = self.scan(i, j, quoted);
         if scan.fails {
             if scan.fails_around {
                 self.shown.insert(i, Shown::Fails);
             }
-            return Decision::Skip;
+            return false;
         }
         let attempt_unreadable = scan.unreadable_inside || scan.name;
         if scan.closed {
@@ -124,14 +117,10 @@ impl<'a> Candidates<'a> {
                 },
             );
         }
-        if may_be_action && !attempt_unreadable {
-            Decision::Parse
-        } else {
-            Decision::Skip
-        }
+        may_be_action && !attempt_unreadable
     }
 
-    /// After [`Decision::Parse`]: whether the candidate (as the harness tried it)
+    /// After [`Candidates::must_parse`] said yes: whether the candidate (as the harness tried it)
     /// read. When the harness did not change it, that is its own verdict.
     pub(super) fn parsed(&mut self, i: usize, quoted: bool, read: bool) {
         if let Some(Shown::Closed { unreadable, .. }) = self.shown.get_mut(&i) {
@@ -188,7 +177,7 @@ impl<'a> Candidates<'a> {
                             depth,
                             unreadable,
                         }) => {
-                            if open.len() + depth > MAX_OPEN {
+                            if open.len() + depth > MAXLEVEL {
                                 return scan.failing(true);
                             }
                             scan.depth = scan.depth.max(open.len() + depth);
@@ -197,7 +186,7 @@ impl<'a> Candidates<'a> {
                             continue;
                         }
                         None => {
-                            if open.len() >= MAX_OPEN {
+                            if open.len() >= MAXLEVEL {
                                 return scan.failing(true);
                             }
                             open.push(b);

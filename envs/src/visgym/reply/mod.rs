@@ -8,7 +8,8 @@ mod candidates;
 use std::borrow::Cow;
 
 use super::python::{literal_value, PyValue};
-use candidates::{Candidates, Decision};
+use super::python::tokenizer::MAXLEVEL;
+use candidates::Candidates;
 
 /// Python's `\s` (str patterns): Unicode whitespace, including the ASCII separators
 /// U+001C..U+001F that Rust does not count.
@@ -122,7 +123,7 @@ fn may_be_action_tuple(candidate: &str) -> bool {
     for c in candidate.chars() {
         if c == '(' {
             opens += 1;
-            if opens > 200 {
+            if opens > MAXLEVEL {
                 return false;
             }
         } else if !is_py_space(c) {
@@ -165,11 +166,8 @@ fn parse_output_with(output: &str, rule_out: bool) -> String {
     for (i, j) in pairs {
         let raw = &text[i..=j];
         let ident = first_identifier(raw);
-        if rule_out {
-            match candidates.decide(i, j, ident, may_be_action_tuple(raw)) {
-                Decision::Skip => continue,
-                Decision::Parse => {}
-            }
+        if rule_out && !candidates.must_parse(i, j, ident, may_be_action_tuple(raw)) {
+            continue;
         }
         let attempt = quote_first_identifier(raw, ident);
         #[cfg(test)]
