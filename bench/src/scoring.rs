@@ -90,7 +90,10 @@ impl Tracker {
         p.env_score = env.normalized_score();
         for e in &step.signals.events {
             p.picked_up |= e == TAXI_PICKUP;
-            p.events.insert(e.clone());
+            // A held milestone repeats every step: allocate its name once.
+            if !p.events.contains(e) {
+                p.events.insert(e.to_string());
+            }
         }
         if let (Some(origin), Some(m)) = (self.origin, env.progress()) {
             if m.goal > origin {

@@ -41,5 +41,6 @@ pub use crate::core::env::{
     Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Signals, Step,
 };
 pub use crate::core::error::EnvError;
+pub use crate::core::events::Events;
 pub use crate::core::frame::Frame;
 pub use registry::{make, make_default, spec, specs, EnvSpec, Family};

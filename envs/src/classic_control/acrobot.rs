@@ -218,7 +218,7 @@ impl Env for Acrobot {
             info: Info::default(),
             signals: Signals {
                 success: terminated,
-                events: Vec::new(),
+                events: crate::Events::NONE,
                 ..Signals::default()
             },
         })

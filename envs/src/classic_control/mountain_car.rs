@@ -129,7 +129,7 @@ impl Env for MountainCar {
             info: Info::default(),
             signals: Signals {
                 success: terminated,
-                events: Vec::new(),
+                events: crate::Events::NONE,
                 ..Signals::default()
             },
         })

@@ -5,6 +5,7 @@ use serde::Serialize;
 pub use super::action::{Action, ActionSpace};
 use super::clock::Clock;
 use super::error::EnvError;
+use super::events::Events;
 use super::frame::Frame;
 pub use super::input::KeyBinding;
 use super::input::{Gesture, PointerMode};
@@ -100,7 +101,7 @@ pub struct Signals {
     pub success: bool,
     /// Milestones reached or held after this step, named by the family (e.g.
     /// `pickup yellow key`, `open red door`, `pickup passenger`).
-    pub events: Vec<String>,
+    pub events: Events,
     /// The game ended in a draw (board games; a draw may also be a success).
     pub draw: bool,
 }

@@ -1,12 +1,31 @@
 //! A caller-owned RGB frame that environments draw into.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 /// Packed 8-bit RGB pixels, rows top to bottom (the layout of a gymnasium `rgb_array`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Frames are equal when their pixels are; the stamp is not part of the picture.
+#[derive(Clone, Debug, Default)]
 pub struct Frame {
     width: u32,
     height: u32,
     data: Vec<u8>,
+    /// Set by a renderer that remembers what it drew ([`Frame::restamp`]); any other
+    /// change of the pixels clears it. A renderer seeing its own stamp may redraw only
+    /// what changed since.
+    stamp: u64,
 }
+
+impl PartialEq for Frame {
+    fn eq(&self, other: &Self) -> bool {
+        (self.width, self.height) == (other.width, other.height) && self.data == other.data
+    }
+}
+
+impl Eq for Frame {}
+
+/// The last stamp handed out: stamps are unique in the process, so a stamp names one
+/// picture whatever frame (or copy of one) holds it.
+static LAST_STAMP: AtomicU64 = AtomicU64::new(0);
 
 pub type Rgb = [u8; 3];
 
@@ -16,11 +35,27 @@ impl Frame {
             width,
             height,
             data: vec![0; (width as usize) * (height as usize) * 3],
+            stamp: 0,
         }
+    }
+
+    /// The stamp of the renderer that drew the current pixels; 0 when none vouches for them.
+    pub fn stamp(&self) -> u64 {
+        self.stamp
+    }
+
+    /// Gives the current pixels a new stamp and returns it: the caller has just drawn
+    /// them and remembers what it drew under this stamp.
+    pub fn restamp(&mut self) -> u64 {
+        self.stamp = LAST_STAMP.fetch_add(1, Ordering::Relaxed) + 1;
+        self.stamp
     }
 
     /// Resizes in place, keeping the allocation when it is large enough.
     pub fn resize(&mut self, width: u32, height: u32) {
+        if (width, height) != (self.width, self.height) {
+            self.stamp = 0;
+        }
         self.width = width;
         self.height = height;
         self.data
@@ -40,10 +75,12 @@ impl Frame {
     }
 
     pub fn data_mut(&mut self) -> &mut [u8] {
+        self.stamp = 0;
         &mut self.data
     }
 
     pub fn fill(&mut self, color: Rgb) {
+        self.stamp = 0;
         if color[0] == color[1] && color[1] == color[2] {
             self.data.fill(color[0]);
             return;
@@ -59,6 +96,7 @@ impl Frame {
         self.height = other.height;
         self.data.clear();
         self.data.extend_from_slice(&other.data);
+        self.stamp = other.stamp;
     }
 
     fn offset(&self, x: i64, y: i64) -> Option<usize> {
@@ -76,6 +114,7 @@ impl Frame {
     /// Sets one pixel; coordinates outside the frame are ignored (shapes clip for free).
     pub fn set(&mut self, x: i64, y: i64, color: Rgb) {
         if let Some(o) = self.offset(x, y) {
+            self.stamp = 0;
             self.data[o..o + 3].copy_from_slice(&color);
         }
     }
@@ -86,6 +125,7 @@ impl Frame {
             return;
         }
         if let Some(o) = self.offset(x, y) {
+            self.stamp = 0;
             for (dst, &src) in self.data[o..o + 3].iter_mut().zip(&color) {
                 let old = f64::from(*dst);
                 let new = old + (f64::from(src) - old) * alpha.min(1.0);
@@ -113,5 +153,44 @@ impl Frame {
             h = h.wrapping_mul(0x0000_0100_0000_01b3);
         }
         h
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn any_other_change_clears_the_stamp_and_equality_ignores_it() {
+        let mut f = Frame::new(4, 2);
+        assert_eq!(f.stamp(), 0);
+        let s = f.restamp();
+        assert!(s != 0 && f.restamp() != s, "every stamp is new");
+        let stamped = f.clone();
+        assert_eq!(stamped.stamp(), f.stamp(), "a copy holds the same picture");
+        let mut copy = Frame::default();
+        copy.copy_from(&f);
+        assert_eq!(copy.stamp(), f.stamp());
+        assert_eq!(copy, Frame::new(4, 2), "equal pixels, equal frames");
+        let changes: [fn(&mut Frame); 6] = [
+            |f| f.data_mut()[0] = 1,
+            |f| f.fill([1, 2, 3]),
+            |f| f.set(0, 0, [9, 9, 9]),
+            |f| f.blend(1, 1, [9, 9, 9], 0.5),
+            |f| f.resize(5, 2),
+            |f| f.copy_from(&Frame::new(1, 1)),
+        ];
+        for (i, change) in changes.iter().enumerate() {
+            let mut g = stamped.clone();
+            change(&mut g);
+            assert_eq!(g.stamp(), 0, "change {i}");
+        }
+        let mut same = stamped.clone();
+        same.resize(4, 2);
+        assert_eq!(
+            same.stamp(),
+            stamped.stamp(),
+            "a resize to the same size keeps it"
+        );
     }
 }

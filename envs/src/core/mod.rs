@@ -1,4 +1,4 @@
-//! The environment interface (`Env`), actions and their text forms, agent prompts, input
+//! The environment interface (`Env`), the milestones a step reports, actions and their text forms, agent prompts, input
 //! maps, the virtual clock for real-time play, oracles, frames, errors, kwargs, the
 //! `gym.make` wrappers, specs, the registry-wide environment checker, and a zip reader for
 //! the wheels users' assets come in.
@@ -9,6 +9,7 @@ pub mod check;
 pub mod clock;
 pub mod env;
 pub mod error;
+pub mod events;
 pub mod frame;
 pub mod input;
 pub mod kwargs;

@@ -69,7 +69,7 @@ impl Env for FlappyBird {
             info: Info::default(),
             signals: Signals {
                 success: self.score_limit_reached() && !s.terminated,
-                events: Vec::new(),
+                events: crate::Events::NONE,
                 ..Signals::default()
             },
         })

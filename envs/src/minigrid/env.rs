@@ -5,8 +5,9 @@ use serde_json::json;
 
 use super::grid::{encode_cell, VIEW};
 use super::object::ObjKind;
-use super::render::{render_full, render_view};
+use super::render::{render_full, render_view, Drawn};
 use super::world::{GenError, Outcome, World};
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 
 use super::grid::Pos;
@@ -61,6 +62,8 @@ pub struct MiniGrid<L: Level> {
     error: Option<String>,
     /// Doors seen open since the reset: opening one of the others is a milestone.
     seen_open: BTreeSet<Pos>,
+    /// What the last full-grid render drew (render takes `&self`).
+    drawn: RefCell<Drawn>,
 }
 
 impl<L: Level> MiniGrid<L> {
@@ -73,6 +76,7 @@ impl<L: Level> MiniGrid<L> {
             world,
             error: None,
             seen_open: BTreeSet::new(),
+            drawn: RefCell::default(),
         }
     }
 
@@ -175,7 +179,7 @@ impl<L: Level> Env for MiniGrid<L> {
             info: Info::default(),
             signals: Signals {
                 success: out.terminated && out.reward > 0.0,
-                events,
+                events: events.into(),
                 ..Signals::default()
             },
         })
@@ -230,6 +234,7 @@ impl<L: Level> Env for MiniGrid<L> {
             (w.agent_pos, w.agent_dir),
             view.as_ref(),
             tile,
+            &mut self.drawn.borrow_mut(),
         );
         true
     }

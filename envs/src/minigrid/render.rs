@@ -181,7 +181,7 @@ fn draw_object(canvas: &mut Canvas, [ty, color, state]: [u8; 3]) {
 }
 
 /// What a tile shows, for the cache.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct TileKey {
     obj: Option<[u8; 3]>,
     agent_dir: Option<i64>,
@@ -257,34 +257,31 @@ thread_local! {
 }
 
 /// Copies the (cached) tile into `frame` with its top-left corner at (px, py).
-fn blit_tile(
-    frame: &mut Frame,
-    px: usize,
-    py: usize,
-    obj: Option<[u8; 3]>,
-    agent_dir: Option<i64>,
-    highlight: bool,
-    tile_size: u32,
-) {
-    let key = TileKey {
-        obj,
-        agent_dir,
-        highlight,
-        tile_size,
-    };
-    let ts = tile_size as usize;
+fn blit_tile(frame: &mut Frame, px: usize, py: usize, key: TileKey) {
+    let ts = key.tile_size as usize;
     let width = frame.width() as usize;
     TILES.with(|cache| {
         let mut cache = cache.borrow_mut();
         let tile = cache
             .entry(key)
-            .or_insert_with(|| render_tile(obj, agent_dir, highlight, tile_size));
+            .or_insert_with(|| render_tile(key.obj, key.agent_dir, key.highlight, key.tile_size));
         let data = frame.data_mut();
         for row in 0..ts {
             let dst = ((py + row) * width + px) * 3;
             data[dst..dst + ts * 3].copy_from_slice(&tile[row * ts * 3..(row + 1) * ts * 3]);
         }
     });
+}
+
+/// What [`render_full`] last drew, so that drawing into the same picture again redraws
+/// only the cells whose tile changed: a step changes a few cells and the highlighted
+/// view, and copying every tile of a large grid costs as much as the step itself.
+#[derive(Clone, Debug, Default)]
+pub struct Drawn {
+    /// The frame stamp of that picture (`Frame::restamp`).
+    stamp: u64,
+    /// Each cell's tile, row by row.
+    tiles: Vec<TileKey>,
 }
 
 /// The full grid with the agent, and (optionally) the cells it sees highlighted.
@@ -295,9 +292,16 @@ pub fn render_full(
     agent: (Pos, i64),
     view: Option<&View>,
     tile_size: u32,
+    drawn: &mut Drawn,
 ) {
     let ts = tile_size as usize;
     frame.resize((grid.width * ts) as u32, (grid.height * ts) as u32);
+    let cells = grid.width * grid.height;
+    // The frame holds the picture `drawn` describes only if it still bears its stamp.
+    let known = frame.stamp() != 0 && frame.stamp() == drawn.stamp && drawn.tiles.len() == cells;
+    if !known {
+        drawn.tiles.clear();
+    }
     let mut highlight = vec![false; grid.width * grid.height];
     if let Some(view) = view {
         for (x, y) in seen_cells(grid, agent.0, agent.1, view) {
@@ -307,18 +311,25 @@ pub fn render_full(
     for y in 0..grid.height {
         for x in 0..grid.width {
             let pos = (x as i64, y as i64);
-            let dir = (pos == agent.0).then_some(agent.1);
-            blit_tile(
-                frame,
-                x * ts,
-                y * ts,
-                grid.get(pos).map(|o| o.encode()),
-                dir,
-                highlight[y * grid.width + x],
+            let i = y * grid.width + x;
+            let key = TileKey {
+                obj: grid.get(pos).map(|o| o.encode()),
+                agent_dir: (pos == agent.0).then_some(agent.1),
+                highlight: highlight[i],
                 tile_size,
-            );
+            };
+            if known {
+                if drawn.tiles[i] == key {
+                    continue;
+                }
+                drawn.tiles[i] = key;
+            } else {
+                drawn.tiles.push(key);
+            }
+            blit_tile(frame, x * ts, y * ts, key);
         }
     }
+    drawn.stamp = frame.restamp();
 }
 
 /// The agent's-eye picture: its 7×7 view, the agent at the bottom centre facing up.
@@ -329,15 +340,62 @@ pub fn render_view(frame: &mut Frame, view: &View, tile_size: u32) {
         for i in 0..VIEW {
             let agent = (i, j) == VIEW_AGENT;
             let enc = view.get(i, j);
-            blit_tile(
-                frame,
-                i * ts,
-                j * ts,
-                (enc[0] != kind::EMPTY).then_some(enc),
-                agent.then_some(3),
-                view.is_visible(i, j),
+            let key = TileKey {
+                obj: (enc[0] != kind::EMPTY).then_some(enc),
+                agent_dir: agent.then_some(3),
+                highlight: view.is_visible(i, j),
                 tile_size,
-            );
+            };
+            blit_tile(frame, i * ts, j * ts, key);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::core::env::Action;
+    use crate::core::frame::Frame;
+    use crate::rng::NpRandom;
+
+    /// Drawing each step into the same frame (only the changed cells) gives the same
+    /// picture as drawing it afresh, also after someone else drew into the frame, after
+    /// another environment did, and from a clone.
+    #[test]
+    fn redrawing_changed_cells_gives_the_fresh_picture() {
+        let ids = [
+            "MiniGrid-FourRooms-v0",
+            "MiniGrid-DoorKey-8x8-v0",
+            "MiniGrid-Dynamic-Obstacles-8x8-v0",
+            "MiniGrid-LockedRoom-v0",
+        ];
+        let mut actions = NpRandom::seeded(7);
+        let mut kept = Frame::default();
+        for id in ids {
+            let mut env = crate::make_default(id).expect(id);
+            let mut other = crate::make_default("MiniGrid-FourRooms-v0").expect("FourRooms");
+            env.reset(Some(3));
+            other.reset(Some(4));
+            for step in 0..300 {
+                let a = actions.index(env.action_names().len()).expect("index");
+                let s = env.step(Action::Index(a)).expect("step");
+                if s.terminated || s.truncated {
+                    env.reset(None);
+                }
+                match step % 50 {
+                    // Someone else's pixels in the frame.
+                    10 => kept.data_mut()[0] ^= 0xff,
+                    // Another environment's picture in the frame.
+                    20 => other.render(&mut kept),
+                    // A clone continues from the picture the original drew.
+                    30 => env = env.clone_box(),
+                    _ => {}
+                }
+                env.render(&mut kept);
+                // From a clone, so that `env` remembers `kept` for the next step.
+                let mut fresh = Frame::default();
+                env.clone_box().render(&mut fresh);
+                assert!(kept == fresh, "{id}: step {step} differs from a fresh picture");
+            }
         }
     }
 }

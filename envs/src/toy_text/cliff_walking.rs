@@ -111,7 +111,7 @@ impl Env for CliffWalking {
             },
             signals: Signals {
                 success: terminated,
-                events: Vec::new(),
+                events: crate::Events::NONE,
                 ..Signals::default()
             },
         })

@@ -92,32 +92,34 @@ impl FrozenLake {
         self.state
     }
 
-    /// The reference's transition list for action `a`: (probability, next state,
-    /// reward, terminated), the first `len` of three (in an array: a step allocates
-    /// nothing).
-    fn transitions(&self, s: usize, a: usize) -> ([Outcome; 3], usize) {
+    /// The probabilities of the reference's transition list in state `s` (the same for
+    /// every action).
+    fn probabilities(&self, s: usize) -> &'static [f64] {
+        if self.slippery && !matches!(self.map.tile(s), b'G' | b'H') {
+            &[FAIL, SUCCESS, FAIL]
+        } else {
+            &[1.0]
+        }
+    }
+
+    /// Entry `k` of the reference's transition list for action `a` in state `s`:
+    /// (probability, next state, reward, terminated). Only the entry drawn is worked out.
+    fn outcome(&self, s: usize, a: usize, k: usize) -> Outcome {
         if matches!(self.map.tile(s), b'G' | b'H') {
             // Terminal states loop on themselves with probability 1 and no reward.
-            return ([(1.0, s, 0.0, true); 3], 1);
+            return (1.0, s, 0.0, true);
         }
-        let outcome = |prob: f64, dir: usize| {
-            let next = self.map.moved(s, dir);
-            let tile = self.map.tile(next);
-            let reward = if tile == b'G' { 1.0 } else { 0.0 };
-            (prob, next, reward, matches!(tile, b'G' | b'H'))
+        // Slippery: the intended direction and the two beside it, left of it first.
+        let (prob, dir) = match (self.slippery, k) {
+            (false, _) => (1.0, a),
+            (true, 0) => (FAIL, (a + 3) % 4),
+            (true, 1) => (SUCCESS, a),
+            (true, _) => (FAIL, (a + 1) % 4),
         };
-        if self.slippery {
-            (
-                [
-                    outcome(FAIL, (a + 3) % 4),
-                    outcome(SUCCESS, a),
-                    outcome(FAIL, (a + 1) % 4),
-                ],
-                3,
-            )
-        } else {
-            ([outcome(1.0, a); 3], 1)
-        }
+        let next = self.map.moved(s, dir);
+        let tile = self.map.tile(next);
+        let reward = if tile == b'G' { 1.0 } else { 0.0 };
+        (prob, next, reward, matches!(tile, b'G' | b'H'))
     }
 }
 
@@ -161,10 +163,9 @@ impl Env for FrozenLake {
 
     fn step(&mut self, action: Action) -> Result<Step, EnvError> {
         let a = discrete_action(&action, 4)?;
-        let (options, len) = self.transitions(self.state, a);
-        let probs = options.map(|o| o.0);
-        let (prob, next, reward, terminated) =
-            options[self.rng.get().categorical_sample(&probs[..len])];
+        let probabilities = self.probabilities(self.state);
+        let k = self.rng.get().categorical_sample(probabilities);
+        let (prob, next, reward, terminated) = self.outcome(self.state, a, k);
         self.state = next;
         self.last_action = Some(a);
         Ok(Step {
@@ -178,7 +179,7 @@ impl Env for FrozenLake {
             },
             signals: Signals {
                 success: terminated && reward > 0.0,
-                events: Vec::new(),
+                events: crate::Events::NONE,
                 ..Signals::default()
             },
         })

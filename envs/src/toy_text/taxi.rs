@@ -5,6 +5,7 @@ use crate::core::env::{
     Words,
 };
 use crate::core::error::EnvError;
+use crate::core::events::Events;
 use crate::core::frame::Frame;
 use crate::core::oracle::{Control, Solver};
 use crate::rng::EnvRng;
@@ -116,6 +117,38 @@ pub fn action_mask(s: TaxiState) -> [u8; 6] {
     mask.map(u8::from)
 }
 
+/// One entry of the transition table.
+#[derive(Clone, Copy, Default)]
+struct Move {
+    next: u16,
+    reward: i8,
+    terminated: bool,
+}
+
+/// Every state's moves and action mask, worked out once as the reference builds its
+/// table `P` in its constructor: a step is then two lookups.
+struct Table {
+    moves: [[Move; 6]; N_STATES],
+    masks: [[u8; 6]; N_STATES],
+}
+
+fn table() -> &'static Table {
+    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| Table {
+        moves: std::array::from_fn(|s| {
+            std::array::from_fn(|a| {
+                let (next, reward, terminated) = transition(TaxiState::decode(s), a);
+                Move {
+                    next: next.encode() as u16,
+                    reward: reward as i8,
+                    terminated,
+                }
+            })
+        }),
+        masks: std::array::from_fn(|s| action_mask(TaxiState::decode(s))),
+    })
+}
+
 #[derive(Clone, Debug)]
 pub struct Taxi {
     id: &'static str,
@@ -144,7 +177,7 @@ impl Taxi {
     fn info(&self) -> Info {
         Info {
             prob: Some(1.0),
-            action_mask: Some(action_mask(self.decoded())),
+            action_mask: Some(table().masks[self.state]),
         }
     }
 }
@@ -210,10 +243,15 @@ impl Env for Taxi {
 
     fn step(&mut self, action: Action) -> Result<Step, EnvError> {
         let a = discrete_action(&action, 6)?;
-        let (next, reward, terminated) = transition(self.decoded(), a);
+        let Move {
+            next,
+            reward,
+            terminated,
+        } = table().moves[self.state][a];
         // The reference samples its one-entry transition list: one draw per step.
         self.rng.get().categorical_sample(&[1.0]);
-        self.state = next.encode();
+        self.state = usize::from(next);
+        let reward = f64::from(reward);
         self.last_action = Some(a);
         if a < 4 {
             self.facing = a;
@@ -226,10 +264,10 @@ impl Env for Taxi {
             info: self.info(),
             signals: Signals {
                 success: terminated && reward > 0.0,
-                events: if next.passenger == IN_TAXI {
-                    vec![PICKUP_EVENT.to_string()]
+                events: if TaxiState::decode(self.state).passenger == IN_TAXI {
+                    Events::Fixed(&[PICKUP_EVENT])
                 } else {
-                    Vec::new()
+                    Events::NONE
                 },
                 ..Signals::default()
             },

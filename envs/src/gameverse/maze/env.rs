@@ -129,7 +129,7 @@ impl Env for MazeEnv {
             info: Info::default(),
             signals: Signals {
                 success: self.game.won(),
-                events: self.events(),
+                events: self.events().into(),
                 ..Signals::default()
             },
         })
@@ -261,7 +261,7 @@ mod tests {
                     if left == 0 {
                         events.push("flag".into());
                     }
-                    assert_eq!(s.signals.events, events, "seed {seed}");
+                    assert_eq!(s.signals.events, events.into(), "seed {seed}");
                     assert_eq!((s.terminated, s.signals.success), (left == 0, left == 0));
                 }
             }

@@ -624,7 +624,7 @@ impl Env for TicTacToe {
             info: Info::default(),
             signals: Signals {
                 success: matches!(self.outcome, Outcome::Win | Outcome::Draw),
-                events: self.events(),
+                events: self.events().into(),
                 draw: self.outcome == Outcome::Draw,
             },
         })

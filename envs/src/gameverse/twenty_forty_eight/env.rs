@@ -71,7 +71,7 @@ impl TwentyFortyEightEnv {
         }
         Signals {
             success: self.game.status() == Status::Win,
-            events,
+            events: events.into(),
             ..Signals::default()
         }
     }
@@ -270,11 +270,11 @@ mod tests {
         let last = last.unwrap();
         assert!(last.terminated && last.signals.success && !last.truncated);
         assert_eq!(
-            last.signals.events.last().map(String::as_str),
+            last.signals.events.last(),
             Some("tile 2048")
         );
         assert_eq!(
-            last.signals.events.first().map(String::as_str),
+            last.signals.events.first(),
             Some("tile 8")
         );
     }
