@@ -35,6 +35,12 @@ impl BenchCase {
 
 /// Seconds each side spends on each case and mode (steps, then frames).
 pub const SECONDS: f64 = 0.5;
+/// Seconds of untimed runs before measuring: natively as long as the reference script
+/// warms up; in the browser long enough for its optimised code (see [`warm_up`]).
+pub const WARM_UP_NATIVE: f64 = 0.05;
+pub const WARM_UP_BROWSER: f64 = 2.0;
+/// Seconds of one warm-up run.
+const WARM_UP_RUN: f64 = 0.25;
 
 fn none() -> Map<String, Value> {
     Map::new()
@@ -112,8 +118,15 @@ pub struct Measured {
     pub frames_per_s: f64,
 }
 
-/// Runs `case` for about `seconds` per mode; `now` returns seconds from any origin.
-pub fn measure(case: &BenchCase, seconds: f64, now: &dyn Fn() -> f64) -> Result<Measured, String> {
+/// Runs `case` for about `seconds` per mode after warming up; `now` returns seconds from
+/// any origin.
+pub fn measure(
+    case: &BenchCase,
+    seconds: f64,
+    warm_up_seconds: f64,
+    now: &dyn Fn() -> f64,
+) -> Result<Measured, String> {
+    warm_up(case, warm_up_seconds, now)?;
     let steps_per_s = run(case, seconds, false, now)?;
     let frames_per_s = run(case, seconds, true, now)?;
     Ok(Measured {
@@ -121,6 +134,27 @@ pub fn measure(case: &BenchCase, seconds: f64, now: &dyn Fn() -> f64) -> Result<
         steps_per_s,
         frames_per_s,
     })
+}
+
+/// Untimed runs of steps for at least `seconds` (more, up to twice that, while the rate
+/// still rises), then a short run with frames. The reference script warms up too: its
+/// first calls load modules and caches. A browser runs new WebAssembly as baseline code
+/// and optimises hot functions on background threads, which on the one core the
+/// benchmark pins to get little time: Chromium ran Taxi at half its speed for the first
+/// second or so, and at 80% after one second of warm-up.
+fn warm_up(case: &BenchCase, seconds: f64, now: &dyn Fn() -> f64) -> Result<(), String> {
+    let start = now();
+    let chunk = WARM_UP_RUN.min(seconds);
+    let mut last = run(case, chunk, false, now)?;
+    while now() - start < 2.0 * seconds {
+        let rate = run(case, chunk, false, now)?;
+        if now() - start >= seconds && rate < last * 1.05 {
+            break;
+        }
+        last = rate;
+    }
+    run(case, chunk / 2.0, true, now)?;
+    Ok(())
 }
 
 fn run(case: &BenchCase, seconds: f64, render: bool, now: &dyn Fn() -> f64) -> Result<f64, String> {
