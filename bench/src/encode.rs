@@ -145,18 +145,23 @@ impl ImageEncoder {
             }
         };
         self.out.clear();
-        let rgb = image::ExtendedColorType::Rgb8;
+        let failed = |e: &dyn std::fmt::Display| format!("encoding a {tw}×{th} frame: {e}");
         match self.settings.format {
-            ImageFormat::Png => {
-                image::codecs::png::PngEncoder::new(&mut self.out).write_image(pixels, tw, th, rgb)
+            ImageFormat::Png => image::codecs::png::PngEncoder::new(&mut self.out)
+                .write_image(pixels, tw, th, image::ExtendedColorType::Rgb8)
+                .map_err(|e| failed(&e))?,
+            ImageFormat::Jpeg => {
+                let (Ok(w16), Ok(h16)) = (u16::try_from(tw), u16::try_from(th)) else {
+                    return Err(failed(&"JPEG takes at most 65,535 pixels a side"));
+                };
+                let mut jpeg =
+                    jpeg_encoder::Encoder::new(&mut self.out, self.settings.jpeg_quality());
+                // Chroma at half resolution both ways at every quality, as Pillow saves.
+                jpeg.set_sampling_factor(jpeg_encoder::SamplingFactor::F_2_2);
+                jpeg.encode(pixels, w16, h16, jpeg_encoder::ColorType::Rgb)
+                    .map_err(|e| failed(&e))?
             }
-            ImageFormat::Jpeg => image::codecs::jpeg::JpegEncoder::new_with_quality(
-                &mut self.out,
-                self.settings.jpeg_quality(),
-            )
-            .write_image(pixels, tw, th, rgb),
         }
-        .map_err(|e| format!("encoding a {tw}×{th} frame: {e}"))?;
         Ok(&self.out)
     }
 }
