@@ -46,8 +46,10 @@ export async function assertBuilt() {
 /**
  * Serves `root` on a random free port of 127.0.0.1. Paths that name no file get
  * index.html (the app's router handles /play and the rest), like `trunk serve`.
+ * With `cache`, the hashed assets may be cached as a static host would let them
+ * (the page itself is asked for again each time); without it nothing is cached.
  */
-export async function startServer(root = distDir) {
+export async function startServer(root = distDir, { cache = false } = {}) {
   const server = http.createServer(async (req, res) => {
     try {
       const { pathname } = new URL(req.url ?? '/', 'http://localhost');
@@ -66,9 +68,10 @@ export async function startServer(root = distDir) {
         file = path.join(root, 'index.html');
       }
       const body = await fs.readFile(file);
+      const asset = path.extname(file) !== '.html';
       res.writeHead(200, {
         'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
-        'cache-control': 'no-store',
+        'cache-control': cache && asset ? 'public, max-age=31536000, immutable' : 'no-store',
       });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch (err) {

@@ -33,7 +33,9 @@ pub fn draw_frame(canvas: &HtmlCanvasElement, frame: &Frame) -> Result<(), JsVal
         .dyn_into::<CanvasRenderingContext2d>()?;
     let rgba = frame.to_rgba();
     let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), w, h)?;
-    ctx.put_image_data(&image, 0.0, 0.0)
+    ctx.put_image_data(&image, 0.0, 0.0)?;
+    crate::browser::time::mark_first_frame();
+    Ok(())
 }
 
 /// Draws one frame (what a [`FrameSource`] lends the current frame to).

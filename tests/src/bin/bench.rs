@@ -16,6 +16,10 @@
 //! request body; reading the answer) for V-ICAL, VisGym and GameVerse tasks and image
 //! settings, natively and in wasm, with the bytes sent per request
 //! (`tests/src/bench/turns.rs`); figures to `target/bench/turns.json`.
+//!
+//! `--first-load` builds the app in release mode and measures its first load in headless
+//! Chromium: the bytes each page downloads before its first frame (gzipped) and the time
+//! from navigation to that frame, cold and warm (`tests/e2e/load-bench.mjs`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,7 +31,9 @@ use playbench_tests::bench::report::{
 use playbench_tests::bench::turns::{
     measure_turns, turn_cases_matching, turn_table, TurnFigures, REQUESTS,
 };
-use playbench_tests::bench::{cases_matching, measure, BenchCase, Measured, SECONDS};
+use playbench_tests::bench::{
+    cases_matching, measure, BenchCase, Measured, SECONDS, WARM_UP_NATIVE,
+};
 use playbench_tests::speed::{flag, option, run_reference, wasm_bench_command, Figure};
 use serde_json::json;
 
@@ -113,7 +119,7 @@ fn native_figures(cases: &[&BenchCase]) -> Vec<Measured> {
     cases
         .iter()
         .filter_map(|case| {
-            measure(case, SECONDS, &now)
+            measure(case, SECONDS, WARM_UP_NATIVE, &now)
                 .map_err(|e| eprintln!("{}: {e}", case.name))
                 .ok()
         })
@@ -213,12 +219,35 @@ fn turns(root: &Path, only: Option<&str>) {
     }
 }
 
+/// `--first-load`: the release build's first load in the browser; exits as the
+/// measurement does (1 when the first load is over its target).
+fn first_load(root: &Path) -> ! {
+    let script = "source scripts/tools.sh && ensure_build_tools && ensure_test_tools \
+        && cargo fetch --locked >/dev/null \
+        && trunk build --config trunk.toml --release --offline --locked \
+        && node tests/e2e/load-bench.mjs";
+    match Command::new("bash")
+        .args(["-c", script])
+        .current_dir(root)
+        .status()
+    {
+        Ok(status) => std::process::exit(status.code().unwrap_or(1)),
+        Err(e) => {
+            eprintln!("cannot run bash: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
 fn main() {
     let root = playbench_tests::repo_root();
     let only = option("--only");
     if flag("--turns") {
         turns(&root, only.as_deref());
         return;
+    }
+    if flag("--first-load") {
+        first_load(&root);
     }
     let cases = cases_matching(only.as_deref());
     if cases.is_empty() {
