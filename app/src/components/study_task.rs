@@ -72,8 +72,11 @@ pub fn StudyTask(
             view! {
                 <RealtimeBar
                     virtual_ms=Signal::derive(move || {
-                        session.with(|_| ());
-                        virtual_ms.get()
+                        // The timer's tick redraws the time between steps; read from the
+                        // session, it is also current at once after a key or a pause
+                        // (which counts the time up to the pause).
+                        virtual_ms.track();
+                        session.with(|s| s.virtual_ms().unwrap_or(0))
                     })
                     paused=Signal::derive(move || session.with(TaskSession::is_paused))
                     over=Signal::derive(move || session.with(TaskSession::is_done))

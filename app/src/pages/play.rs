@@ -164,8 +164,11 @@ fn Board(session: Session) -> impl IntoView {
             view! {
                 <RealtimeBar
                     virtual_ms=Signal::derive(move || {
-                        session.with(|_| ());
-                        virtual_ms.get()
+                        // The timer's tick redraws the time between steps; read from the
+                        // session, it is also current at once after a key or a pause
+                        // (which counts the time up to the pause).
+                        virtual_ms.track();
+                        read(session, |s| s.virtual_ms().unwrap_or(0), 0)
                     })
                     paused=Signal::derive(move || read(session, PlaySession::is_paused, false))
                     over=Signal::derive(move || read(session, |s| s.outcome().is_over(), false))

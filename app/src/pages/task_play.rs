@@ -264,8 +264,11 @@ fn PlayTask(
             view! {
                 <RealtimeBar
                     virtual_ms=Signal::derive(move || {
-                        session.with(|_| ());
-                        virtual_ms.get()
+                        // The timer's tick redraws the time between steps; read from the
+                        // session, it is also current at once after a key or a pause
+                        // (which counts the time up to the pause).
+                        virtual_ms.track();
+                        read(session, |s| s.virtual_ms().unwrap_or(0), 0)
                     })
                     paused=Signal::derive(move || read(session, TaskSession::is_paused, false))
                     over=Signal::derive(move || read(session, TaskSession::is_done, false))
