@@ -151,7 +151,9 @@ pub fn stroke_circle(frame: &mut Frame, cx: f64, cy: f64, r: f64, width: f64, co
     });
 }
 
-/// Any simple polygon (convex or not), by the even-odd rule.
+/// Any simple polygon (convex or not), by the even-odd rule. A sub-row looks only at
+/// the edges that span it (sub-rows come top to bottom), so a polygon of many points
+/// (an arc) costs its crossings, not its points, per sub-row.
 pub fn fill_polygon(frame: &mut Frame, points: &[(f64, f64)], color: Rgb) {
     if points.len() < 3 {
         return;
@@ -163,23 +165,53 @@ pub fn fill_polygon(frame: &mut Frame, points: &[(f64, f64)], color: Rgb) {
         x1 = x1.max(x);
         y1 = y1.max(y);
     }
-    let mut crossings: Vec<f64> = Vec::with_capacity(points.len());
+    // Each edge from point j to the next, i, with the sub-rows y it crosses: exactly
+    // one end below y, i.e. min(yi, yj) <= y < max(yi, yj). Horizontal edges cross none.
+    let n = points.len();
+    let mut edges: Vec<Edge> = (0..n)
+        .map(|i| (points[i], points[(i + n - 1) % n]))
+        .filter(|((_, yi), (_, yj))| yi != yj)
+        .map(|(i, j)| Edge {
+            i,
+            j,
+            top: i.1.min(j.1),
+            bottom: i.1.max(j.1),
+        })
+        .collect();
+    edges.sort_by(|a, b| a.top.total_cmp(&b.top));
+    let mut next = 0;
+    let mut active: Vec<Edge> = Vec::new();
+    let mut crossings: Vec<f64> = Vec::with_capacity(n);
     fill_spans(frame, (x0, y0, x1, y1), color, |y, out| {
+        while next < edges.len() && edges[next].top <= y {
+            active.push(edges[next]);
+            next += 1;
+        }
+        active.retain(|e| e.bottom > y);
         crossings.clear();
-        let mut j = points.len() - 1;
-        for i in 0..points.len() {
-            let (xi, yi) = points[i];
-            let (xj, yj) = points[j];
-            if (yi > y) != (yj > y) {
-                crossings.push(xi + (y - yi) * (xj - xi) / (yj - yi));
-            }
-            j = i;
+        for &Edge {
+            i: (xi, yi),
+            j: (xj, yj),
+            ..
+        } in &active
+        {
+            // The same expression as over all edges, so the same pixels to the bit.
+            crossings.push(xi + (y - yi) * (xj - xi) / (yj - yi));
         }
         crossings.sort_by(|a, b| a.total_cmp(b));
         for pair in crossings.chunks_exact(2) {
             out.push((pair[0], pair[1]));
         }
     });
+}
+
+/// A polygon edge for [`fill_polygon`]: its ends and its extent in y.
+#[derive(Clone, Copy)]
+struct Edge {
+    i: (f64, f64),
+    j: (f64, f64),
+    top: f64,
+    bottom: f64,
 }
 
 /// A straight segment of the given width with flat ends.
@@ -223,6 +255,65 @@ pub fn rotate(x: f64, y: f64, angle: f64) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`fill_polygon`] crossing every edge on every sub-row: what the edge list must
+    /// reproduce pixel for pixel.
+    fn fill_polygon_all_edges(frame: &mut Frame, points: &[(f64, f64)], color: Rgb) {
+        let xs = points.iter().map(|p| p.0);
+        let ys = points.iter().map(|p| p.1);
+        let bounds = (
+            xs.clone().fold(f64::MAX, f64::min),
+            ys.clone().fold(f64::MAX, f64::min),
+            xs.fold(f64::MIN, f64::max),
+            ys.fold(f64::MIN, f64::max),
+        );
+        fill_spans(frame, bounds, color, |y, out| {
+            let mut crossings = Vec::new();
+            let mut j = points.len() - 1;
+            for i in 0..points.len() {
+                let ((xi, yi), (xj, yj)) = (points[i], points[j]);
+                if (yi > y) != (yj > y) {
+                    crossings.push(xi + (y - yi) * (xj - xi) / (yj - yi));
+                }
+                j = i;
+            }
+            crossings.sort_by(|a, b| a.total_cmp(b));
+            for pair in crossings.chunks_exact(2) {
+                out.push((pair[0], pair[1]));
+            }
+        });
+    }
+
+    #[test]
+    fn polygons_fill_the_same_pixels_as_crossing_every_edge() {
+        let mut rng = crate::rng::NpRandom::seeded(11);
+        for case in 0..300 {
+            // Stars, arcs and zig-zags, partly outside the frame, some with horizontal
+            // edges and points on sub-row centres (eighths).
+            let n = 3 + rng.index(60).expect("index");
+            let points: Vec<(f64, f64)> = (0..n)
+                .map(|_| {
+                    let snap = |v: f64| {
+                        if case % 3 == 0 {
+                            (v * 8.0).round() / 8.0
+                        } else {
+                            v
+                        }
+                    };
+                    (
+                        snap(rng.uniform(-10.0, 70.0)),
+                        snap(rng.uniform(-10.0, 70.0)),
+                    )
+                })
+                .collect();
+            let (mut ours, mut all) = (Frame::new(64, 64), Frame::new(64, 64));
+            ours.fill([10, 20, 30]);
+            all.fill([10, 20, 30]);
+            fill_polygon(&mut ours, &points, [200, 100, 50]);
+            fill_polygon_all_edges(&mut all, &points, [200, 100, 50]);
+            assert!(ours == all, "case {case}: {points:?}");
+        }
+    }
 
     #[test]
     fn rect_on_integer_edges_is_exact() {
