@@ -78,6 +78,7 @@ pub struct ImageEncoder {
     /// The scaled RGB pixels, reused from frame to frame.
     scaled: Vec<u8>,
     shrunk: Frame,
+    resizer: crate::lanczos::Resizer,
     out: Vec<u8>,
 }
 
@@ -91,6 +92,7 @@ impl ImageEncoder {
             max_long_side: None,
             scaled: Vec::new(),
             shrunk: Frame::default(),
+            resizer: crate::lanczos::Resizer::default(),
             out: Vec::new(),
         }
     }
@@ -130,7 +132,7 @@ impl ImageEncoder {
                 if (tw, th) == (w, h) {
                     (w, h, frame.data())
                 } else {
-                    self.shrunk = crate::lanczos::resize(frame, tw, th);
+                    self.shrunk = self.resizer.resize(frame, tw, th);
                     (tw, th, self.shrunk.data())
                 }
             }

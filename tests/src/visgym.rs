@@ -683,3 +683,56 @@ pub fn check_conversation_golden() -> Result<usize, String> {
     }
     Ok(compared)
 }
+
+/// Pillow's Lanczos resize as VisGym's harness shrinks frames (`generate.py lanczos`).
+pub const LANCZOS_GOLDEN: &[u8] = include_bytes!("../golden/visgym/lanczos.json.gz");
+
+/// The golden's pictures, as `lanczos_pixels` in `generate.py` makes them.
+pub fn lanczos_pixels(w: u32, h: u32, pattern: u64) -> envs::Frame {
+    let mut frame = envs::Frame::new(w, h);
+    let mut state: u64 = 12345;
+    for (i, v) in frame.data_mut().iter_mut().enumerate() {
+        let (p, c) = (i as u64 / 3, i as u64 % 3);
+        let (y, x) = (p / u64::from(w), p % u64::from(w));
+        *v = if pattern == 0 {
+            if (x / 16 + y / 16) % 2 == 1 {
+                ((x * 3 + y * 2 + c * 85) & 255) as u8
+            } else if c == 1 {
+                255
+            } else {
+                0
+            }
+        } else {
+            state = (state * 1_103_515_245 + 12345) & 0x7FFF_FFFF;
+            (state >> 23) as u8
+        };
+    }
+    frame
+}
+
+/// Shrinks each golden picture with `bench::lanczos`: the cases that differ from Pillow,
+/// and how many there were.
+pub fn check_lanczos_golden() -> Result<(Vec<String>, usize), String> {
+    let text = {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(LANCZOS_GOLDEN), &mut s)
+            .map_err(|e| e.to_string())?;
+        s
+    };
+    let rows: Vec<Value> = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let mut failures = Vec::new();
+    for row in &rows {
+        let n = |k: &str| row[k].as_u64().unwrap_or_default();
+        let (w, h) = (n("w") as u32, n("h") as u32);
+        let size = bench::lanczos::shrunk_size(w, h, bench::encode::VISGYM_MAX_LONG_SIDE);
+        if size != (n("tw") as u32, n("th") as u32) {
+            failures.push(format!("{w}×{h}: shrunk to {size:?}, reference {row}"));
+            continue;
+        }
+        let small = bench::lanczos::resize(&lanczos_pixels(w, h, n("pattern")), size.0, size.1);
+        if Some(sha256_hex(small.data()).as_str()) != row["sha256"].as_str() {
+            failures.push(format!("{w}×{h} pattern {}: pixels differ", n("pattern")));
+        }
+    }
+    Ok((failures, rows.len()))
+}

@@ -5,7 +5,7 @@
 // Test support code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use playbench_tests::visgym::{check_literal_golden, check_reply_golden};
+use playbench_tests::visgym::{check_lanczos_golden, check_literal_golden, check_reply_golden};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -28,6 +28,19 @@ fn literal_eval_matches_cpython() {
 fn reply_parser_matches_the_harness() {
     let (failures, n) = check_reply_golden().unwrap();
     assert!(n > 500, "only {n} cases");
+    assert!(
+        failures.is_empty(),
+        "{} of {n} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn frames_shrink_as_pillow_shrinks_them() {
+    let (failures, n) = check_lanczos_golden().unwrap();
+    assert!(n >= 12, "only {n} cases");
     assert!(
         failures.is_empty(),
         "{} of {n} differ:\n{}",

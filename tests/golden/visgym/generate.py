@@ -15,7 +15,8 @@ CPython 3.11 (3.11.7 here) is required: error messages of `ast.literal_eval` and
 iteration order of sets are version-specific. Maze 3D imports Ursina/Panda3D at module
 level; they are replaced by an inert stub because only its state is recorded here.
 
-Writes tests/golden/visgym/*.json.gz (replayed by tests/tests/visgym_golden.rs).
+Writes tests/golden/visgym/*.json.gz (replayed by tests/tests/visgym_golden.rs); `lanczos`
+needs Pillow alone: Pillow's resize as the harness shrinks frames (bench/src/lanczos.rs).
 """
 
 import argparse
@@ -807,7 +808,46 @@ class CubeAdapter:
         return [w, h]
 
 
+# ----- the harness's Lanczos shrink ----------------------------------------------------
+
+# Frame sizes the harness shrinks (longer side over 336) and two pictures each: smooth
+# ramps with hard edges (ringing, clipping) and noise. `lanczos_pixels` is mirrored in
+# tests/tests/visgym_golden.rs.
+LANCZOS_SIZES = [(420, 290), (512, 512), (224, 1120), (1000, 300), (337, 100), (800, 800)]
+
+
+def lanczos_pixels(w, h, pattern):
+    out = bytearray(w * h * 3)
+    state = 12345
+    for i in range(w * h * 3):
+        p, c = divmod(i, 3)
+        y, x = divmod(p, w)
+        if pattern == 0:
+            v = (x * 3 + y * 2 + c * 85) & 255 if (x // 16 + y // 16) % 2 else 255 * (c == 1)
+        else:
+            state = (state * 1103515245 + 12345) & 0x7FFFFFFF
+            v = state >> 23
+        out[i] = v
+    return bytes(out)
+
+
+def gen_lanczos():
+    from PIL import Image
+
+    rows = []
+    for w, h in LANCZOS_SIZES:
+        s = 336 / max(w, h)
+        tw, th = int(w * s), int(h * s)
+        for pattern in (0, 1):
+            img = Image.frombytes("RGB", (w, h), lanczos_pixels(w, h, pattern))
+            small = img.resize((tw, th), Image.LANCZOS)
+            rows.append({"w": w, "h": h, "pattern": pattern, "tw": tw, "th": th,
+                         "sha256": hashlib.sha256(small.tobytes()).hexdigest()})
+    write("lanczos", rows)
+
+
 GENERATORS = {
+    "lanczos": gen_lanczos,
     "literal": gen_literal,
     "reply": gen_reply,
     "conversation": gen_conversation,
