@@ -10,6 +10,13 @@ use crate::core::frame::{Frame, Rgb};
 
 const SUB_ROWS: usize = 4;
 
+thread_local! {
+    /// Buffers of `fill_spans` and `fill_polygon` kept between calls: a frame of many
+    /// small shapes would otherwise allocate a few times per shape.
+    static SPAN_SCRATCH: std::cell::Cell<(Vec<f64>, Vec<(f64, f64)>)> = Default::default();
+    static EDGE_SCRATCH: std::cell::Cell<(Vec<Edge>, Vec<Edge>, Vec<f64>)> = Default::default();
+}
+
 /// Fills the pixels of rows `y0..y1` by the coverage of the intervals `spans(y, out)`
 /// pushes for each sub-row centre `y`.
 fn fill_spans(
@@ -28,8 +35,10 @@ fn fill_spans(
     let ye = y1.min(h).ceil() as usize;
     // Zero between rows; only the touched range `lo..hi` is read and cleared, so a thin
     // diagonal shape costs its pixels, not its bounding box.
-    let mut coverage = vec![0.0f64; xe - xs];
-    let mut intervals = Vec::with_capacity(4);
+    let (mut coverage, mut intervals) = SPAN_SCRATCH.with(|s| s.take());
+    coverage.clear();
+    coverage.resize(xe - xs, 0.0);
+    intervals.clear();
     let weight = 1.0 / SUB_ROWS as f64;
     for py in ys..ye {
         let (mut lo, mut hi) = (usize::MAX, 0);
@@ -43,7 +52,8 @@ fn fill_spans(
                 if r <= l {
                     continue;
                 }
-                let (li, ri) = (l.floor() as usize, r.floor() as usize);
+                // Both are at least xs >= 0, where truncating is flooring.
+                let (li, ri) = (l as usize, r as usize);
                 lo = lo.min(li - xs);
                 if li == ri {
                     coverage[li - xs] += (r - l) * weight;
@@ -75,6 +85,7 @@ fn fill_spans(
             *c = 0.0;
         }
     }
+    SPAN_SCRATCH.with(|s| s.set((coverage, intervals)));
 }
 
 /// Sets the pixels of `[x0, x1) × [y0, y1)` (integer bounds) inside the frame.
@@ -168,20 +179,23 @@ pub fn fill_polygon(frame: &mut Frame, points: &[(f64, f64)], color: Rgb) {
     // Each edge from point j to the next, i, with the sub-rows y it crosses: exactly
     // one end below y, i.e. min(yi, yj) <= y < max(yi, yj). Horizontal edges cross none.
     let n = points.len();
-    let mut edges: Vec<Edge> = (0..n)
-        .map(|i| (points[i], points[(i + n - 1) % n]))
-        .filter(|((_, yi), (_, yj))| yi != yj)
-        .map(|(i, j)| Edge {
-            i,
-            j,
-            top: i.1.min(j.1),
-            bottom: i.1.max(j.1),
-        })
-        .collect();
+    let (mut edges, mut active, mut crossings) = EDGE_SCRATCH.with(|s| s.take());
+    edges.clear();
+    active.clear();
+    crossings.clear();
+    edges.extend(
+        (0..n)
+            .map(|i| (points[i], points[(i + n - 1) % n]))
+            .filter(|((_, yi), (_, yj))| yi != yj)
+            .map(|(i, j)| Edge {
+                i,
+                j,
+                top: i.1.min(j.1),
+                bottom: i.1.max(j.1),
+            }),
+    );
     edges.sort_by(|a, b| a.top.total_cmp(&b.top));
     let mut next = 0;
-    let mut active: Vec<Edge> = Vec::new();
-    let mut crossings: Vec<f64> = Vec::with_capacity(n);
     fill_spans(frame, (x0, y0, x1, y1), color, |y, out| {
         while next < edges.len() && edges[next].top <= y {
             active.push(edges[next]);
@@ -203,6 +217,7 @@ pub fn fill_polygon(frame: &mut Frame, points: &[(f64, f64)], color: Rgb) {
             out.push((pair[0], pair[1]));
         }
     });
+    EDGE_SCRATCH.with(|s| s.set((edges, active, crossings)));
 }
 
 /// A polygon edge for [`fill_polygon`]: its ends and its extent in y.
