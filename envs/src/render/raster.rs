@@ -10,11 +10,16 @@ use crate::core::frame::{Frame, Rgb};
 
 const SUB_ROWS: usize = 4;
 
+/// `fill_spans`'s coverage row and intervals; `fill_polygon`'s edges, active edges and
+/// crossings.
+type SpanBuffers = (Vec<f64>, Vec<(f64, f64)>);
+type EdgeBuffers = (Vec<Edge>, Vec<Edge>, Vec<f64>);
+
 thread_local! {
     /// Buffers of `fill_spans` and `fill_polygon` kept between calls: a frame of many
     /// small shapes would otherwise allocate a few times per shape.
-    static SPAN_SCRATCH: std::cell::Cell<(Vec<f64>, Vec<(f64, f64)>)> = Default::default();
-    static EDGE_SCRATCH: std::cell::Cell<(Vec<Edge>, Vec<Edge>, Vec<f64>)> = Default::default();
+    static SPAN_SCRATCH: std::cell::Cell<SpanBuffers> = Default::default();
+    static EDGE_SCRATCH: std::cell::Cell<EdgeBuffers> = Default::default();
 }
 
 /// Fills the pixels of rows `y0..y1` by the coverage of the intervals `spans(y, out)`
