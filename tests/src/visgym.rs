@@ -713,15 +713,10 @@ pub fn lanczos_pixels(w: u32, h: u32, pattern: u64) -> envs::Frame {
 /// Shrinks each golden picture with `bench::lanczos`: the cases that differ from Pillow,
 /// and how many there were.
 pub fn check_lanczos_golden() -> Result<(Vec<String>, usize), String> {
-    let text = {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(LANCZOS_GOLDEN), &mut s)
-            .map_err(|e| e.to_string())?;
-        s
-    };
-    let rows: Vec<Value> = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let doc = crate::reference::read_json("lanczos.json.gz", LANCZOS_GOLDEN)?;
+    let rows = doc.as_array().ok_or("lanczos.json.gz: not a list")?;
     let mut failures = Vec::new();
-    for row in &rows {
+    for row in rows {
         let n = |k: &str| row[k].as_u64().unwrap_or_default();
         let (w, h) = (n("w") as u32, n("h") as u32);
         let size = bench::lanczos::shrunk_size(w, h, bench::encode::VISGYM_MAX_LONG_SIDE);
