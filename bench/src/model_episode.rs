@@ -169,6 +169,9 @@ pub struct ModelEpisode {
     timing: Option<(LatencyClock, LatencySource)>,
     /// Replies played on that clock so far.
     timed_replies: usize,
+    /// Work measured before the first request (demonstration frames encoded ahead),
+    /// counted in that request's work.
+    work_before_ms: f64,
 }
 
 /// The agent name records carry: `endpoint:<provider>:<model>`.
@@ -213,6 +216,7 @@ impl ModelEpisode {
         Ok(Self {
             timing,
             timed_replies: 0,
+            work_before_ms: 0.0,
             videos: config.demo_mode == DemoMode::Video && config.protocol == Protocol::Vical,
             runner: Some(runner),
             session,
@@ -377,6 +381,41 @@ impl ModelEpisode {
             self.provide_video(clip, video);
         }
         Ok(())
+    }
+
+    /// Encodes one more of the demonstration frames V-ICAL's first request carries (its
+    /// images mode), so that a caller can yield between frames: a task's clips take
+    /// tens of milliseconds to encode, longer than a browser should go without
+    /// drawing. Returns how many are ready and of how many, or `None` when none is
+    /// left (or none is sent). `next` encodes whatever this left.
+    pub fn prepare_demo_frame(
+        &mut self,
+        enc: &mut dyn FrameEncoder,
+    ) -> Result<Option<(usize, usize)>, String> {
+        let sends_frames = matches!(self.session, Conversation::Vical(_)) && !self.videos;
+        if !sends_frames || self.runner.is_none() || !self.turns.is_empty() {
+            return Ok(None);
+        }
+        let total: usize = self.demos.iter().map(Vec::len).sum();
+        // Frames another episode of the task encoded are taken at once: only an
+        // encoding ends the call.
+        loop {
+            let refs = self.demos.iter().enumerate().flat_map(|(clip, frames)| {
+                (0..frames.len()).map(move |frame| ImageRef::DemoFrame { clip, frame })
+            });
+            let Some((ready, r)) = refs.enumerate().find(|(_, r)| !self.images.contains_key(r))
+            else {
+                return Ok(None);
+            };
+            let shared = self
+                .demo_cache
+                .as_ref()
+                .is_some_and(|(c, e)| c.borrow().contains_key(&(e.clone(), r)));
+            self.image(&r, enc)?;
+            if !shared {
+                return Ok(Some((ready + 1, total)));
+            }
+        }
     }
 
     /// Ends the episode before its first request (e.g. a demonstration could not be
@@ -568,7 +607,7 @@ impl ModelEpisode {
             images: request.images,
             image_bytes: request.image_bytes,
             latency_ms: None,
-            work_ms: 0.0,
+            work_ms: std::mem::take(&mut self.work_before_ms),
             reply: None,
             action: None,
             problem: None,
@@ -580,10 +619,12 @@ impl ModelEpisode {
         }
     }
 
-    /// Adds the caller's measured work time to the last request.
+    /// Adds the caller's measured work time to the last request (before the first,
+    /// to the first).
     pub fn add_work(&mut self, ms: f64) {
-        if let Some(t) = self.turns.last_mut() {
-            t.work_ms += ms;
+        match self.turns.last_mut() {
+            Some(t) => t.work_ms += ms,
+            None => self.work_before_ms += ms,
         }
     }
 
@@ -855,6 +896,57 @@ mod tests {
         c.share_demo_images(cache, "jpeg".into());
         c.next(&mut third, None);
         assert_eq!(third.0, ra.images);
+    }
+
+    #[test]
+    fn demonstration_frames_can_be_encoded_one_at_a_time_before_the_first_request() {
+        let mut whole = Counting(0);
+        let mut a = episode();
+        let Step::Send { request: ra, .. } = a.next(&mut whole, None) else {
+            panic!()
+        };
+        let mut slices = Counting(0);
+        let mut b = episode();
+        let total: usize = b.demos().iter().map(Vec::len).sum();
+        assert!(total > 1, "the task has demonstration frames");
+        b.add_work(1.0);
+        for done in 1..=total {
+            assert_eq!(
+                b.prepare_demo_frame(&mut slices).unwrap(),
+                Some((done, total))
+            );
+            assert_eq!(slices.0, done, "one frame per call");
+        }
+        assert_eq!(b.prepare_demo_frame(&mut slices).unwrap(), None);
+        b.add_work(0.5);
+        let Step::Send { request: rb, .. } = b.next(&mut slices, None) else {
+            panic!()
+        };
+        assert_eq!(ra.body, rb.body, "the same request");
+        assert_eq!(slices.0, whole.0, "no frame encoded twice");
+        assert_eq!(
+            b.turns()[0].work_ms,
+            1.5,
+            "work before the request counts in it"
+        );
+        // After the first request there is nothing to prepare.
+        b.on_response(200, None, 0, &ok("[Action: Right]"), 1.0, None);
+        assert_eq!(b.prepare_demo_frame(&mut slices).unwrap(), None);
+    }
+
+    #[test]
+    fn frames_another_episode_encoded_are_taken_without_a_slice() {
+        let cache = DemoCache::default();
+        let mut first = Counting(0);
+        let mut a = episode();
+        a.share_demo_images(cache.clone(), "png".into());
+        while a.prepare_demo_frame(&mut first).unwrap().is_some() {}
+        assert!(first.0 > 1);
+        let mut second = Counting(0);
+        let mut b = episode();
+        b.share_demo_images(cache, "png".into());
+        assert_eq!(b.prepare_demo_frame(&mut second).unwrap(), None);
+        assert_eq!(second.0, 0, "nothing encoded again");
     }
 
     #[test]

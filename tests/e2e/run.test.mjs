@@ -385,6 +385,11 @@ test('a suite run with concurrency 4 resumes after a reload without losing or re
   assert.equal(Number(await page.getByTestId('suite-total').textContent()), total);
   await page.waitForFunction(() => Number(document.querySelector('[data-testid="suite-done"]')?.textContent) >= 3, null, { timeout: 60_000 });
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="suite-active"] li').length === 4);
+  // Reload only once an episode in flight has been answered (its usage stored): a new
+  // episode makes its first request after encoding its demonstration frames, so at a
+  // given moment all four may have made none, and then no attempt is cut short.
+  await page.waitForFunction(() => Object.entries(localStorage).some(([k, v]) =>
+    /^playbench\.suite-run\..+\.unfinished$/.test(k) && Object.keys(JSON.parse(v).in_flight ?? {}).length > 0));
   const before = await page.evaluate(() => Object.fromEntries(Object.entries(localStorage).filter(([k]) => /^playbench\.suite-run\..+\.\d+$/.test(k))));
   assert.ok(Object.keys(before).length >= 3);
   harness.allow(/ERR_ABORTED/); // the requests in flight when the page goes away

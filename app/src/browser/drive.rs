@@ -12,7 +12,7 @@ use bench::model_episode::{FrameEncoder, ModelEpisode};
 
 use super::http::{post_json, HttpAnswer};
 use super::run_controller::RunController;
-use super::time::{now_ms, sleep, unix_s};
+use super::time::{now_ms, sleep, unix_s, yield_to_page};
 use crate::runner::control::Control;
 use crate::runner::profiles::Profile;
 
@@ -33,6 +33,45 @@ fn encode_videos(episode: &Rc<RefCell<ModelEpisode>>, fps: u32) {
         episode.borrow_mut().abort(&why);
     }
 }
+
+/// Encodes the demonstration frames of the first request one at a time, giving the
+/// page a turn after every few milliseconds of work (a task's clips take tens of
+/// milliseconds at once; a zero-delay timeout waits 4 ms or more, so not after every
+/// frame); a failure ends the episode (the run says why).
+async fn prepare_demo_frames(
+    episode: &Rc<RefCell<ModelEpisode>>,
+    encoder: &mut dyn FrameEncoder,
+    control: &Control,
+) -> Ended {
+    let mut since_turn = 0.0;
+    loop {
+        if control.is_stopped() {
+            return Ended::Stopped;
+        }
+        let t0 = now_ms();
+        let prepared = episode.borrow_mut().prepare_demo_frame(encoder);
+        let spent = now_ms() - t0;
+        episode.borrow_mut().add_work(spent);
+        since_turn += spent;
+        match prepared {
+            Ok(Some(_)) if since_turn >= SLICE_MS => {
+                yield_to_page().await;
+                since_turn = 0.0;
+            }
+            Ok(Some(_)) => {}
+            Ok(None) => return Ended::Finished,
+            Err(why) => {
+                episode
+                    .borrow_mut()
+                    .abort(&format!("encoding a demonstration frame: {why}"));
+                return Ended::Finished;
+            }
+        }
+    }
+}
+
+/// Work between the page's turns while demonstration frames are encoded.
+const SLICE_MS: f64 = 4.0;
 
 /// Hands `answer` (an HTTP answer, or why none came) to the conversation.
 fn hand_over<C: Exchange>(
@@ -68,6 +107,9 @@ pub async fn drive(
 ) -> Ended {
     encode_videos(&episode, video_fps);
     changed();
+    if prepare_demo_frames(&episode, encoder, &control).await == Ended::Stopped {
+        return Ended::Stopped;
+    }
     converse(
         episode, encoder, api_key, timeout_s, base_url, control, changed,
     )

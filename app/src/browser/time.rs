@@ -21,6 +21,11 @@ pub async fn sleep(ms: u64) {
     }
 }
 
+/// Gives the page a turn (a zero-delay timeout) before going on.
+pub async fn yield_to_page() {
+    gloo_timers::future::TimeoutFuture::new(0).await;
+}
+
 /// The name of the performance mark set when the page first draws a frame: the
 /// benchmark's time to first frame (`tests/e2e/load-bench.mjs`).
 pub const FIRST_FRAME_MARK: &str = "playbench:first-frame";
