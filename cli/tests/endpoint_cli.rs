@@ -221,7 +221,12 @@ fn demonstrations_go_to_gemini_as_the_encoders_webm() {
     let expected: Vec<String> = episode
         .demos()
         .iter()
-        .map(|clip| bench::video::webm_video(clip, 2.0).unwrap().base64)
+        .map(|clip| {
+            bench::video::webm_video(clip, 2.0)
+                .unwrap()
+                .base64()
+                .to_string()
+        })
         .collect();
     let log = server_log(&s);
     assert_eq!(log.len(), 3);

@@ -18,10 +18,7 @@ impl FrameEncoder for StepTag {
     fn encode(&mut self, _frame: &Frame) -> Result<EncodedImage, String> {
         let tag = format!("step {}", self.0);
         self.0 += 1;
-        Ok(EncodedImage {
-            mime: "image/png".into(),
-            base64: tag,
-        })
+        Ok(EncodedImage::new("image/png", tag))
     }
 }
 

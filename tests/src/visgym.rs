@@ -525,10 +525,10 @@ impl bench::model_episode::FrameEncoder for FrameTag {
             frame.height(),
             bench::encode::VISGYM_MAX_LONG_SIDE,
         );
-        Ok(bench::protocol::providers::EncodedImage {
-            mime: "image/jpeg".into(),
-            base64: format!("{}:{w}:{h}", sha256_hex(frame.data())),
-        })
+        Ok(bench::protocol::providers::EncodedImage::new(
+            "image/jpeg",
+            format!("{}:{w}:{h}", sha256_hex(frame.data())),
+        ))
     }
 }
 

@@ -330,7 +330,7 @@ fn demo_images(ep: &ModelEpisode) -> Vec<Vec<String>> {
         .map(|clip| {
             clip.iter()
                 .filter_map(|f| enc.encode(f).ok())
-                .map(|img| format!("data:{};base64,{}", img.mime, img.base64))
+                .map(|img| format!("data:{};base64,{}", img.mime, img.base64()))
                 .collect()
         })
         .collect()

@@ -241,7 +241,7 @@ pub fn run_estimate(task: &Task, settings: &RunSettings) -> Result<(Estimate, (u
     let image = ImageEncoder::new(settings.image).encode(&frame)?;
     let size = settings.image.scaled(frame.width(), frame.height());
     Ok((
-        estimate(task, settings.session, image.base64.len() as u64)?,
+        estimate(task, settings.session, image.base64().len() as u64)?,
         size,
     ))
 }

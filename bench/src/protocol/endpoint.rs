@@ -5,10 +5,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::body_text::request_body_text;
 use super::prompt::{ImageRef, Message};
 use super::providers::{
-    classify_error, extract_reply, extract_usage, request_body, ApiError, EncodedImage, ErrorKind,
-    Provider, Sampling,
+    classify_error, extract_reply, extract_usage, ApiError, EncodedImage, ErrorKind, Provider,
+    Sampling,
 };
 use super::retry::parse_retry_after;
 
@@ -55,7 +56,7 @@ impl Endpoint {
         F: FnMut(&ImageRef) -> Result<EncodedImage, String>,
     {
         let (mut image_bytes, mut images) = (0, 0);
-        let body = request_body(self.provider, &self.sampling, messages, |r| {
+        let body = request_body_text(self.provider, &self.sampling, messages, |r| {
             let img = resolve(r)?;
             image_bytes += img.byte_len();
             images += 1;
@@ -71,7 +72,7 @@ impl Endpoint {
         Ok(HttpRequest {
             url: self.provider.url(&self.base_url, &self.sampling.model),
             headers,
-            body: body.to_string(),
+            body,
             image_bytes,
             images,
         })

@@ -4,6 +4,7 @@
 //! `gameverse`), protocols a run chooses instead. The browser and the command line only
 //! add the HTTP layer.
 
+pub mod body_text;
 pub mod endpoint;
 pub mod gameverse;
 pub mod parse;

@@ -3,6 +3,8 @@
 //! classified (same document, "Failure modes").
 //! No IO: the browser and the command line send the bytes.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -89,19 +91,46 @@ pub const DEFAULT_MAX_TOKENS: u32 = 1024;
 
 /// An image encoded by the caller (PNG or JPEG), held as base64: requests carry it so,
 /// and a browser canvas hands it over so (no round trip through bytes).
+///
+/// Its data is shared, not copied: every request of an episode carries its
+/// demonstrations' images again (megabytes for full-size frames).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodedImage {
     pub mime: String,
     /// Standard base64 with padding.
-    pub base64: String,
+    base64: Arc<str>,
+    /// Whether JSON writes the data as it is (true of base64): a request's text copies
+    /// it without a look (`super::body_text`).
+    json_plain: bool,
 }
 
 impl EncodedImage {
+    /// An image from its base64 text (anything else is taken too, as test encoders'
+    /// tags, and escaped in requests).
+    pub fn new(mime: &str, base64: impl Into<Arc<str>>) -> Self {
+        let base64: Arc<str> = base64.into();
+        Self {
+            mime: mime.to_string(),
+            json_plain: base64.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\'),
+            base64,
+        }
+    }
+
     pub fn from_bytes(mime: &str, bytes: &[u8]) -> Self {
         Self {
             mime: mime.to_string(),
-            base64: base64(bytes),
+            base64: base64(bytes).into(),
+            json_plain: true,
         }
+    }
+
+    /// The data as base64.
+    pub fn base64(&self) -> &str {
+        &self.base64
+    }
+
+    pub(crate) fn json_plain(&self) -> bool {
+        self.json_plain
     }
 
     /// The size of the image itself (before base64).
@@ -135,7 +164,7 @@ enum Piece {
     Text(String),
     /// A text block nothing is joined to.
     Block(String),
-    Image(String, String),
+    Image(EncodedImage),
 }
 
 fn pieces<F>(m: &Message, resolve: &mut F) -> Result<Vec<Piece>, String>
@@ -151,8 +180,7 @@ where
             },
             Part::TextBlock(t) => out.push(Piece::Block(t.clone())),
             Part::Image(r) => {
-                let img = resolve(r)?;
-                out.push(Piece::Image(img.mime, img.base64));
+                out.push(Piece::Image(resolve(r)?));
             }
         }
     }
@@ -164,10 +192,28 @@ pub fn request_body<F>(
     provider: Provider,
     sampling: &Sampling,
     messages: &[Message],
-    mut resolve: F,
+    resolve: F,
 ) -> Result<Value, String>
 where
     F: FnMut(&ImageRef) -> Result<EncodedImage, String>,
+{
+    build_body(provider, sampling, messages, resolve, |img| {
+        img.base64.to_string()
+    })
+}
+
+/// [`request_body`] with each image's base64 given to `embed`, whose result stands in
+/// the body where the data goes (`super::body_text` puts markers there).
+pub(crate) fn build_body<F, E>(
+    provider: Provider,
+    sampling: &Sampling,
+    messages: &[Message],
+    mut resolve: F,
+    mut embed: E,
+) -> Result<Value, String>
+where
+    F: FnMut(&ImageRef) -> Result<EncodedImage, String>,
+    E: FnMut(&EncodedImage) -> String,
 {
     let mut turns = Vec::new();
     // Anthropic and Gemini take system instructions beside the turns, not as one.
@@ -183,10 +229,11 @@ where
         }
         let ps = pieces(m, &mut resolve)?;
         if !provider.takes_video() {
-            if let Some(Piece::Image(mime, _)) = ps
+            if let Some(Piece::Image(video)) = ps
                 .iter()
-                .find(|p| matches!(p, Piece::Image(m, _) if m.starts_with("video/")))
+                .find(|p| matches!(p, Piece::Image(i) if i.mime.starts_with("video/")))
             {
+                let mime = &video.mime;
                 return Err(format!("{} does not take video ({mime})", provider.name()));
             }
         }
@@ -203,8 +250,8 @@ where
                     ps.into_iter()
                         .map(|p| match p {
                             Piece::Text(t) | Piece::Block(t) => json!({"type": "text", "text": t}),
-                            Piece::Image(mime, data) => json!({"type": "image_url",
-                                "image_url": {"url": format!("data:{mime};base64,{data}")}}),
+                            Piece::Image(img) => json!({"type": "image_url",
+                                "image_url": {"url": format!("data:{};base64,{}", img.mime, embed(&img))}}),
                         })
                         .collect()
                 };
@@ -220,8 +267,8 @@ where
                     .into_iter()
                     .map(|p| match p {
                         Piece::Text(t) | Piece::Block(t) => json!({"type": "text", "text": t}),
-                        Piece::Image(mime, data) => json!({"type": "image",
-                            "source": {"type": "base64", "media_type": mime, "data": data}}),
+                        Piece::Image(img) => json!({"type": "image",
+                            "source": {"type": "base64", "media_type": img.mime, "data": embed(&img)}}),
                     })
                     .collect();
                 json!({"role": role, "content": content})
@@ -236,8 +283,8 @@ where
                     .into_iter()
                     .map(|p| match p {
                         Piece::Text(t) | Piece::Block(t) => json!({"text": t}),
-                        Piece::Image(mime, data) => {
-                            json!({"inline_data": {"mime_type": mime, "data": data}})
+                        Piece::Image(img) => {
+                            json!({"inline_data": {"mime_type": img.mime, "data": embed(&img)}})
                         }
                     })
                     .collect();
