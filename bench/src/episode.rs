@@ -111,6 +111,9 @@ pub struct EpisodeRunner {
     decisions: Vec<Decision>,
     ending: Option<(Option<FailureMode>, Vec<String>)>,
     frame: Frame,
+    /// Whether `frame` shows the environment as it is (drawn at the last decision, and
+    /// nothing stepped or told the environment a time since).
+    frame_current: bool,
 }
 
 fn env_action(task: &Task, env: &dyn Env, name: &str, field: &str) -> Result<Action, TaskError> {
@@ -207,6 +210,7 @@ impl EpisodeRunner {
             decisions: Vec::new(),
             ending: None,
             frame: Frame::default(),
+            frame_current: false,
         })
     }
 
@@ -216,6 +220,12 @@ impl EpisodeRunner {
 
     pub fn env(&self) -> &dyn Env {
         self.env.as_ref()
+    }
+
+    /// The environment's frame as it is now, when the last decision drew it (then a
+    /// request's image needs no drawing of its own).
+    pub fn current_frame(&self) -> Option<&Frame> {
+        self.frame_current.then_some(&self.frame)
     }
 
     /// Decisions taken so far.
@@ -307,6 +317,7 @@ impl EpisodeRunner {
             }
             let (mut reward, mut terminated, mut truncated) = (0.0, false, false);
             for _ in 0..self.task.frame_skip {
+                self.frame_current = false;
                 let step = self
                     .env
                     .step(idle.clone())
@@ -340,6 +351,7 @@ impl EpisodeRunner {
 
     /// Tells the environment the virtual time of the next action (`Env::set_action_time`).
     pub fn set_action_time(&mut self, at_ms: u64) {
+        self.frame_current = false;
         self.env.set_action_time(at_ms);
     }
 
@@ -347,6 +359,7 @@ impl EpisodeRunner {
     /// that decision (`Decision::at_ms`): a person's real-time play, whose times a
     /// replay cannot derive (a model's come from its latencies).
     pub fn record_action_time(&mut self, at_ms: u64) {
+        self.frame_current = false;
         self.env.set_action_time(at_ms);
         self.at_pending = Some(at_ms);
     }
@@ -373,6 +386,7 @@ impl EpisodeRunner {
                 (Some(noop), false) => noop.clone(),
                 _ => action.clone(),
             };
+            self.frame_current = false;
             let step = self
                 .env
                 .step(a)
@@ -401,6 +415,7 @@ impl EpisodeRunner {
     ) {
         self.tracker.decision(self.env.as_ref());
         self.env.render(&mut self.frame);
+        self.frame_current = true;
         self.decisions.push(Decision {
             idle_before: std::mem::take(&mut self.idle_pending),
             latency_ms: self.latency_pending.take(),
@@ -696,6 +711,40 @@ mod tests {
         assert_eq!(rec.decisions[1].action, "IDLE");
         assert_eq!(rec.progress.decisions, 4);
         assert!(rec.passed, "{rec:?}");
+    }
+
+    #[test]
+    fn the_frame_drawn_at_a_decision_is_current_until_the_environment_moves() {
+        let t = task(serde_json::json!({
+            "env": "FlappyBird-v0", "kwargs": {}, "seed": 1, "frame_skip": 1,
+            "action_steps": 1, "noop": "IDLE", "max_steps": 20, "actions": ["IDLE", "FLAP"],
+            "demos": [{"label": "x", "seed": 1, "actions": ["FLAP"]}],
+            "pass": {"kind": "survive"},
+            "score": {"kind": "capped_ratio", "value": "steps_survived", "floor": 0.0, "reference": 12.0}
+        }));
+        let mut runner = EpisodeRunner::start(&t).unwrap();
+        assert!(
+            runner.current_frame().is_none(),
+            "nothing drawn before a decision"
+        );
+        let fresh = |r: &EpisodeRunner| {
+            let mut f = Frame::default();
+            r.env().render(&mut f);
+            f
+        };
+        let flap = runner.action_index("FLAP").unwrap();
+        runner.apply(flap, None, Vec::new()).unwrap();
+        assert_eq!(runner.current_frame(), Some(&fresh(&runner)));
+        // An idle tick moves the bird: the drawing is stale, so none is offered.
+        runner.idle(1).unwrap();
+        assert!(runner.current_frame().is_none());
+        runner.apply(flap, None, Vec::new()).unwrap();
+        assert_eq!(runner.current_frame(), Some(&fresh(&runner)));
+        runner.set_action_time(500);
+        assert!(
+            runner.current_frame().is_none(),
+            "a new time may change the picture"
+        );
     }
 
     #[test]

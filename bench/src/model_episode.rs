@@ -511,8 +511,13 @@ impl ModelEpisode {
                 if Some(step) == self.runner.as_ref().map(|r| r.step_count()) =>
             {
                 let runner = self.runner.as_ref().ok_or("the episode is over")?;
-                runner.env().render(&mut self.frame);
-                enc.encode(&self.frame)?
+                match runner.current_frame() {
+                    Some(drawn) => enc.encode(drawn)?,
+                    None => {
+                        runner.env().render(&mut self.frame);
+                        enc.encode(&self.frame)?
+                    }
+                }
             }
             ImageRef::FinalGoal => {
                 let runner = self.runner.as_ref().ok_or("the episode is over")?;
