@@ -407,6 +407,14 @@ test('a loading screen shows until the app mounts, and says so when the app cann
   await broken.locator('#boot-text').getByText(/could not start/).waitFor();
   assert.match(await broken.locator('#boot-text').textContent(), /Reload the page/);
   await broken.close();
+  // A browser without WebAssembly SIMD (the check made to fail) is told so, not shown
+  // the compile error that follows.
+  const old = await harness.context().newPage();
+  await old.addInitScript(() => { WebAssembly.validate = () => false; });
+  await old.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await old.goto(harness.url() + '/');
+  await old.locator('#boot-text').getByText(/no WebAssembly SIMD/).waitFor();
+  await old.close();
 });
 
 test('the home page has a heading and a filter over its cards', { timeout: TIMEOUT }, async () => {
