@@ -683,18 +683,22 @@ mod tests {
         assert_eq!(runner.decisions()[0].reward, -4.0);
     }
 
+    /// A FlappyBird task (a real-time clock) of `frame_skip` and `max_steps`.
+    fn flappy_bird(frame_skip: u32, max_steps: u32) -> Task {
+        task(serde_json::json!({
+            "env": "FlappyBird-v0", "kwargs": {}, "seed": 1, "frame_skip": frame_skip,
+            "action_steps": 1, "noop": "IDLE", "max_steps": max_steps, "actions": ["IDLE", "FLAP"],
+            "demos": [{"label": "x", "seed": 1, "actions": ["FLAP"]}],
+            "pass": {"kind": "survive"},
+            "score": {"kind": "capped_ratio", "value": "steps_survived", "floor": 0.0, "reference": 12.0}
+        }))
+    }
+
     #[test]
     fn a_real_time_tick_of_a_frame_skipped_task_is_one_decision() {
         // FlappyBird ticks every 33 ms; with a frame skip of 3 a tick is a whole
         // decision: 99 ms, three idle steps, one decision of the budget.
-        let t = task(serde_json::json!({
-            "env": "FlappyBird-v0", "kwargs": {}, "seed": 1, "frame_skip": 3,
-            "action_steps": 1, "noop": "IDLE", "max_steps": 4, "actions": ["IDLE", "FLAP"],
-            "demos": [{"label": "x", "seed": 1, "actions": ["FLAP"]}],
-            "pass": {"kind": "survive"},
-            "score": {"kind": "capped_ratio", "value": "steps_survived", "floor": 0.0, "reference": 12.0}
-        }));
-        let mut runner = EpisodeRunner::start(&t).unwrap();
+        let mut runner = EpisodeRunner::start(&flappy_bird(3, 4)).unwrap();
         assert_eq!(runner.clock().map(|c| c.tick_ms), Some(99));
         runner.idle(2).unwrap();
         assert_eq!(runner.progress().env_steps, 6);
@@ -715,14 +719,7 @@ mod tests {
 
     #[test]
     fn the_frame_drawn_at_a_decision_is_current_until_the_environment_moves() {
-        let t = task(serde_json::json!({
-            "env": "FlappyBird-v0", "kwargs": {}, "seed": 1, "frame_skip": 1,
-            "action_steps": 1, "noop": "IDLE", "max_steps": 20, "actions": ["IDLE", "FLAP"],
-            "demos": [{"label": "x", "seed": 1, "actions": ["FLAP"]}],
-            "pass": {"kind": "survive"},
-            "score": {"kind": "capped_ratio", "value": "steps_survived", "floor": 0.0, "reference": 12.0}
-        }));
-        let mut runner = EpisodeRunner::start(&t).unwrap();
+        let mut runner = EpisodeRunner::start(&flappy_bird(1, 20)).unwrap();
         assert!(
             runner.current_frame().is_none(),
             "nothing drawn before a decision"

@@ -769,6 +769,13 @@ mod tests {
         ModelEpisode::new(task, endpoint, SessionConfig::default(), prices).unwrap()
     }
 
+    /// An episode whose demonstration images go through `cache` under `key`.
+    fn sharing(cache: DemoCache, key: &str) -> ModelEpisode {
+        let mut e = episode();
+        e.share_demo_images(cache, key.into());
+        e
+    }
+
     fn ok(text: &str) -> String {
         serde_json::json!({"choices": [{"message": {"content": text}}],
             "usage": {"prompt_tokens": 1000, "completion_tokens": 3}})
@@ -881,14 +888,12 @@ mod tests {
     fn episodes_of_a_task_share_their_demonstration_images() {
         let cache = DemoCache::default();
         let mut first = Counting(0);
-        let mut a = episode();
-        a.share_demo_images(cache.clone(), "png".into());
+        let mut a = sharing(cache.clone(), "png");
         let Step::Send { request: ra, .. } = a.next(&mut first, None) else {
             panic!()
         };
         let mut second = Counting(0);
-        let mut b = episode();
-        b.share_demo_images(cache.clone(), "png".into());
+        let mut b = sharing(cache.clone(), "png");
         let Step::Send { request: rb, .. } = b.next(&mut second, None) else {
             panic!()
         };
@@ -897,8 +902,7 @@ mod tests {
         assert_eq!(first.0, ra.images);
         // Other image settings do not share.
         let mut third = Counting(0);
-        let mut c = episode();
-        c.share_demo_images(cache, "jpeg".into());
+        let mut c = sharing(cache, "jpeg");
         c.next(&mut third, None);
         assert_eq!(third.0, ra.images);
     }
@@ -943,13 +947,11 @@ mod tests {
     fn frames_another_episode_encoded_are_taken_without_a_slice() {
         let cache = DemoCache::default();
         let mut first = Counting(0);
-        let mut a = episode();
-        a.share_demo_images(cache.clone(), "png".into());
+        let mut a = sharing(cache.clone(), "png");
         while a.prepare_demo_frame(&mut first).unwrap().is_some() {}
         assert!(first.0 > 1);
         let mut second = Counting(0);
-        let mut b = episode();
-        b.share_demo_images(cache, "png".into());
+        let mut b = sharing(cache, "png");
         assert_eq!(b.prepare_demo_frame(&mut second).unwrap(), None);
         assert_eq!(second.0, 0, "nothing encoded again");
     }
