@@ -38,7 +38,7 @@ families!(
 
 pub use crate::core::action::{ActionError, ArgKind, ArgValue, Call};
 pub use crate::core::env::{
-    Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Signals, Step,
+    Action, ActionSpace, Env, Floats, Info, KeyBinding, Observation, Reset, Signals, Step,
 };
 pub use crate::core::error::EnvError;
 pub use crate::core::events::Events;

@@ -2,8 +2,9 @@
 //! body is serialized with a marker where each image's base64 goes, then the markers
 //! are replaced by the data (base64 needs no escaping in JSON). A V-ICAL request carries
 //! every demonstration frame again, megabytes for full-size frames, and copying them
-//! through `serde_json::Value` was most of a request's app work (`docs/environments.md`,
-//! "Model turns"). The text equals `request_body(..).to_string()` byte for byte.
+//! through `serde_json::Value` was most of a request's app work
+//! (`docs/environments.md`, "Reference throughput"). The text equals
+//! `request_body(..).to_string()` byte for byte.
 
 use super::prompt::{ImageRef, Message, Part};
 use super::providers::{build_body, request_body, EncodedImage, Provider, Sampling};

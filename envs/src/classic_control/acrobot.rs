@@ -7,8 +7,8 @@ use std::f64::consts::PI;
 use super::canvas::{Canvas, BLACK};
 use super::numpy_f32;
 use crate::core::env::{
-    discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, ProgressMeasure,
-    Reset, Signals, Step, Words,
+    discrete_action, Action, ActionSpace, Env, Floats, Info, KeyBinding, Observation,
+    ProgressMeasure, Reset, Signals, Step, Words,
 };
 use crate::core::error::EnvError;
 use crate::core::frame::Frame;
@@ -77,7 +77,7 @@ impl Acrobot {
                 w2 as f32,
             ]
         };
-        Observation::Vector(v.to_vec())
+        Observation::Vector(Floats::from_slice(&v))
     }
 
     /// Height of the tip above the pivot, in link lengths (terminates above 1.0).
@@ -323,7 +323,7 @@ mod tests {
         let Observation::Vector(v) = obs else {
             panic!("not a vector: {obs:?}")
         };
-        v.clone()
+        v.to_vec()
     }
 
     fn bits(obs: &Observation) -> Vec<u32> {

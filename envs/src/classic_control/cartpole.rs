@@ -6,8 +6,8 @@ use std::f64::consts::PI;
 
 use super::canvas::{Canvas, BLACK};
 use crate::core::env::{
-    discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Signals, Step,
-    Words,
+    discrete_action, Action, ActionSpace, Env, Floats, Info, KeyBinding, Observation, Reset,
+    Signals, Step, Words,
 };
 use crate::core::error::EnvError;
 use crate::core::frame::Frame;
@@ -55,7 +55,7 @@ impl CartPole {
     }
 
     fn obs(&self) -> Observation {
-        Observation::Vector(self.state.iter().map(|&v| v as f32).collect())
+        Observation::Vector(Floats::from_slice(&self.state.map(|v| v as f32)))
     }
 }
 
@@ -232,7 +232,7 @@ mod tests {
         let Observation::Vector(v) = obs else {
             panic!("not a vector: {obs:?}")
         };
-        v.clone()
+        v.to_vec()
     }
 
     #[test]

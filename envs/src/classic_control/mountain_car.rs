@@ -3,8 +3,8 @@
 
 use super::canvas::{Canvas, BLACK};
 use crate::core::env::{
-    discrete_action, Action, ActionSpace, Env, Info, KeyBinding, Observation, ProgressMeasure,
-    Reset, Signals, Step, Words,
+    discrete_action, Action, ActionSpace, Env, Floats, Info, KeyBinding, Observation,
+    ProgressMeasure, Reset, Signals, Step, Words,
 };
 use crate::core::error::EnvError;
 use crate::core::frame::Frame;
@@ -45,7 +45,7 @@ impl MountainCar {
     }
 
     fn obs(&self) -> Observation {
-        Observation::Vector(self.state.iter().map(|&v| v as f32).collect())
+        Observation::Vector(Floats::from_slice(&self.state.map(|v| v as f32)))
     }
 }
 
@@ -270,7 +270,7 @@ mod tests {
         );
         assert_eq!(
             r.obs,
-            Observation::Vector(vec![-0.4726076625357092_f64 as f32, 0.0])
+            Observation::Vector(Floats::from_slice(&[-0.4726076625357092_f64 as f32, 0.0]))
         );
     }
 

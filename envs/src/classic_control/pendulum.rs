@@ -9,7 +9,7 @@ use std::f64::consts::PI;
 use super::canvas::{Canvas, BLACK};
 use super::numpy_f32;
 use crate::core::env::{
-    Action, ActionSpace, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words,
+    Action, ActionSpace, Env, Floats, Info, KeyBinding, Observation, Reset, Signals, Step, Words,
 };
 use crate::core::error::EnvError;
 use crate::core::frame::Frame;
@@ -66,11 +66,11 @@ impl Pendulum {
 
     fn obs(&self) -> Observation {
         let [th, thdot] = self.state;
-        Observation::Vector(vec![
+        Observation::Vector(Floats::from_slice(&[
             libm::cos(th) as f32,
             libm::sin(th) as f32,
             thdot as f32,
-        ])
+        ]))
     }
 }
 
@@ -360,7 +360,7 @@ mod tests {
         let Observation::Vector(v) = obs else {
             panic!("not a vector: {obs:?}")
         };
-        v.clone()
+        v.to_vec()
     }
 
     #[test]

@@ -6,6 +6,7 @@ pub use super::action::{Action, ActionSpace};
 use super::clock::Clock;
 use super::error::EnvError;
 use super::events::Events;
+pub use super::floats::Floats;
 use super::frame::Frame;
 pub use super::input::KeyBinding;
 use super::input::{Gesture, PointerMode};
@@ -18,7 +19,7 @@ pub enum Observation {
     /// Toy Text: a state index.
     Int(i64),
     /// Classic Control: a float32 vector.
-    Vector(Vec<f32>),
+    Vector(Floats),
     /// MiniGrid: the agent's 7×7 view encoding, its direction and the mission.
     Grid(GridObservation),
     /// Atari: the `uint8` array ALE returns (the screen as RGB or grayscale, or the RAM).

@@ -10,6 +10,7 @@ pub mod clock;
 pub mod env;
 pub mod error;
 pub mod events;
+pub mod floats;
 pub mod frame;
 pub mod input;
 pub mod kwargs;

@@ -239,7 +239,7 @@ impl Env for VisGym {
     fn observation(&self) -> Observation {
         let mut out = Vec::new();
         numbers(&self.env.state_json(false), &mut out);
-        Observation::Vector(out)
+        Observation::Vector(out.into())
     }
 
     fn frame_size(&self) -> (u32, u32) {

@@ -151,7 +151,7 @@ impl Env for MazeEnv {
                 });
             }
         }
-        Observation::Vector(cells)
+        Observation::Vector(cells.into())
     }
 
     fn frame_size(&self) -> (u32, u32) {

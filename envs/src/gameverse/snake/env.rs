@@ -337,7 +337,7 @@ impl Env for SnakeEnv {
                 });
             }
         }
-        Observation::Vector(cells)
+        Observation::Vector(cells.into())
     }
 
     fn frame_size(&self) -> (u32, u32) {
@@ -370,7 +370,7 @@ impl Env for SnakeEnv {
 
     fn render_text(&self) -> String {
         let codes = match self.observation() {
-            Observation::Vector(v) => v,
+            Observation::Vector(v) => v.to_vec(),
             _ => Vec::new(),
         };
         let b = self.game.config().board_size.max(1) as usize;
