@@ -401,7 +401,10 @@ mod tests {
         for (bad, key) in [
             (json!({"frameskip": 0}), "frameskip"),
             (json!({"frameskip": [2, 5]}), "frameskip"),
-            (json!({"repeat_action_probability": 1.5}), "repeat_action_probability"),
+            (
+                json!({"repeat_action_probability": 1.5}),
+                "repeat_action_probability",
+            ),
             (json!({"obs_type": "rgb_array"}), "obs_type"),
             (json!({"mode": 1}), "mode"),
             (json!({"difficulty": 1}), "difficulty"),

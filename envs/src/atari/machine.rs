@@ -121,7 +121,8 @@ impl Board {
                 self.map_cartridge();
             }
             let window = self.cart.windows()[offset >> 10];
-            return self.memory[(IMAGE_AT as usize + window + (offset & 0x3ff)) & (MEMORY_SIZE - 1)];
+            return self.memory
+                [(IMAGE_AT as usize + window + (offset & 0x3ff)) & (MEMORY_SIZE - 1)];
         }
         let a = a as u16;
         if a & 0x80 == 0 {
@@ -378,7 +379,9 @@ impl Machine {
         board.tia.reset(board.cycles);
         let superchip = SUPERCHIP_AT as usize..SUPERCHIP_AT as usize + 128;
         if board.cart.has_superchip() {
-            board.cart.reset(&mut board.rng, &mut board.memory[superchip]);
+            board
+                .cart
+                .reset(&mut board.rng, &mut board.memory[superchip]);
         } else {
             board.cart.reset(&mut board.rng, &mut []);
         }

@@ -18,7 +18,9 @@ static SHELF: Mutex<BTreeMap<&'static str, Arc<[u8]>>> = Mutex::new(BTreeMap::ne
 
 fn shelf() -> MutexGuard<'static, BTreeMap<&'static str, Arc<[u8]>>> {
     // The map is valid after any panic elsewhere (inserts are single operations).
-    SHELF.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    SHELF
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Puts a ROM image on the shelf and names the game it is, or fails with the image's

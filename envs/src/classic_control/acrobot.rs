@@ -99,14 +99,10 @@ fn dsdt(y: &[f64; 5]) -> [f64; 5] {
     // Each computed once (and together: `sincos` gives `sin` and `cos` to the bit):
     // the same values the reference computes twice.
     let (sin2, cos2) = libm::sincos(theta2);
-    let d1 = m1 * (lc1 * lc1)
-        + m2 * (l1 * l1 + lc2 * lc2 + 2.0 * l1 * lc2 * cos2)
-        + i1
-        + i2;
+    let d1 = m1 * (lc1 * lc1) + m2 * (l1 * l1 + lc2 * lc2 + 2.0 * l1 * lc2 * cos2) + i1 + i2;
     let d2 = m2 * (lc2 * lc2 + l1 * lc2 * cos2) + i2;
     let phi2 = m2 * lc2 * g * libm::cos(theta1 + theta2 - PI / 2.0);
-    let phi1 = -m2 * l1 * lc2 * sq(dtheta2) * sin2
-        - 2.0 * m2 * l1 * lc2 * dtheta2 * dtheta1 * sin2
+    let phi1 = -m2 * l1 * lc2 * sq(dtheta2) * sin2 - 2.0 * m2 * l1 * lc2 * dtheta2 * dtheta1 * sin2
         + (m1 * lc1 + m2 * l1) * g * libm::cos(theta1 - PI / 2.0)
         + phi2;
     let ddtheta2 = (a + d2 / d1 * phi1 - m2 * l1 * lc2 * sq(dtheta1) * sin2 - phi2)
@@ -346,7 +342,11 @@ mod tests {
         let mut x = -40.0f64;
         while x < 40.0 {
             let (s, c) = libm::sincos(x);
-            assert_eq!((s.to_bits(), c.to_bits()), (libm::sin(x).to_bits(), libm::cos(x).to_bits()), "{x}");
+            assert_eq!(
+                (s.to_bits(), c.to_bits()),
+                (libm::sin(x).to_bits(), libm::cos(x).to_bits()),
+                "{x}"
+            );
             x += 0.000_731;
         }
     }

@@ -3,12 +3,11 @@
 
 use crate::core::clock::{Clock, ClockMode};
 use crate::core::env::{
-    discrete_action, Action, Env, Info, Observation, ProgressMeasure, Reset, Signals,
-    Step, Words,
+    discrete_action, Action, Env, Info, Observation, ProgressMeasure, Reset, Signals, Step, Words,
 };
 use crate::core::error::EnvError;
-use crate::core::package_port::package_port_methods;
 use crate::core::oracle::{Control, Solver};
+use crate::core::package_port::package_port_methods;
 
 use super::env::{FlappyBird, PIPE_HEIGHT, PIPE_WIDTH};
 use super::{ACTION_NAMES, ID, KEYMAP, NOOP_ACTION, STEPS_PER_SECOND};

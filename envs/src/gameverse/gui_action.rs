@@ -391,10 +391,14 @@ mod tests {
         let click = "{\"action_type\": \"CLICK\", \"parameters\": {\"x\": 1, \"y\": 2}}";
         assert_eq!(click_json_text(&format!("I click {click} now")), click);
         // An extra key breaks the nested form; its parameters are a bare point.
-        let extra = "{\"action_type\": \"CLICK\", \"note\": 1, \"parameters\": { \"x\" : 1 ,\"y\":2 }}";
+        let extra =
+            "{\"action_type\": \"CLICK\", \"note\": 1, \"parameters\": { \"x\" : 1 ,\"y\":2 }}";
         assert_eq!(click_json_text(extra), "{ \"x\" : 1 ,\"y\":2 }");
         // Negative or fractional points are not bare points: the whole text is kept.
-        assert_eq!(click_json_text("at {\"x\": -3, \"y\": 4}"), "at {\"x\": -3, \"y\": 4}");
+        assert_eq!(
+            click_json_text("at {\"x\": -3, \"y\": 4}"),
+            "at {\"x\": -3, \"y\": 4}"
+        );
         assert_eq!(click_json_text("```json\n [1] \n```"), "[1]");
     }
 

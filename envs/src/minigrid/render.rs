@@ -394,7 +394,10 @@ mod tests {
                 // From a clone, so that `env` remembers `kept` for the next step.
                 let mut fresh = Frame::default();
                 env.clone_box().render(&mut fresh);
-                assert!(kept == fresh, "{id}: step {step} differs from a fresh picture");
+                assert!(
+                    kept == fresh,
+                    "{id}: step {step} differs from a fresh picture"
+                );
             }
         }
     }

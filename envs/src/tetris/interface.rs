@@ -6,8 +6,8 @@ use crate::core::env::{
     discrete_action, Action, Env, Info, Observation, Reset, Signals, Step, Words,
 };
 use crate::core::error::EnvError;
-use crate::core::package_port::package_port_methods;
 use crate::core::oracle::{Control, Solver};
+use crate::core::package_port::package_port_methods;
 
 use super::env::{Tetris, TetrisObservation};
 use super::pieces::{BEDROCK, EMPTY, PADDING, PIECE_NAMES, PIECE_VALUE_OFFSET};

@@ -14,9 +14,7 @@ use super::signature::{call_to_action, text_to_call, FnSig};
 use super::solve_kwargs::SolveKwargs;
 use super::{RenderMode, VisGymEnv};
 use crate::core::action::{call_text, ActionError, ActionSpace};
-use crate::core::env::{
-    Action, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words,
-};
+use crate::core::env::{Action, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words};
 use crate::core::error::EnvError;
 use crate::core::frame::Frame;
 use crate::core::input::{Gesture, PointerMode};
@@ -128,11 +126,7 @@ impl Env for VisGym {
 
     fn action_space(&self) -> ActionSpace {
         ActionSpace::Parametric {
-            functions: self
-                .signatures
-                .iter()
-                .map(|s| s.function.clone())
-                .collect(),
+            functions: self.signatures.iter().map(|s| s.function.clone()).collect(),
         }
     }
 

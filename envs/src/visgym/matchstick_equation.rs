@@ -11,10 +11,10 @@ use serde_json::{json, Value};
 
 use super::action::{resolve, Resolved, StepResult, EXECUTED};
 use super::equation_eval::is_equation_correct;
+use super::matchstick_frame::{self, canvas_width, IMAGE_H, IMAGE_W};
 use super::matchstick_glyphs::{
     ids, segment_art, segments, symbol, symbol_with_aliases, ALL_SEGMENTS, SEGMENT_COORDS,
 };
-use super::matchstick_frame::{self, canvas_width, IMAGE_H, IMAGE_W};
 use super::python::{PyException, PyValue};
 use super::signature::{FnSig, Payload};
 use super::solve_kwargs::SolveKwargs;

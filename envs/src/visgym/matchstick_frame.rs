@@ -65,12 +65,7 @@ fn draw_glyph(c: char) -> Frame {
 fn glyph_sprite(c: char) -> Option<&'static Frame> {
     static SPRITES: OnceLock<Vec<(char, Frame)>> = OnceLock::new();
     SPRITES
-        .get_or_init(|| {
-            GLYPHS
-                .iter()
-                .map(|&(g, _)| (g, draw_glyph(g)))
-                .collect()
-        })
+        .get_or_init(|| GLYPHS.iter().map(|&(g, _)| (g, draw_glyph(g))).collect())
         .iter()
         .find(|(g, _)| *g == c)
         .map(|(_, f)| f)
@@ -179,8 +174,9 @@ mod tests {
         for n in [1, 2, 3, 5, 7, 10, 13, 17, 30] {
             // Every glyph in every slot, next to every other glyph.
             for shift in 0..glyphs.len() {
-                let symbols: Vec<char> =
-                    (0..n).map(|k| glyphs[(k * 7 + shift) % glyphs.len()]).collect();
+                let symbols: Vec<char> = (0..n)
+                    .map(|k| glyphs[(k * 7 + shift) % glyphs.len()])
+                    .collect();
                 let mut composed = Frame::default();
                 render(&symbols, &mut composed);
                 let mut whole = Frame::default();

@@ -37,10 +37,10 @@ use serde_json::Value;
 
 use crate::core::env::{Env, KeyBinding, Words};
 use crate::core::error::EnvError;
-use crate::core::kwargs::Kwargs;
-use crate::core::spec::{wrap, EnvSpec, Family, Variant};
 use crate::core::frame::Frame;
 use crate::core::input::{Gesture, PointerMode};
+use crate::core::kwargs::Kwargs;
+use crate::core::spec::{wrap, EnvSpec, Family, Variant};
 pub use action::{StepResult, VisAction};
 pub use make::make;
 pub use matchstick_equation::{MatchstickEquation, MatchstickEquationConfig, SolveStrategy};

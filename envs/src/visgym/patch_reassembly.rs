@@ -19,8 +19,8 @@ use super::spaces::ArgSpace;
 use super::{RenderMode, VisGymEnv};
 use crate::core::action::ArgKind;
 use crate::core::env::{KeyBinding, Words};
-use crate::core::input::{Gesture, PointerMode};
 use crate::core::frame::{Frame, Rgb};
+use crate::core::input::{Gesture, PointerMode};
 use crate::render::{font, raster};
 use crate::rng::{NpRandom, PyRandom};
 

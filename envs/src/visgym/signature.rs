@@ -90,9 +90,9 @@ pub fn call_to_action(sigs: &[FnSig], call: &Call) -> Option<VisAction> {
                     items.push(int(whole(x)?));
                 }
             }
-            (ArgKind::Floats { .. }, ArgValue::List(v)) => {
-                items.push(PyValue::List(v.iter().map(|&x| PyValue::Float(x)).collect()))
-            }
+            (ArgKind::Floats { .. }, ArgValue::List(v)) => items.push(PyValue::List(
+                v.iter().map(|&x| PyValue::Float(x)).collect(),
+            )),
             _ => return None,
         }
     }
@@ -110,7 +110,9 @@ fn action_to_call(sigs: &[FnSig], action: &VisAction) -> Option<Call> {
     let sig = sigs.iter().find(|s| s.function.name == action.name)?;
     let items: Vec<&PyValue> = match (sig.payload, &action.payload) {
         (Payload::Value, v) => vec![v],
-        (Payload::Tuple, PyValue::Tuple(v)) | (Payload::List, PyValue::List(v)) => v.iter().collect(),
+        (Payload::Tuple, PyValue::Tuple(v)) | (Payload::List, PyValue::List(v)) => {
+            v.iter().collect()
+        }
         _ => return None,
     };
     let small = |v: &PyValue| match v {
@@ -174,7 +176,10 @@ mod tests {
                 "move",
                 "",
                 Payload::Tuple,
-                &[("block", FnSig::int(0, 10)), ("direction", FnSig::int(0, 3))],
+                &[
+                    ("block", FnSig::int(0, 10)),
+                    ("direction", FnSig::int(0, 3)),
+                ],
             ),
             FnSig::new(
                 "place",

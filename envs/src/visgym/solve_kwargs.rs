@@ -24,11 +24,9 @@ impl SolveKwargs {
     ) -> Result<&'static str, String> {
         match self.values.remove(key) {
             None | Some(Value::Null) => Ok(default),
-            Some(Value::String(s)) => allowed
-                .iter()
-                .find(|a| **a == s)
-                .copied()
-                .ok_or_else(|| format!("solve: {key}={s:?} is not reproduced (use one of {allowed:?})")),
+            Some(Value::String(s)) => allowed.iter().find(|a| **a == s).copied().ok_or_else(|| {
+                format!("solve: {key}={s:?} is not reproduced (use one of {allowed:?})")
+            }),
             Some(other) => Err(format!("solve: {key} must be a string, got {other}")),
         }
     }
@@ -49,7 +47,9 @@ impl SolveKwargs {
         match self.values.remove(key) {
             None | Some(Value::Null) => Ok(()),
             Some(v) if v == default => Ok(()),
-            Some(v) => Err(format!("solve: {key}={v} is not reproduced (only its default)")),
+            Some(v) => Err(format!(
+                "solve: {key}={v} is not reproduced (only its default)"
+            )),
         }
     }
 

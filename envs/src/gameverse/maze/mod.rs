@@ -27,8 +27,8 @@ use serde_json::{json, Value};
 use super::direction_words::{first_direction, Direction};
 use super::gui_action::parse_single_action;
 use super::prompt::PromptTemplates;
-use crate::core::agent_prompts::MemoryTemplates;
 use super::{ActionMode, StepResult};
+use crate::core::agent_prompts::MemoryTemplates;
 use crate::rng::PyRandom;
 use crate::Frame;
 

@@ -12,13 +12,16 @@
 
 use serde_json::Value;
 
-use super::{memory_prompts, prompts, Heading, LatencyMode, Snake, SnakeConfig, OBSERVATION_DELAY_MS, STEP_CAP};
+use super::{
+    memory_prompts, prompts, Heading, LatencyMode, Snake, SnakeConfig, OBSERVATION_DELAY_MS,
+    STEP_CAP,
+};
+use crate::core::agent_prompts::AgentPrompts;
 use crate::core::clock::{Clock, ClockMode};
 use crate::core::env::{Action, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words};
 use crate::core::error::EnvError;
 use crate::core::oracle::{Control, Solver};
 use crate::gameverse::gui_action::press_text;
-use crate::core::agent_prompts::AgentPrompts;
 use crate::gameverse::prompt::{agent_prompts, system_instructions};
 use crate::gameverse::text_actions::{text_action_methods, Played, TextActions};
 use crate::gameverse::{ActionMode, StepResult, VIDEO_FPS};
@@ -360,12 +363,10 @@ impl Env for SnakeEnv {
 
     fn agent_prompts(&self) -> Option<AgentPrompts> {
         let mode = self.game.config().action_mode;
-        Some(agent_prompts(
-            GAME_NAME,
-            prompts(mode),
-            self.game.prompt_values(),
+        Some(
+            agent_prompts(GAME_NAME, prompts(mode), self.game.prompt_values())
+                .with_memory(memory_prompts(mode), self.game.observation_text()),
         )
-        .with_memory(memory_prompts(mode), self.game.observation_text()))
     }
 
     fn render_text(&self) -> String {

@@ -30,9 +30,9 @@ use serde_json::{json, Value};
 
 use super::gui_action::parse_action_list;
 use super::prompt::PromptTemplates;
-use crate::core::agent_prompts::MemoryTemplates;
 use super::py_str;
 use super::{ActionMode, StepResult};
+use crate::core::agent_prompts::MemoryTemplates;
 use crate::rng::RandomState;
 use crate::Frame;
 

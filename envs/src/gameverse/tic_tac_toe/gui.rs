@@ -120,7 +120,9 @@ fn to_pixels(v: PyValue) -> Option<PyValue> {
         PyValue::Float(f) => f,
         PyValue::Str(_) | PyValue::List(_) | PyValue::Dict(_) => return None,
     };
-    Some(PyValue::Int(i128::from(normalized_to_pixels(number, WINDOW))))
+    Some(PyValue::Int(i128::from(normalized_to_pixels(
+        number, WINDOW,
+    ))))
 }
 
 fn coordinate(v: &PyValue) -> Coordinate {

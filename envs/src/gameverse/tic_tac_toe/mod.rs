@@ -21,9 +21,9 @@ use crate::core::oracle::{Control, Solver};
 use crate::gameverse::gui_action::click_text;
 use crate::gameverse::prompt::{agent_prompts, PromptTemplates};
 use crate::gameverse::ActionMode;
-use gui::{Click, Landing};
 use crate::render::font::draw_text;
 use crate::render::raster::fill_rect;
+use gui::{Click, Landing};
 
 /// The game's name inside GameVerse (its reflection and judge prompts use it).
 pub const GAME_NAME: &str = "TicTacToe";
@@ -526,7 +526,9 @@ impl Env for TicTacToe {
 
     /// Reads a move the way the reference does (see [`parse_cells`] and [`gui`]).
     fn parse_action(&self, text: &str) -> Result<Action, ActionError> {
-        self.cell_of_text(text).map(Self::place).map_err(ActionError)
+        self.cell_of_text(text)
+            .map(Self::place)
+            .map_err(ActionError)
     }
 
     fn pointer_mode(&self) -> Option<PointerMode> {
@@ -881,13 +883,20 @@ mod tests {
     #[test]
     fn gui_replies_click_cells_and_bad_clicks_lose() {
         let mut g = gui(Mark::X, false);
-        step(&mut g, "```json\n{\"action_type\": \"CLICK\", \"parameters\": {\"x\": 280, \"y\": 270}}\n```");
+        step(
+            &mut g,
+            "```json\n{\"action_type\": \"CLICK\", \"parameters\": {\"x\": 280, \"y\": 270}}\n```",
+        );
         assert_eq!(g.board[4], Some(Mark::X));
         // A semantic reply names no click in GUI mode: the game is lost at once.
         let s = step(&mut g, "C3");
         assert!(s.terminated);
         assert_eq!((g.outcome, g.score()), (Outcome::Loss, 20.0));
-        for text in ["{\"x\": 250.0, \"y\": 250}", "{\"x\": 49, \"y\": 250}", "[1]"] {
+        for text in [
+            "{\"x\": 250.0, \"y\": 250}",
+            "{\"x\": 49, \"y\": 250}",
+            "[1]",
+        ] {
             let mut g = gui(Mark::O, false);
             assert!(step(&mut g, text).terminated, "{text}");
             assert_eq!(g.agent_marks(), 0, "{text}");
@@ -909,15 +918,20 @@ mod tests {
             let Action::Text(text) = &click else {
                 panic!("{click:?}")
             };
-            assert_eq!(Click::read(text, normalized), Click {
-                x: gui::Coordinate::Int(200),
-                y: gui::Coordinate::Int(499),
-            });
+            assert_eq!(
+                Click::read(text, normalized),
+                Click {
+                    x: gui::Coordinate::Int(200),
+                    y: gui::Coordinate::Int(499),
+                }
+            );
             assert_eq!(g.parse_action(text), Ok(TicTacToe::place(7)));
             assert_eq!(g.pointer_action(Gesture::Click { x: 40.0, y: 300.0 }), None);
         }
         assert!(gui(Mark::X, true).action_names()[0].contains("\"x\": 251"));
         let prompts = gui(Mark::O, false).agent_prompts().unwrap();
-        assert!(prompts.system.contains("Game Window Size: 500 x 500 pixels"));
+        assert!(prompts
+            .system
+            .contains("Game Window Size: 500 x 500 pixels"));
     }
 }

@@ -6,13 +6,14 @@
 use serde_json::Value;
 
 use super::{
-    memory_prompts, prompts, Status, TwentyFortyEight, TwentyFortyEightConfig, FRAME_SIZE, TARGET_TILE, TASK,
+    memory_prompts, prompts, Status, TwentyFortyEight, TwentyFortyEightConfig, FRAME_SIZE,
+    TARGET_TILE, TASK,
 };
+use crate::core::agent_prompts::AgentPrompts;
 use crate::core::env::{Action, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words};
 use crate::core::error::EnvError;
 use crate::core::oracle::{Control, Solver};
 use crate::gameverse::direction_words::Direction;
-use crate::core::agent_prompts::AgentPrompts;
 use crate::gameverse::prompt::{agent_prompts, system_instructions};
 use crate::gameverse::text_actions::{text_action_methods, Played, TextActions};
 use crate::gameverse::{moves, ActionMode, VIDEO_FPS};
@@ -171,12 +172,10 @@ impl Env for TwentyFortyEightEnv {
 
     fn agent_prompts(&self) -> Option<AgentPrompts> {
         let mode = self.game.config().action_mode;
-        Some(agent_prompts(
-            GAME_NAME,
-            prompts(mode),
-            self.game.prompt_values(),
+        Some(
+            agent_prompts(GAME_NAME, prompts(mode), self.game.prompt_values())
+                .with_memory(memory_prompts(mode), self.game.observation_text()),
         )
-        .with_memory(memory_prompts(mode), self.game.observation_text()))
     }
 
     fn render_text(&self) -> String {
@@ -269,14 +268,8 @@ mod tests {
         }
         let last = last.unwrap();
         assert!(last.terminated && last.signals.success && !last.truncated);
-        assert_eq!(
-            last.signals.events.last(),
-            Some("tile 2048")
-        );
-        assert_eq!(
-            last.signals.events.first(),
-            Some("tile 8")
-        );
+        assert_eq!(last.signals.events.last(), Some("tile 2048"));
+        assert_eq!(last.signals.events.first(), Some("tile 8"));
     }
 
     #[test]

@@ -233,7 +233,8 @@ impl Drop for Expr {
             if let Ok(mut kind) = Rc::try_unwrap(kind) {
                 for child in kind.children_mut() {
                     child.depth = 0;
-                    pending.push(CUT.with(|cut| std::mem::replace(&mut child.kind, Rc::clone(cut))));
+                    pending
+                        .push(CUT.with(|cut| std::mem::replace(&mut child.kind, Rc::clone(cut))));
                 }
             }
         }
@@ -246,9 +247,7 @@ impl ExprKind {
     fn deepest_child(&self) -> u32 {
         let deepest = |items: &[Expr]| items.iter().map(|c| c.depth).max().unwrap_or(0);
         match self {
-            ExprKind::Tuple(items) | ExprKind::List(items) | ExprKind::Set(items) => {
-                deepest(items)
-            }
+            ExprKind::Tuple(items) | ExprKind::List(items) | ExprKind::Set(items) => deepest(items),
             ExprKind::Dict(pairs) => pairs
                 .iter()
                 .map(|(k, v)| k.as_ref().map_or(0, |k| k.depth).max(v.depth))
@@ -261,10 +260,13 @@ impl ExprKind {
                 func,
                 args,
                 keywords,
-            } => func
-                .depth
-                .max(deepest(args))
-                .max(keywords.iter().map(|k| k.value.depth + 1).max().unwrap_or(0)),
+            } => func.depth.max(deepest(args)).max(
+                keywords
+                    .iter()
+                    .map(|k| k.value.depth + 1)
+                    .max()
+                    .unwrap_or(0),
+            ),
             _ => 0,
         }
     }
@@ -280,9 +282,7 @@ impl ExprKind {
                     .flat_map(|(k, v)| k.iter_mut().chain(std::iter::once(v))),
             ),
             ExprKind::BinOp(a, _, b) => Box::new([&mut **a, &mut **b].into_iter()),
-            ExprKind::UnaryOp(_, a) | ExprKind::Starred(a) => {
-                Box::new(std::iter::once(&mut **a))
-            }
+            ExprKind::UnaryOp(_, a) | ExprKind::Starred(a) => Box::new(std::iter::once(&mut **a)),
             ExprKind::Compare(a, _, rights) => {
                 Box::new(std::iter::once(&mut **a).chain(rights.iter_mut()))
             }

@@ -4,8 +4,8 @@
 //! must print in Python's shortest round-trip form (`1e+16`, `1e-05`, `0.1`), strings
 //! with Python's quote choice and escapes, and containers with their brackets.
 
-use super::unicode_tables::NOT_PRINTABLE;
 use super::literal::PyException;
+use super::unicode_tables::NOT_PRINTABLE;
 use super::value::PyValue;
 
 /// `str(value)`.

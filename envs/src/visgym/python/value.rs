@@ -75,7 +75,11 @@ impl PyInt {
     pub fn from_power_of_two_radix(digits: &str, bits_per_digit: u32) -> PyInt {
         let mut limbs: Vec<u32> = Vec::new();
         let (mut acc, mut filled) = (0u64, 0u32);
-        for d in digits.chars().rev().filter_map(|c| c.to_digit(1 << bits_per_digit)) {
+        for d in digits
+            .chars()
+            .rev()
+            .filter_map(|c| c.to_digit(1 << bits_per_digit))
+        {
             acc |= u64::from(d) << filled;
             filled += bits_per_digit;
             if filled >= 32 {

@@ -169,7 +169,11 @@ impl<'a> Candidates<'a> {
             let b = bytes[k];
             match b {
                 b'(' | b'[' | b'{' => {
-                    let inner = if b == b'(' && k > i { self.shown.get(&k).copied() } else { None };
+                    let inner = if b == b'(' && k > i {
+                        self.shown.get(&k).copied()
+                    } else {
+                        None
+                    };
                     match inner {
                         Some(Shown::Fails) => return scan.failing(true),
                         Some(Shown::Closed {
@@ -236,7 +240,11 @@ impl<'a> Candidates<'a> {
                 b'A'..=b'Z' | b'a'..=b'z' | b'_' | 0x80..=0xff => {
                     let start = k;
                     let mut ascii = b < 0x80;
-                    while k <= j && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_' || bytes[k] >= 0x80) {
+                    while k <= j
+                        && (bytes[k].is_ascii_alphanumeric()
+                            || bytes[k] == b'_'
+                            || bytes[k] >= 0x80)
+                    {
                         ascii &= bytes[k] < 0x80;
                         k += 1;
                     }

@@ -7,8 +7,8 @@ mod candidates;
 
 use std::borrow::Cow;
 
-use super::python::{literal_value, PyValue};
 use super::python::tokenizer::MAXLEVEL;
+use super::python::{literal_value, PyValue};
 use candidates::Candidates;
 
 /// Python's `\s` (str patterns): Unicode whitespace, including the ASCII separators
@@ -220,9 +220,15 @@ mod tests {
     #[test]
     fn nested_candidates_are_parsed_once() {
         let (open, close) = ("(".repeat(44_000), ")".repeat(2_000));
-        let names = format!("<answer>('move', 2)</answ2){open}{}{close}", "answ/".repeat(17_400));
+        let names = format!(
+            "<answer>('move', 2)</answ2){open}{}{close}",
+            "answ/".repeat(17_400)
+        );
         assert_eq!(parses_for(&names), ("('move', 2)".into(), 1));
-        let sum = format!("<answer>('move', 2)</answ2){open}'a', {}1{close}", "1+".repeat(40_000));
+        let sum = format!(
+            "<answer>('move', 2)</answ2){open}'a', {}1{close}",
+            "1+".repeat(40_000)
+        );
         assert_eq!(parses_for(&sum), ("('move', 2)".into(), 2));
         let action = format!("{}('go', 1){}", "(".repeat(300), ")".repeat(300));
         assert_eq!(parses_for(&action), ("('go', 1)".into(), 1));
@@ -251,15 +257,76 @@ mod tests {
     #[test]
     fn skipping_candidates_changes_no_answer() {
         let pieces = [
-            "(", "(", ")", ")", "[", "]", "{", "}", "'", "\"", "\\", "#", " ", ",", ", ", "a",
-            "move", "1", "f", "r", "b", "'s'", "''", "'''", "\"x\"", "'(", ")'", "'\\''",
-            "('go', 1)", "(go, 2)", "(1, 'x')", ":", "é",
+            "(",
+            "(",
+            ")",
+            ")",
+            "[",
+            "]",
+            "{",
+            "}",
+            "'",
+            "\"",
+            "\\",
+            "#",
+            " ",
+            ",",
+            ", ",
+            "a",
+            "move",
+            "1",
+            "f",
+            "r",
+            "b",
+            "'s'",
+            "''",
+            "'''",
+            "\"x\"",
+            "'(",
+            ")'",
+            "'\\''",
+            "('go', 1)",
+            "(go, 2)",
+            "(1, 'x')",
+            ":",
+            "é",
             // Names, numbers and operators the token scan reads.
-            "x", "answ/", "True", "None", "set()", "set", "-", "+", "1j", "1e5", "1e-5",
-            "0x1f", ".5", "1.", "1.e5", "...", "*", "=", "~", "u'", "rb\"", "if", "é'",
-            "(True, 1)", "(None,", "(set, 2)", "('a', -1.5e+3j)", "(1)+(2j)",
+            "x",
+            "answ/",
+            "True",
+            "None",
+            "set()",
+            "set",
+            "-",
+            "+",
+            "1j",
+            "1e5",
+            "1e-5",
+            "0x1f",
+            ".5",
+            "1.",
+            "1.e5",
+            "...",
+            "*",
+            "=",
+            "~",
+            "u'",
+            "rb\"",
+            "if",
+            "é'",
+            "(True, 1)",
+            "(None,",
+            "(set, 2)",
+            "('a', -1.5e+3j)",
+            "(1)+(2j)",
             // Strings that hide a bracket, so that brackets pair up across them.
-            "')'", "'('", "'()'", "(')'", "')')", " ", ", ",
+            "')'",
+            "'('",
+            "'()'",
+            "(')'",
+            "')')",
+            " ",
+            ", ",
         ];
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
         let mut next = |n: usize| {
@@ -278,7 +345,11 @@ mod tests {
                 let depth = next(6);
                 let around = |next: &mut dyn FnMut(usize) -> usize| {
                     let piece = pieces[next(pieces.len())];
-                    if next(2) == 0 { piece } else { "" }
+                    if next(2) == 0 {
+                        piece
+                    } else {
+                        ""
+                    }
                 };
                 for _ in 0..depth {
                     let (before, after) = (around(&mut next), around(&mut next));
