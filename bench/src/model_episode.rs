@@ -458,12 +458,19 @@ impl ModelEpisode {
         &self.demos
     }
 
-    /// The current frame (after the last decision).
+    /// The current frame (after the last decision): the one drawn when it was recorded
+    /// while nothing has moved since, else drawn now.
     pub fn frame(&mut self) -> &Frame {
-        if let Some(r) = &self.runner {
-            r.env().render(&mut self.frame);
+        let Some(r) = &self.runner else {
+            return &self.frame;
+        };
+        match r.current_frame() {
+            Some(drawn) => drawn,
+            None => {
+                r.env().render(&mut self.frame);
+                &self.frame
+            }
         }
-        &self.frame
     }
 
     fn finish(&mut self) {
@@ -510,14 +517,7 @@ impl ModelEpisode {
             ImageRef::Current { step }
                 if Some(step) == self.runner.as_ref().map(|r| r.step_count()) =>
             {
-                let runner = self.runner.as_ref().ok_or("the episode is over")?;
-                match runner.current_frame() {
-                    Some(drawn) => enc.encode(drawn)?,
-                    None => {
-                        runner.env().render(&mut self.frame);
-                        enc.encode(&self.frame)?
-                    }
-                }
+                enc.encode(self.frame())?
             }
             ImageRef::FinalGoal => {
                 let runner = self.runner.as_ref().ok_or("the episode is over")?;

@@ -6,7 +6,7 @@
 //! (`docs/environments.md`, "Reference throughput"). The text equals
 //! `request_body(..).to_string()` byte for byte.
 
-use super::prompt::{ImageRef, Message, Part};
+use super::prompt::{ImageRef, Message};
 use super::providers::{build_body, request_body, EncodedImage, Provider, Sampling};
 
 /// Marks an image's place: a control character, which JSON text always escapes (as
@@ -24,33 +24,24 @@ pub fn request_body_text<F>(
 where
     F: FnMut(&ImageRef) -> Result<EncodedImage, String>,
 {
-    if !holds_mark(sampling, messages) {
-        let mut images: Vec<EncodedImage> = Vec::new();
-        let marked = build_body(provider, sampling, messages, &mut resolve, |img| {
-            images.push(img.clone());
-            format!("{MARK}{}{MARK}", images.len() - 1)
-        })?
-        .to_string();
-        if let Some(text) = splice(&marked, &images) {
-            return Ok(text);
-        }
+    let mut images: Vec<EncodedImage> = Vec::new();
+    let marked = build_body(provider, sampling, messages, &mut resolve, |img| {
+        images.push(img.clone());
+        format!("{MARK}{}{MARK}", images.len() - 1)
+    })?
+    .to_string();
+    if let Some(text) = splice(&marked, &images) {
+        return Ok(text);
     }
-    // A text (a model's reply, say) holding the control character: the plain way.
+    // A text (a model's reply, say) holding the control character or its escaped
+    // spelling adds a mark out of order: the plain way.
     Ok(request_body(provider, sampling, messages, resolve)?.to_string())
 }
 
-/// Whether any text of the body could hold a mark.
-fn holds_mark(sampling: &Sampling, messages: &[Message]) -> bool {
-    sampling.model.contains(MARK)
-        || messages.iter().flat_map(|m| &m.parts).any(|p| match p {
-            Part::Text(t) | Part::TextBlock(t) => t.contains(MARK),
-            Part::Image(_) => false,
-        })
-}
-
 /// `marked` with each `\u0001N\u0001` replaced by image N's data as JSON writes it;
-/// `None` unless the marks are exactly images 0, 1, 2... in order (an image's media type
-/// holding the control character could add one).
+/// `None` unless the marks are exactly images 0, 1, 2... in order: any text holding the
+/// control character (or a media type holding it) adds a mark, so the count or the
+/// order is off and nothing is spliced into the wrong place.
 fn splice(marked: &str, images: &[EncodedImage]) -> Option<String> {
     let data_len: usize = images.iter().map(|i| i.base64().len()).sum();
     let mut out = String::with_capacity(marked.len() + data_len);
@@ -82,7 +73,7 @@ fn splice(marked: &str, images: &[EncodedImage]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::prompt::Role;
+    use crate::protocol::prompt::{Part, Role};
 
     const PROVIDERS: [Provider; 3] = [Provider::OpenAi, Provider::Anthropic, Provider::Gemini];
 
