@@ -7,6 +7,7 @@ use leptos_router::hooks::use_location;
 use leptos_router::StaticSegment;
 
 use crate::components::error_box::ErrorBox;
+use crate::components::needs_suites::{self, NeedsSuites};
 use crate::pages::attempts::AttemptsPage;
 use crate::pages::audit::AuditPage;
 use crate::pages::compare::ComparePage;
@@ -48,8 +49,11 @@ fn two(page: Page) -> (StaticSegment<&'static str>, StaticSegment<&'static str>)
     (StaticSegment(s[0]), StaticSegment(s[1]))
 }
 
+/// Pages that read a suite wait behind [`NeedsSuites`]; playing an environment, the
+/// ROM shelf and the model profiles do not.
 #[component]
 pub fn App() -> impl IntoView {
+    needs_suites::provide();
     view! {
         <Router>
             <a class="skip-link" href="#main">"Skip to content"</a>
@@ -62,21 +66,21 @@ pub fn App() -> impl IntoView {
                 <Routes fallback=NotFound>
                     <Route path=one(Page::Home) view=Home />
                     <Route path=one(Page::Play) view=Play />
-                    <Route path=one(Page::Suite) view=SuitePage />
-                    <Route path=one(Page::Task) view=TaskPage />
-                    <Route path=two(Page::TaskPlay) view=TaskPlay />
+                    <Route path=one(Page::Suite) view=|| view! { <NeedsSuites><SuitePage /></NeedsSuites> } />
+                    <Route path=one(Page::Task) view=|| view! { <NeedsSuites><TaskPage /></NeedsSuites> } />
+                    <Route path=two(Page::TaskPlay) view=|| view! { <NeedsSuites><TaskPlay /></NeedsSuites> } />
                     <Route path=one(Page::Models) view=ModelsPage />
-                    <Route path=one(Page::Run) view=RunPage />
-                    <Route path=two(Page::RunSuite) view=SuiteRunPage />
-                    <Route path=one(Page::Episode) view=EpisodePage />
-                    <Route path=one(Page::Study) view=StudyPage />
-                    <Route path=two(Page::StudyTake) view=StudyTakePage />
-                    <Route path=one(Page::Compare) view=ComparePage />
+                    <Route path=one(Page::Run) view=|| view! { <NeedsSuites><RunPage /></NeedsSuites> } />
+                    <Route path=two(Page::RunSuite) view=|| view! { <NeedsSuites><SuiteRunPage /></NeedsSuites> } />
+                    <Route path=one(Page::Episode) view=|| view! { <NeedsSuites><EpisodePage /></NeedsSuites> } />
+                    <Route path=one(Page::Study) view=|| view! { <NeedsSuites><StudyPage /></NeedsSuites> } />
+                    <Route path=two(Page::StudyTake) view=|| view! { <NeedsSuites><StudyTakePage /></NeedsSuites> } />
+                    <Route path=one(Page::Compare) view=|| view! { <NeedsSuites><ComparePage /></NeedsSuites> } />
                     <Route path=one(Page::Roms) view=RomsPage />
-                    <Route path=one(Page::Audit) view=AuditPage />
-                    <Route path=one(Page::Judge) view=JudgePage />
-                    <Route path=one(Page::Reflect) view=ReflectPage />
-                    <Route path=one(Page::Attempts) view=AttemptsPage />
+                    <Route path=one(Page::Audit) view=|| view! { <NeedsSuites><AuditPage /></NeedsSuites> } />
+                    <Route path=one(Page::Judge) view=|| view! { <NeedsSuites><JudgePage /></NeedsSuites> } />
+                    <Route path=one(Page::Reflect) view=|| view! { <NeedsSuites><ReflectPage /></NeedsSuites> } />
+                    <Route path=one(Page::Attempts) view=|| view! { <NeedsSuites><AttemptsPage /></NeedsSuites> } />
                 </Routes>
             </main>
         </Router>

@@ -10,6 +10,7 @@ pub mod http;
 pub mod keys;
 pub mod run_controller;
 pub mod storage;
+pub mod suite_files;
 pub mod suite_runner;
 pub mod tab_lock;
 pub mod time;

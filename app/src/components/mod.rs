@@ -9,6 +9,7 @@ pub mod file_drop;
 pub mod frame_view;
 pub mod keys;
 pub mod latency_line;
+pub mod needs_suites;
 pub mod realtime;
 pub mod reflection_turns;
 pub mod results_view;

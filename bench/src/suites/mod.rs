@@ -18,73 +18,145 @@ use crate::task::{Suite, TaskError};
 pub struct BuiltinSuite {
     pub id: &'static str,
     pub version: u32,
-    json: &'static str,
-    /// The committed random-policy and oracle reports, when there are baselines.
-    baselines: Option<(&'static str, &'static str)>,
+    /// Its committed files under `bench/suites/`, without `.json`: `vical/v1` is
+    /// `vical/v1.json` and, when it has baselines, `vical/v1.baseline-random.json` and
+    /// `vical/v1.baseline-oracle.json`. The app is built without them and fetches them
+    /// from these paths when a page needs a suite ([`supply`]).
+    pub path: &'static str,
+    /// Whether the random-policy and oracle reports are committed beside it.
+    pub has_baselines: bool,
+    /// The files compiled in (feature `embedded-suites`: the CLI, the tests).
+    #[cfg(feature = "embedded-suites")]
+    embedded: Files,
     /// Builds this version from its recipes (the latest version of each suite only).
     pub build: Option<fn() -> Result<Suite, TaskError>>,
 }
 
+/// The text of a version's committed files.
+#[derive(Clone, Copy, Debug)]
+struct Files {
+    suite: &'static str,
+    /// Random, then oracle.
+    baselines: Option<(&'static str, &'static str)>,
+}
+
+/// A [`BuiltinSuite`] from its id, version, path under `bench/suites/`, whether it has
+/// baselines, and its recipes.
+macro_rules! builtin {
+    ($id:expr, $version:literal, $path:literal, baselines: $b:tt, build: $build:expr) => {
+        BuiltinSuite {
+            id: $id,
+            version: $version,
+            path: $path,
+            has_baselines: $b,
+            #[cfg(feature = "embedded-suites")]
+            embedded: Files {
+                suite: include_str!(concat!("../../suites/", $path, ".json")),
+                baselines: builtin!(@baselines $b, $path),
+            },
+            build: $build,
+        }
+    };
+    (@baselines true, $path:literal) => {
+        Some((
+            include_str!(concat!("../../suites/", $path, ".baseline-random.json")),
+            include_str!(concat!("../../suites/", $path, ".baseline-oracle.json")),
+        ))
+    };
+    (@baselines false, $path:literal) => {
+        None
+    };
+}
+
 /// Every built-in suite version, each suite's versions in ascending order.
 pub static BUILTIN: &[BuiltinSuite] = &[
-    BuiltinSuite {
-        id: core::SUITE_ID,
-        version: 1,
-        json: include_str!("../../suites/playbench-core/v1.json"),
-        baselines: Some((
-            include_str!("../../suites/playbench-core/v1.baseline-random.json"),
-            include_str!("../../suites/playbench-core/v1.baseline-oracle.json"),
-        )),
-        build: Some(core::build),
-    },
-    BuiltinSuite {
-        id: gameverse::SUITE_ID,
-        version: 1,
-        json: include_str!("../../suites/gameverse/v1.json"),
-        baselines: None,
-        build: None,
-    },
-    BuiltinSuite {
-        id: gameverse::SUITE_ID,
-        version: 2,
-        json: include_str!("../../suites/gameverse/v2.json"),
-        baselines: Some((
-            include_str!("../../suites/gameverse/v2.baseline-random.json"),
-            include_str!("../../suites/gameverse/v2.baseline-oracle.json"),
-        )),
-        build: None,
-    },
-    BuiltinSuite {
-        id: gameverse::SUITE_ID,
-        version: 3,
-        json: include_str!("../../suites/gameverse/v3.json"),
-        baselines: Some((
-            include_str!("../../suites/gameverse/v3.baseline-random.json"),
-            include_str!("../../suites/gameverse/v3.baseline-oracle.json"),
-        )),
-        build: Some(gameverse::build),
-    },
-    BuiltinSuite {
-        id: visgym::SUITE_ID,
-        version: 1,
-        json: include_str!("../../suites/visgym/v1.json"),
-        baselines: Some((
-            include_str!("../../suites/visgym/v1.baseline-random.json"),
-            include_str!("../../suites/visgym/v1.baseline-oracle.json"),
-        )),
-        build: Some(visgym::build),
-    },
-    BuiltinSuite {
-        id: vical::SUITE_ID,
-        version: 1,
-        json: include_str!("../../suites/vical/v1.json"),
-        baselines: Some((
-            include_str!("../../suites/vical/v1.baseline-random.json"),
-            include_str!("../../suites/vical/v1.baseline-oracle.json"),
-        )),
-        build: Some(vical::build),
-    },
+    builtin!(core::SUITE_ID, 1, "playbench-core/v1", baselines: true, build: Some(core::build)),
+    builtin!(gameverse::SUITE_ID, 1, "gameverse/v1", baselines: false, build: None),
+    builtin!(gameverse::SUITE_ID, 2, "gameverse/v2", baselines: true, build: None),
+    builtin!(gameverse::SUITE_ID, 3, "gameverse/v3", baselines: true, build: Some(gameverse::build)),
+    builtin!(visgym::SUITE_ID, 1, "visgym/v1", baselines: true, build: Some(visgym::build)),
+    builtin!(vical::SUITE_ID, 1, "vical/v1", baselines: true, build: Some(vical::build)),
 ];
+
+/// The files [`supply`] put in place, by index into [`BUILTIN`].
+fn supplied() -> &'static [OnceLock<Files>] {
+    static SUPPLIED: OnceLock<Vec<OnceLock<Files>>> = OnceLock::new();
+    SUPPLIED.get_or_init(|| BUILTIN.iter().map(|_| OnceLock::new()).collect())
+}
+
+/// The files of `BUILTIN[index]`, when compiled in or supplied.
+fn files(index: usize) -> Option<Files> {
+    #[cfg(feature = "embedded-suites")]
+    {
+        Some(BUILTIN[index].embedded)
+    }
+    #[cfg(not(feature = "embedded-suites"))]
+    {
+        supplied()[index].get().copied()
+    }
+}
+
+/// The files of one version, as fetched: the suite and, when it has them, the random
+/// and oracle baselines.
+pub struct SuppliedFiles {
+    pub suite: String,
+    pub baselines: Option<(String, String)>,
+}
+
+/// Puts the committed files of `id` version `version` in place, for a build without
+/// them compiled in (the app fetches them, `app/src/browser/suite_files.rs`). The suite
+/// must parse, say it is that version, and come with baselines exactly when the entry
+/// has them; the first supply of a version stays (the files are frozen per version).
+pub fn supply(id: &str, version: u32, files: SuppliedFiles) -> Result<(), SuiteError> {
+    let index = index_of(id, version)?;
+    let invalid = |error: TaskError| SuiteError::Invalid {
+        id: id.to_string(),
+        version,
+        error,
+    };
+    let suite = Suite::from_json(&files.suite).map_err(invalid)?;
+    if (suite.id.as_str(), suite.version) != (id, version) {
+        return Err(invalid(TaskError {
+            field: "id".into(),
+            message: format!(
+                "the file holds {} v{}, not {id} v{version}",
+                suite.id, suite.version
+            ),
+        }));
+    }
+    if files.baselines.is_some() != BUILTIN[index].has_baselines {
+        let message = if BUILTIN[index].has_baselines {
+            "this version's baselines are missing"
+        } else {
+            "this version has no baselines"
+        };
+        return Err(invalid(TaskError {
+            field: "baselines".into(),
+            message: message.into(),
+        }));
+    }
+    // Texts live as long as the page: leaked once per version, like the compiled-in
+    // files they stand in for.
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let text = Files {
+        suite: leak(files.suite),
+        baselines: files.baselines.map(|(r, o)| (leak(r), leak(o))),
+    };
+    if supplied()[index].set(text).is_ok() {
+        // Parsed once already: keep it, so `get` does not parse again.
+        let _ = cache()[index].set(Ok(suite));
+    }
+    Ok(())
+}
+
+/// The built-in versions whose files are neither compiled in nor supplied yet (all of
+/// them in the app until it has fetched them; none in the CLI and the tests).
+pub fn missing() -> Vec<&'static BuiltinSuite> {
+    (0..BUILTIN.len())
+        .filter(|&i| files(i).is_none())
+        .map(|i| &BUILTIN[i])
+        .collect()
+}
 
 /// The suite new runs use when none is named.
 pub const DEFAULT_SUITE: &str = core::SUITE_ID;
@@ -100,7 +172,13 @@ pub enum SuiteError {
         asked: u32,
         available: Vec<u32>,
     },
-    /// A committed file that does not parse (a broken build).
+    /// The version's files are not compiled in and have not been fetched yet.
+    NotLoaded {
+        id: String,
+        version: u32,
+    },
+    /// A committed file that does not parse (a broken build, or a fetched file that is
+    /// not what it should be).
     Invalid {
         id: String,
         version: u32,
@@ -125,6 +203,9 @@ impl std::fmt::Display for SuiteError {
                     "{id} has no version {asked} in this build (versions: {})",
                     list.join(", ")
                 )
+            }
+            Self::NotLoaded { id, version } => {
+                write!(f, "the suite {id} v{version} has not been loaded yet")
             }
             Self::Invalid { id, version, error } => {
                 write!(f, "the built-in suite {id} v{version} is invalid: {error}")
@@ -153,14 +234,34 @@ fn cache() -> &'static [OnceLock<Result<Suite, TaskError>>] {
 
 fn parsed(index: usize) -> Result<&'static Suite, SuiteError> {
     let b = &BUILTIN[index];
+    let files = files(index).ok_or_else(|| SuiteError::NotLoaded {
+        id: b.id.to_string(),
+        version: b.version,
+    })?;
     cache()[index]
-        .get_or_init(|| Suite::from_json(b.json))
+        .get_or_init(|| Suite::from_json(files.suite))
         .as_ref()
         .map_err(|error| SuiteError::Invalid {
             id: b.id.to_string(),
             version: b.version,
             error: error.clone(),
         })
+}
+
+/// The index in [`BUILTIN`] of `id` version `version`.
+fn index_of(id: &str, version: u32) -> Result<usize, SuiteError> {
+    match BUILTIN
+        .iter()
+        .position(|b| b.id == id && b.version == version)
+    {
+        Some(i) => Ok(i),
+        None if versions(id).is_empty() => Err(SuiteError::Unknown { id: id.to_string() }),
+        None => Err(SuiteError::Version {
+            id: id.to_string(),
+            asked: version,
+            available: versions(id),
+        }),
+    }
 }
 
 /// The versions of `id` in this build, ascending.
@@ -174,18 +275,7 @@ pub fn versions(id: &str) -> Vec<u32> {
 
 /// Version `version` of suite `id`.
 pub fn get(id: &str, version: u32) -> Result<&'static Suite, SuiteError> {
-    match BUILTIN
-        .iter()
-        .position(|b| b.id == id && b.version == version)
-    {
-        Some(i) => parsed(i),
-        None if versions(id).is_empty() => Err(SuiteError::Unknown { id: id.to_string() }),
-        None => Err(SuiteError::Version {
-            id: id.to_string(),
-            asked: version,
-            available: versions(id),
-        }),
-    }
+    parsed(index_of(id, version)?)
 }
 
 /// The newest version of suite `id`.
@@ -207,10 +297,15 @@ pub fn latest_entry(id: &str) -> Option<&'static BuiltinSuite> {
 
 /// The committed random and oracle reports of a suite version, when it has them.
 pub fn baselines(id: &str, version: u32) -> Option<Result<(Report, Report), String>> {
-    let b = BUILTIN
-        .iter()
-        .find(|b| b.id == id && b.version == version)?;
-    let (random, oracle) = b.baselines?;
+    let index = index_of(id, version).ok()?;
+    if !BUILTIN[index].has_baselines {
+        return None;
+    }
+    let Some((random, oracle)) = files(index).and_then(|f| f.baselines) else {
+        return Some(Err(format!(
+            "the baselines of {id} v{version} have not been loaded yet"
+        )));
+    };
     let parse = |text: &str, which: &str| {
         serde_json::from_str::<Report>(text)
             .map_err(|e| format!("the committed {which} baseline of {id} v{version}: {e}"))
@@ -241,6 +336,75 @@ mod tests {
             let v = versions(id);
             assert!(v.windows(2).all(|w| w[0] < w[1]), "{id}: {v:?}");
         }
+    }
+
+    fn committed_files(b: &BuiltinSuite) -> SuppliedFiles {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/suites/");
+        let read = |suffix: &str| {
+            std::fs::read_to_string(format!("{dir}{}{suffix}", b.path)).expect("committed file")
+        };
+        SuppliedFiles {
+            suite: read(".json"),
+            baselines: b
+                .has_baselines
+                .then(|| (read(".baseline-random.json"), read(".baseline-oracle.json"))),
+        }
+    }
+
+    #[test]
+    fn every_path_names_the_committed_files_and_supply_checks_them() {
+        assert!(missing().is_empty(), "compiled in, nothing is missing");
+        for b in BUILTIN {
+            // The paths the app fetches hold what is compiled in.
+            let files = committed_files(b);
+            assert_eq!(files.suite, b.embedded.suite, "{}", b.path);
+            assert_eq!(
+                files
+                    .baselines
+                    .as_ref()
+                    .map(|(r, o)| (r.as_str(), o.as_str())),
+                b.embedded.baselines,
+                "{}",
+                b.path
+            );
+            supply(b.id, b.version, files).unwrap();
+        }
+        let core = &BUILTIN[0];
+        let other = BUILTIN.iter().find(|b| b.id != core.id).unwrap();
+        // A file under the wrong name, baselines missing or extra, unknown versions.
+        let e = supply(core.id, core.version, committed_files(other)).unwrap_err();
+        assert!(
+            matches!(&e, SuiteError::Invalid { error, .. } if error.field == "id"),
+            "{e}"
+        );
+        assert!(e
+            .to_string()
+            .contains(&format!("not {} v{}", core.id, core.version)));
+        let mut bare = committed_files(core);
+        bare.baselines = None;
+        let e = supply(core.id, core.version, bare).unwrap_err().to_string();
+        assert!(e.contains("baselines are missing"), "{e}");
+        let no_baselines = BUILTIN.iter().find(|b| !b.has_baselines).unwrap();
+        let mut extra = committed_files(no_baselines);
+        extra.baselines = Some(("{}".into(), "{}".into()));
+        let e = supply(no_baselines.id, no_baselines.version, extra).unwrap_err();
+        assert!(e.to_string().contains("has no baselines"), "{e}");
+        let e = supply(core.id, 999, committed_files(core)).unwrap_err();
+        assert!(matches!(e, SuiteError::Version { asked: 999, .. }), "{e}");
+        let mut broken = committed_files(core);
+        broken.suite.truncate(100);
+        assert!(matches!(
+            supply(core.id, core.version, broken),
+            Err(SuiteError::Invalid { .. })
+        ));
+        assert_eq!(
+            SuiteError::NotLoaded {
+                id: "vical".into(),
+                version: 1
+            }
+            .to_string(),
+            "the suite vical v1 has not been loaded yet"
+        );
     }
 
     #[test]

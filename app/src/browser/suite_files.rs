@@ -1,0 +1,76 @@
+//! The built-in suites' files, fetched when a page first needs a suite. The app is built
+//! without them (bench's feature `embedded-suites` is off) so that pages which play an
+//! environment load light; Trunk copies `bench/suites/` beside the app (`index.html`),
+//! and each version's files go to `bench::suites::supply`, which checks them. The
+//! browser's HTTP cache keeps them between visits.
+
+use futures::future::try_join_all;
+use gloo_net::http::Request;
+
+/// The address of `suites/<path><suffix>` beside the app's wasm (the app may be served
+/// from a sub-folder; the page's own path is a route, not a folder).
+fn url_of(path: &str, suffix: &str) -> Result<String, String> {
+    let document = leptos::prelude::document();
+    let wasm = document
+        .query_selector("meta[name=playbench-wasm]")
+        .ok()
+        .flatten()
+        .and_then(|m| m.get_attribute("content"))
+        .unwrap_or_else(|| "/".into());
+    let base = document.base_uri().ok().flatten().unwrap_or_default();
+    let app = web_sys::Url::new_with_base(&wasm, &base)
+        .map_err(|_| format!("the app's address {wasm:?} is not a URL"))?;
+    let url = web_sys::Url::new_with_base(&format!("suites/{path}{suffix}"), &app.href())
+        .map_err(|_| format!("no address for the suite file {path}{suffix}"))?;
+    Ok(url.href())
+}
+
+/// One file's text; a failure says which file and why.
+async fn text(path: &str, suffix: &str) -> Result<String, String> {
+    let url = url_of(path, suffix)?;
+    let name = format!("suites/{path}{suffix}");
+    let answer = Request::get(&url)
+        .send()
+        .await
+        .map_err(|_| format!("{name} could not be fetched: the server did not answer"))?;
+    if !answer.ok() {
+        return Err(format!(
+            "{name} could not be fetched: the server answered {}",
+            answer.status()
+        ));
+    }
+    answer
+        .text()
+        .await
+        .map_err(|_| format!("{name} could not be read"))
+}
+
+/// Fetches every version not yet in place, all at once, and supplies it; `done(n, of)`
+/// hears each version as it arrives. The first failure is the error.
+pub async fn fetch_missing(done: impl Fn(usize, usize)) -> Result<(), String> {
+    let missing = bench::suites::missing();
+    let total = missing.len();
+    let count = std::cell::Cell::new(0);
+    let one = |b: &'static bench::suites::BuiltinSuite| {
+        let (count, done) = (&count, &done);
+        async move {
+            let suite = text(b.path, ".json").await?;
+            let baselines = if b.has_baselines {
+                let random = text(b.path, ".baseline-random.json").await?;
+                Some((random, text(b.path, ".baseline-oracle.json").await?))
+            } else {
+                None
+            };
+            bench::suites::supply(
+                b.id,
+                b.version,
+                bench::suites::SuppliedFiles { suite, baselines },
+            )
+            .map_err(|e| e.to_string())?;
+            count.set(count.get() + 1);
+            done(count.get(), total);
+            Ok::<(), String>(())
+        }
+    };
+    try_join_all(missing.into_iter().map(one)).await.map(|_| ())
+}
