@@ -89,7 +89,17 @@ const FIXED: &[BenchCase] = &[
     },
 ];
 
-/// Every benchmarked case: [`FIXED`], then every MiniGrid id.
+/// The third-party games, against their own packages (their ids registered by importing
+/// them, `tests/golden/speed.py`). FlappyBird draws our stand-in art (the package's
+/// sprites are not ours to ship), which costs about what blitting them does.
+const THIRD_PARTY: &[BenchCase] = &[
+    case("Tetris", "tetris_gymnasium/Tetris"),
+    case("FlappyBird-v0", "FlappyBird-v0"),
+    case("highway-v0", "highway-v0"),
+    case("highway-fast-v0", "highway-fast-v0"),
+];
+
+/// Every benchmarked case: [`FIXED`], every MiniGrid id, then [`THIRD_PARTY`].
 pub fn cases() -> Vec<&'static BenchCase> {
     static MINIGRID: std::sync::OnceLock<Vec<BenchCase>> = std::sync::OnceLock::new();
     let minigrid = MINIGRID.get_or_init(|| {
@@ -98,7 +108,11 @@ pub fn cases() -> Vec<&'static BenchCase> {
             .map(|s| case(s.id.strip_prefix("MiniGrid-").unwrap_or(s.id), s.id))
             .collect()
     });
-    FIXED.iter().chain(minigrid.iter()).collect()
+    FIXED
+        .iter()
+        .chain(minigrid.iter())
+        .chain(THIRD_PARTY)
+        .collect()
 }
 
 /// The cases whose name contains one of the comma-separated parts of `only` (all

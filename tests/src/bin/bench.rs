@@ -1,7 +1,7 @@
 //! `cargo run --release -p playbench-tests --bin bench -- --reference`: steps/s and
-//! frames/s of every Toy Text, Classic Control and MiniGrid id, natively and in headless
-//! Chromium (wasm), against the Python reference measured live in the same run
-//! (`tests/golden/speed.py`, gymnasium 1.4.0 and minigrid 3.2.0 in
+//! frames/s of every Toy Text, Classic Control and MiniGrid id and of Tetris, FlappyBird
+//! and Highway, natively and in headless Chromium (wasm), against the Python reference
+//! measured live in the same run (`tests/golden/speed.py`, the packages below in
 //! `.cache/venv-reference`, made on first use). Repetitions interleave the three sides
 //! (reference, native, wasm), all pinned to one core; the table gives the ratios' min
 //! and median over repetitions, then the worst environment per family and the machine.
@@ -37,13 +37,20 @@ use playbench_tests::bench::{
 use playbench_tests::speed::{flag, option, run_reference, wasm_bench_command, Figure};
 use serde_json::json;
 
-/// The reference packages, pinned as the golden data's (`docs/golden-data.md`).
-const REFERENCE_PACKAGES: [&str; 4] = [
+/// The reference packages, pinned as the golden data's (`docs/golden-data.md`,
+/// `tests/golden/thirdparty/generate.py`).
+const REFERENCE_PACKAGES: [&str; 7] = [
     "gymnasium==1.4.0",
     "minigrid==3.2.0",
     "numpy==2.4.6",
     "pygame==2.6.1",
+    "tetris-gymnasium==0.3.1",
+    "flappy-bird-gymnasium==0.4.0",
+    "pandas==3.1.1",
 ];
+/// Installed without its dependencies: it asks for pygame-ce, which installs the same
+/// `pygame` module as pygame (the golden data's environment does the same).
+const REFERENCE_NO_DEPS: &str = "highway-env==1.12.1";
 
 /// Pins this process, and so everything it starts, to one core.
 fn pin_to_one_core(cores: usize) -> Result<usize, String> {
@@ -71,7 +78,7 @@ fn reference_python(root: &Path) -> Result<PathBuf, String> {
     let venv = root.join(".cache/venv-reference");
     let python = venv.join("bin/python");
     let marker = venv.join("playbench-packages.txt");
-    let wanted = REFERENCE_PACKAGES.join("\n");
+    let wanted = format!("{}\n{REFERENCE_NO_DEPS}", REFERENCE_PACKAGES.join("\n"));
     if std::fs::read_to_string(&marker).ok().as_deref() == Some(wanted.as_str()) {
         return Ok(python);
     }
@@ -93,6 +100,9 @@ fn reference_python(root: &Path) -> Result<PathBuf, String> {
     run(Command::new(&python)
         .args(["-m", "pip", "install", "--quiet"])
         .args(REFERENCE_PACKAGES))?;
+    run(Command::new(&python)
+        .args(["-m", "pip", "install", "--quiet", "--no-deps"])
+        .arg(REFERENCE_NO_DEPS))?;
     std::fs::write(&marker, wanted).map_err(|e| e.to_string())?;
     Ok(python)
 }
@@ -103,8 +113,10 @@ fn reference_figures(
     cases: &[&BenchCase],
 ) -> Result<Vec<Figure>, String> {
     let mut cmd = Command::new(python);
+    // No dummy video driver: highway-env then draws blank frames (the `rgb_array` frames
+    // of the others need no display either way).
     cmd.arg(root.join("tests/golden/speed.py"))
-        .env("SDL_VIDEODRIVER", "dummy")
+        .env_remove("SDL_VIDEODRIVER")
         .env("SDL_AUDIODRIVER", "dummy");
     let job = json!({
         "seconds": SECONDS,
@@ -311,7 +323,7 @@ fn main() {
             "seconds_per_mode": SECONDS,
             "repetitions": reps,
             "machine": machine,
-            "reference": if python.is_some() { json!(REFERENCE_PACKAGES) } else { json!(null) },
+            "reference": if python.is_some() { json!([&REFERENCE_PACKAGES[..], &[REFERENCE_NO_DEPS]].concat()) } else { json!(null) },
             "cases": figures,
         });
         std::fs::write(out.join("speed.json"), format!("{record:#}\n"))?;
