@@ -250,6 +250,18 @@ impl Tetris {
 
     /// The package's `step`.
     pub fn play(&mut self, action: usize) -> Result<StepResult, EnvError> {
+        let reward = self.advance(action)?;
+        Ok(StepResult {
+            obs: self.observation_dict(),
+            reward,
+            terminated: self.game_over,
+            truncated: false,
+            info: self.info(),
+        })
+    }
+
+    /// [`Tetris::play`]'s move without building its observation and info: the reward.
+    pub fn advance(&mut self, action: usize) -> Result<f64, EnvError> {
         if !self.was_reset {
             return Err(EnvError::NotReset);
         }
@@ -276,13 +288,7 @@ impl Tetris {
             }
         }
         self.lines_cleared = lines;
-        Ok(StepResult {
-            obs: self.observation_dict(),
-            reward,
-            terminated: self.game_over,
-            truncated: false,
-            info: self.info(),
-        })
+        Ok(reward)
     }
 
     /// The info dict of the last reset or step.
@@ -313,7 +319,9 @@ impl Tetris {
             return (GAME_OVER_REWARD, 0);
         }
         self.y = self.dropped(self.placement()).y;
-        self.board = self.projected();
+        let mut board = vec![EMPTY; self.board.len()];
+        self.write_projected(&mut board);
+        self.board = board;
         let lines = self.clear_full_rows();
         let width = self.config.width as f64;
         let mut reward = (lines * lines) as f64 * width;
@@ -357,47 +365,77 @@ impl Tetris {
         lines
     }
 
-    /// The board with the active piece added, unless the piece overlaps something.
-    fn projected(&self) -> Vec<u8> {
-        let mut board = self.board.clone();
+    /// Writes the board with the active piece added, unless the piece overlaps
+    /// something, into `out` (as long as the board).
+    fn write_projected<T: From<u8>>(&self, out: &mut [T]) {
+        for (o, &v) in out.iter_mut().zip(&self.board) {
+            *o = T::from(v);
+        }
         if self.collides(&self.active, self.x, self.y) {
-            return board;
+            return;
         }
         let n = self.active.size();
         for r in 0..n {
             for c in 0..n {
                 let v = self.active.cell(r, c);
                 if v != EMPTY {
-                    board[(self.y + r) * self.cols + self.x + c] = v;
+                    out[(self.y + r) * self.cols + self.x + c] = T::from(v);
                 }
             }
         }
-        board
+    }
+
+    /// Writes 1 on the active piece's whole square box into `out` (as long as the
+    /// board, all 0).
+    fn write_mask<T: From<u8>>(&self, out: &mut [T]) {
+        let n = self.active.size();
+        for r in self.y..(self.y + n).min(self.rows) {
+            for c in self.x..(self.x + n).min(self.cols) {
+                out[r * self.cols + c] = T::from(1);
+            }
+        }
+    }
+
+    /// Appends the holder (the held piece padded, or all bedrock) and the queue.
+    fn push_holder_and_queue<T: From<u8> + Copy>(&self, out: &mut Vec<T>) {
+        match &self.holder {
+            Some(piece) => push_padded_row(std::iter::once(*piece), out),
+            None => out.extend(std::iter::repeat_n(T::from(BEDROCK), PADDING * PADDING)),
+        }
+        push_padded_row(self.queue.iter().map(|&i| Piece::spawn(i)), out);
     }
 
     /// The package's observation dict.
     pub fn observation_dict(&self) -> TetrisObservation {
-        let board = self.projected();
+        let mut board = vec![EMPTY; self.board.len()];
+        self.write_projected(&mut board);
         let mut mask = vec![0; board.len()];
-        let n = self.active.size();
-        for r in self.y..(self.y + n).min(self.rows) {
-            for c in self.x..(self.x + n).min(self.cols) {
-                mask[r * self.cols + c] = 1;
-            }
-        }
-        let holder = match &self.holder {
-            Some(piece) => padded_row(std::slice::from_ref(piece)),
-            None => vec![BEDROCK; PADDING * PADDING],
-        };
-        let queued: Vec<Piece> = self.queue.iter().map(|&i| Piece::spawn(i)).collect();
+        self.write_mask(&mut mask);
+        let mut holder = Vec::new();
+        self.push_holder_and_queue(&mut holder);
+        let queue = holder.split_off(PADDING * PADDING);
         TetrisObservation {
             rows: self.rows,
             cols: self.cols,
             board,
             active_tetromino_mask: mask,
             holder,
-            queue: padded_row(&queued),
+            queue,
         }
+    }
+
+    /// The observation dict flattened as floats (`board`, `active_tetromino_mask`,
+    /// `holder`, `queue`), written straight into one vector: a step builds no dict.
+    pub fn observation_floats(&self) -> Vec<f32> {
+        let cells = self.board.len();
+        let pieces = PADDING * PADDING * (1 + self.queue.len());
+        let mut out = vec![0.0; 2 * cells];
+        out.reserve(pieces);
+        let (board, mask) = out.split_at_mut(cells);
+        self.write_projected(board);
+        self.write_mask(mask);
+        self.push_holder_and_queue(&mut out);
+        out
     }
 
     pub fn rows(&self) -> usize {
@@ -465,18 +503,21 @@ impl Tetris {
     }
 }
 
-/// `pieces` side by side, each padded with 0 to 4×4 (top-left aligned): 4 rows.
-fn padded_row(pieces: &[Piece]) -> Vec<u8> {
+/// Appends `pieces` side by side, each padded with 0 to 4×4 (top-left aligned): 4 rows.
+fn push_padded_row<T: From<u8> + Copy>(
+    pieces: impl ExactSizeIterator<Item = Piece> + Clone,
+    out: &mut Vec<T>,
+) {
     let width = PADDING * pieces.len();
-    let mut out = vec![EMPTY; PADDING * width];
-    for (k, p) in pieces.iter().enumerate() {
+    let start = out.len();
+    out.resize(start + PADDING * width, T::from(EMPTY));
+    for (k, p) in pieces.enumerate() {
         for r in 0..p.size() {
             for c in 0..p.size() {
-                out[r * width + k * PADDING + c] = p.cell(r, c);
+                out[start + r * width + k * PADDING + c] = T::from(p.cell(r, c));
             }
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -537,6 +578,32 @@ mod tests {
         env.play(6).unwrap();
         assert_eq!(env.state_json()["active"]["id"], 2);
         assert_eq!(env.observation_dict().holder[..4], [7, 0, 0, 0]);
+    }
+
+    #[test]
+    fn the_floats_are_the_flattened_dict() {
+        let mut env = fresh();
+        env.start(Some(3));
+        let mut rng = crate::rng::NpRandom::seeded(7);
+        for t in 0..400 {
+            let dict = env.observation_dict();
+            let flat: Vec<f32> = [
+                &dict.board,
+                &dict.active_tetromino_mask,
+                &dict.holder,
+                &dict.queue,
+            ]
+            .iter()
+            .flat_map(|p| p.iter().map(|&v| f32::from(v)))
+            .collect();
+            assert_eq!(env.observation_floats(), flat, "step {t}");
+            if env.game_over() {
+                env.start(None);
+            } else {
+                env.advance(rng.index(ACTION_NAMES.len()).unwrap()).unwrap();
+            }
+        }
+        assert!(env.holder().is_some(), "the walk held a piece");
     }
 
     #[test]

@@ -9,26 +9,15 @@ use crate::core::error::EnvError;
 use crate::core::oracle::{Control, Solver};
 use crate::core::package_port::package_port_methods;
 
-use super::env::{Tetris, TetrisObservation};
+use super::env::Tetris;
 use super::pieces::{BEDROCK, EMPTY, PADDING, PIECE_NAMES, PIECE_VALUE_OFFSET};
 use super::{ACTION_NAMES, ID, KEYMAP, NOOP_ACTION, STEPS_PER_SECOND};
 
 /// The observation dict as one vector: `board`, `active_tetromino_mask`, `holder` and
 /// `queue`, each flattened row-major, in that order (the package's key order). Every
 /// value is a small integer, exact in float32.
-fn flat_observation(obs: &TetrisObservation) -> Observation {
-    let parts = [
-        &obs.board,
-        &obs.active_tetromino_mask,
-        &obs.holder,
-        &obs.queue,
-    ];
-    Observation::Vector(
-        parts
-            .iter()
-            .flat_map(|p| p.iter().map(|&v| f32::from(v)))
-            .collect(),
-    )
+fn flat_observation(env: &Tetris) -> Observation {
+    Observation::Vector(env.observation_floats().into())
 }
 
 fn piece_name(value: u8) -> &'static str {
@@ -71,28 +60,28 @@ impl Env for Tetris {
     }
 
     fn reset(&mut self, seed: Option<u64>) -> Reset {
-        let (obs, _) = self.start(seed);
+        self.start(seed);
         Reset {
-            obs: flat_observation(&obs),
+            obs: flat_observation(self),
             info: Info::default(),
         }
     }
 
     fn step(&mut self, action: Action) -> Result<Step, EnvError> {
         let a = discrete_action(&action, ACTION_NAMES.len())?;
-        let s = self.play(a)?;
+        let reward = self.advance(a)?;
         Ok(Step {
-            obs: flat_observation(&s.obs),
-            reward: s.reward,
-            terminated: s.terminated,
-            truncated: s.truncated,
+            obs: flat_observation(self),
+            reward,
+            terminated: self.game_over(),
+            truncated: false,
             info: Info::default(),
             signals: Signals::default(),
         })
     }
 
     fn observation(&self) -> Observation {
-        flat_observation(&self.observation_dict())
+        flat_observation(self)
     }
 
     /// The well (`.` empty, a piece's letter for locked cells, `@` for the falling
