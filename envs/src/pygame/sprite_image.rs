@@ -2,36 +2,65 @@
 //! pixels are the colour key (skipped by a blit), pygame's `transform.rotate` (exact
 //! quarter turns, otherwise a 16.16 fixed-point nearest-neighbour walk) and vertical flip.
 
+use std::sync::OnceLock;
+
 use crate::core::frame::Frame;
 use crate::rng::glibc_trig;
 
 /// An RGBA8 image; alpha 0 marks colour-keyed (transparent) pixels.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct SpriteImage {
     width: usize,
     height: usize,
     rgba: Vec<u8>,
+    /// The pixels as RGB when every one is opaque (backgrounds, pipes, the ground), made
+    /// on the first blit: such a blit copies whole rows.
+    opaque_rgb: OnceLock<Option<Vec<u8>>>,
 }
+
+impl PartialEq for SpriteImage {
+    fn eq(&self, other: &Self) -> bool {
+        (self.width, self.height, &self.rgba) == (other.width, other.height, &other.rgba)
+    }
+}
+
+impl Eq for SpriteImage {}
 
 /// pygame's degrees-to-radians constant in `transform.rotate`.
 const DEG_TO_RAD: f64 = 0.017_453_292_519_943_29;
 
 impl SpriteImage {
     pub fn new(width: usize, height: usize, rgba: Vec<u8>) -> Option<Self> {
-        (rgba.len() == width * height * 4).then_some(Self {
+        (rgba.len() == width * height * 4).then(|| Self::from_parts(width, height, rgba))
+    }
+
+    fn from_parts(width: usize, height: usize, rgba: Vec<u8>) -> Self {
+        Self {
             width,
             height,
             rgba,
-        })
+            opaque_rgb: OnceLock::new(),
+        }
     }
 
     /// A fully transparent image.
     pub fn transparent(width: usize, height: usize) -> Self {
-        Self {
-            width,
-            height,
-            rgba: vec![0; width * height * 4],
-        }
+        Self::from_parts(width, height, vec![0; width * height * 4])
+    }
+
+    /// The RGB pixels when every pixel is opaque.
+    fn opaque_rgb(&self) -> Option<&[u8]> {
+        self.opaque_rgb
+            .get_or_init(|| {
+                let opaque = self.rgba.chunks_exact(4).all(|px| px[3] == 255);
+                opaque.then(|| {
+                    self.rgba
+                        .chunks_exact(4)
+                        .flat_map(|px| [px[0], px[1], px[2]])
+                        .collect()
+                })
+            })
+            .as_deref()
     }
 
     pub fn width(&self) -> usize {
@@ -56,6 +85,7 @@ impl SpriteImage {
         if x < self.width && y < self.height {
             let i = (y * self.width + x) * 4;
             self.rgba[i..i + 4].copy_from_slice(&px);
+            self.opaque_rgb = OnceLock::new();
         }
     }
 
@@ -69,7 +99,7 @@ impl SpriteImage {
             .flatten()
             .copied()
             .collect();
-        Self { rgba, ..*self }
+        Self::from_parts(self.width, self.height, rgba)
     }
 
     /// Turned `degrees` counter-clockwise as pygame's `transform.rotate` does it (which
@@ -146,10 +176,16 @@ impl SpriteImage {
             return;
         }
         let (col0, col1) = (col0 as usize, col1 as usize);
+        let opaque = self.opaque_rgb();
         let data = frame.data_mut();
         for row in row0 as usize..row1 as usize {
-            let src = &self.rgba[(row * self.width + col0) * 4..(row * self.width + col1) * 4];
             let at = (((y + row as i64) * fw + x + col0 as i64) * 3) as usize;
+            if let Some(rgb) = opaque {
+                let src = &rgb[(row * self.width + col0) * 3..(row * self.width + col1) * 3];
+                data[at..at + src.len()].copy_from_slice(src);
+                continue;
+            }
+            let src = &self.rgba[(row * self.width + col0) * 4..(row * self.width + col1) * 4];
             let dst = &mut data[at..at + (col1 - col0) * 3];
             for (d, px) in dst.chunks_exact_mut(3).zip(src.chunks_exact(4)) {
                 match px[3] {
@@ -203,11 +239,34 @@ mod tests {
 
     #[test]
     fn blits_clip_skip_copy_and_blend_as_pixel_by_pixel_does() {
-        let mut rgba = Vec::new();
-        for i in 0..20u8 {
-            rgba.extend_from_slice(&[i * 10, 255 - i, i, [0, 255, 128, 7][usize::from(i % 4)]]);
+        let alphas: [&[u8]; 2] = [&[0, 255, 128, 7], &[255]];
+        for alphas in alphas {
+            let mut rgba = Vec::new();
+            for i in 0..20u8 {
+                rgba.extend_from_slice(&[
+                    i * 10,
+                    255 - i,
+                    i,
+                    alphas[usize::from(i) % alphas.len()],
+                ]);
+            }
+            let img = SpriteImage::new(5, 4, rgba).unwrap();
+            assert_eq!(img.opaque_rgb().is_some(), alphas == [255]);
+            blits_as_pixel_by_pixel(&img);
         }
-        let img = SpriteImage::new(5, 4, rgba).unwrap();
+        // A pixel set later is seen by the next blit.
+        let mut img = numbered(5, 4);
+        let mut frame = Frame::new(7, 5);
+        img.blit(&mut frame, 0, 0);
+        img.set_pixel(1, 1, [1, 2, 3, 0]);
+        assert!(img.opaque_rgb().is_none());
+        blits_as_pixel_by_pixel(&img);
+        img.set_pixel(1, 1, [1, 2, 3, 255]);
+        assert!(img.opaque_rgb().is_some());
+        blits_as_pixel_by_pixel(&img);
+    }
+
+    fn blits_as_pixel_by_pixel(img: &SpriteImage) {
         for (x, y) in [(0, 0), (-2, -1), (4, 3), (6, 5), (-5, 0), (2, -4), (7, 0)] {
             let mut fast = Frame::new(7, 5);
             fast.fill([9, 99, 199]);
