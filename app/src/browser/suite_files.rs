@@ -4,7 +4,7 @@
 //! and each version's files go to `bench::suites::supply`, which checks them. The
 //! browser's HTTP cache keeps them between visits.
 
-use futures::future::try_join_all;
+use futures::future::{try_join3, try_join_all};
 use gloo_net::http::Request;
 
 /// The address of `suites/<path><suffix>` beside the app's wasm (the app may be served
@@ -54,12 +54,17 @@ pub async fn fetch_missing(done: impl Fn(usize, usize)) -> Result<(), String> {
     let one = |b: &'static bench::suites::BuiltinSuite| {
         let (count, done) = (&count, &done);
         async move {
-            let suite = text(b.path, ".json").await?;
-            let baselines = if b.has_baselines {
-                let random = text(b.path, ".baseline-random.json").await?;
-                Some((random, text(b.path, ".baseline-oracle.json").await?))
+            // A version's three files travel together.
+            let (suite, baselines) = if b.has_baselines {
+                let (suite, random, oracle) = try_join3(
+                    text(b.path, ".json"),
+                    text(b.path, ".baseline-random.json"),
+                    text(b.path, ".baseline-oracle.json"),
+                )
+                .await?;
+                (suite, Some((random, oracle)))
             } else {
-                None
+                (text(b.path, ".json").await?, None)
             };
             bench::suites::supply(
                 b.id,

@@ -62,8 +62,8 @@ pub fn NeedsSuites(children: ChildrenFn) -> impl IntoView {
     load.start();
     move || match load.0.get() {
         Load::Ready => children().into_any(),
-        Load::Idle | Load::Fetching { .. } => {
-            let text = match load.0.get() {
+        state @ (Load::Idle | Load::Fetching { .. }) => {
+            let text = match state {
                 Load::Fetching { done, total } if total > 0 => {
                     format!("Loading the benchmark's suites… ({done} of {total})")
                 }

@@ -45,10 +45,16 @@ impl FlappyBird {
     pub fn draw(&self, frame: &mut Frame) {
         let (w, h) = self.frame_dims();
         frame.resize(w, h);
-        frame.fill([0, 0, 0]);
         let s = &self.sprites;
         match &s.background {
-            Some(bg) => bg.blit(frame, 0, 0),
+            Some(bg) => {
+                // A background with holes or smaller than the window shows the black
+                // the window starts from.
+                if !bg.covers(w as usize, h as usize) {
+                    frame.fill([0, 0, 0]);
+                }
+                bg.blit(frame, 0, 0)
+            }
             None => frame.fill(FILL_BACKGROUND_COLOR),
         }
         for (up, low) in self.upper.iter().zip(&self.lower) {

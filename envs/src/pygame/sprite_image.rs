@@ -63,6 +63,12 @@ impl SpriteImage {
             .as_deref()
     }
 
+    /// Whether blitting at (0, 0) sets every pixel of a `w`×`h` frame (what was drawn
+    /// before it cannot show).
+    pub fn covers(&self, w: usize, h: usize) -> bool {
+        self.width >= w && self.height >= h && self.opaque_rgb().is_some()
+    }
+
     pub fn width(&self) -> usize {
         self.width
     }
@@ -264,6 +270,15 @@ mod tests {
         img.set_pixel(1, 1, [1, 2, 3, 255]);
         assert!(img.opaque_rgb().is_some());
         blits_as_pixel_by_pixel(&img);
+    }
+
+    #[test]
+    fn covers_only_frames_it_fills_opaquely() {
+        let mut img = numbered(5, 4);
+        assert!(img.covers(5, 4) && img.covers(3, 2));
+        assert!(!img.covers(6, 4) && !img.covers(5, 5));
+        img.set_pixel(4, 3, [0, 0, 0, 254]);
+        assert!(!img.covers(5, 4));
     }
 
     fn blits_as_pixel_by_pixel(img: &SpriteImage) {

@@ -159,8 +159,9 @@ impl Tetris {
     }
 
     /// The package's `reset`: only `seed > 0` reseeds the bag's generator (see
-    /// [`Bag::reset`]). Returns the observation and the info dict.
-    pub fn start(&mut self, seed: Option<u64>) -> (TetrisObservation, Value) {
+    /// [`Bag::reset`]). Its observation and info are [`Self::observation_dict`] and
+    /// [`Self::info`], built only when asked for.
+    pub fn start(&mut self, seed: Option<u64>) {
         self.board = self.empty_board();
         self.game_over = false;
         self.bag.reset(seed);
@@ -174,7 +175,6 @@ impl Tetris {
         self.has_swapped = false;
         self.lines_cleared = 0;
         self.was_reset = true;
-        (self.observation_dict(), self.info())
     }
 
     fn next_from_queue(&mut self) -> usize {
