@@ -347,36 +347,57 @@ fn fresh_build(id: &str) -> Result<(u32, Suite), CliError> {
 
 /// `playbench suite --check`: every suite's committed latest version equals its fresh
 /// build, and every committed baseline (of every version, frozen ones included) is what
-/// its agent plays on that version now.
+/// its agent plays on that version now. The suites are checked at once, each on its own
+/// thread (a fresh build is minutes of single-threaded calibration for the largest);
+/// the report and the first error follow the order of `bench::suites::ids()`.
 fn check_suites() -> Result<String, CliError> {
-    let mut out = String::new();
-    for id in bench::suites::ids() {
-        let (version, built) = fresh_build(id)?;
-        let committed = bench::suites::get(id, version)?;
-        if *committed != built {
-            return Err(CliError::SuiteStale {
-                id: id.to_string(),
-                version,
-            });
-        }
-        let baselines = if check_baselines(id, version)? {
-            ", its random and oracle baselines current"
-        } else {
-            ""
-        };
-        out.push_str(&format!(
-            "{id} v{version} is up to date ({} tasks{baselines})\n",
-            built.tasks.len()
-        ));
-        for older in bench::suites::versions(id)
+    let ids = bench::suites::ids();
+    let checked: Vec<Result<String, CliError>> = std::thread::scope(|s| {
+        let running: Vec<_> = ids
+            .iter()
+            .map(|&id| s.spawn(move || check_suite(id)))
+            .collect();
+        // A panic stays a panic, as it was on one thread.
+        running
             .into_iter()
-            .filter(|&v| v != version)
-        {
-            if check_baselines(id, older)? {
-                out.push_str(&format!(
-                    "{id} v{older} (frozen): its random and oracle baselines current\n"
-                ));
-            }
+            .map(|thread| {
+                thread
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e))
+            })
+            .collect()
+    });
+    checked.into_iter().collect()
+}
+
+/// One suite of [`check_suites`]: its lines of the report.
+fn check_suite(id: &str) -> Result<String, CliError> {
+    let mut out = String::new();
+    let (version, built) = fresh_build(id)?;
+    let committed = bench::suites::get(id, version)?;
+    if *committed != built {
+        return Err(CliError::SuiteStale {
+            id: id.to_string(),
+            version,
+        });
+    }
+    let baselines = if check_baselines(id, version)? {
+        ", its random and oracle baselines current"
+    } else {
+        ""
+    };
+    out.push_str(&format!(
+        "{id} v{version} is up to date ({} tasks{baselines})\n",
+        built.tasks.len()
+    ));
+    for older in bench::suites::versions(id)
+        .into_iter()
+        .filter(|&v| v != version)
+    {
+        if check_baselines(id, older)? {
+            out.push_str(&format!(
+                "{id} v{older} (frozen): its random and oracle baselines current\n"
+            ));
         }
     }
     Ok(out)
