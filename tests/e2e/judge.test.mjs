@@ -7,8 +7,8 @@
 // the page's judge file — report included — is the CLI's. The report shows, the judging
 // survives a reload, and the episode page links to the judge with its episode.
 //   node --test tests/e2e/judge.test.mjs   (after the Trunk build; see support.mjs)
-// The CLI is `cargo run --release --bin playbench` (scripts/test.sh has built it by then),
-// or the binary PLAYBENCH_BIN names.
+// The CLI is the binary PLAYBENCH_BIN names (scripts/test.sh names the dev build its native
+// tests made), else `cargo run --release -p playbench-cli --bin playbench`.
 
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
