@@ -40,7 +40,9 @@ fi
 step "the committed suite is exactly what the generator builds"
 # In the dev profile the native tests have already built it (a release build of the
 # workspace would take minutes; envs and bench are optimised in dev, Cargo.toml).
-cargo run -q --bin playbench -- suite --check
+# The vical suite's Atari tasks play on the ROMs the native tests took from the ale-py
+# wheel (tests/src/atari/roms.rs).
+cargo run -q --bin playbench -- --roms "${ATARI_ROMS_DIR:-.cache/atari-roms}" suite --check
 
 step "golden, suite and RNG tests as wasm in headless Chromium"
 # The runner's default of 20 s per test binary is too short for the suite and golden

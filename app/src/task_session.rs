@@ -458,6 +458,7 @@ impl TaskSession {
         (!actions.is_empty()).then(|| DemoClip {
             label: label.trim().to_string(),
             seed: self.task.seed,
+            init_skip: None,
             prefix: self.task.prefix.clone(),
             actions,
         })
@@ -550,6 +551,8 @@ mod tests {
 
     #[test]
     fn every_builtin_task_starts_with_a_way_to_play_each_action_and_its_demos_replay() {
+        // The vical suite's Atari tasks play on ROMs the user supplies.
+        playbench_tests::atari::shelve_test_roms().unwrap();
         let tasks: Vec<&Task> = bench::suites::ids()
             .into_iter()
             .flat_map(|id| {

@@ -43,10 +43,13 @@ impl Agent for RandomAgent {
     }
 }
 
-/// The oracle solver of the task's environment.
+/// The oracle solver of the task's environment, or the oracle's play the task
+/// recorded (`Task::recorded_oracle`), replayed.
 #[derive(Default)]
 pub struct OracleAgent {
     solver: Option<Box<dyn Solver>>,
+    /// The recorded decisions still to play, in reverse.
+    recorded: Vec<String>,
 }
 
 impl OracleAgent {
@@ -75,16 +78,26 @@ impl Agent for OracleAgent {
     }
 
     fn begin(&mut self, runner: &EpisodeRunner) {
-        self.solver = runner.env().oracle(control_of(runner));
+        let recorded = &runner.task().recorded_oracle;
+        self.recorded = recorded.iter().rev().cloned().collect();
+        self.solver = if recorded.is_empty() {
+            runner.env().oracle(control_of(runner))
+        } else {
+            None
+        };
     }
 
     fn decide(&mut self, runner: &EpisodeRunner) -> Reply {
         let env = runner.env();
-        let choice = self
-            .solver
-            .as_mut()
-            .and_then(|s| s.next_action(env))
-            .map(|a| env.action_text(&a));
+        let choice = if runner.task().recorded_oracle.is_empty() {
+            self.solver
+                .as_mut()
+                .and_then(|s| s.next_action(env))
+                .map(|a| env.action_text(&a))
+        } else {
+            // Past the end of the recording the oracle has no plan.
+            self.recorded.pop()
+        };
         let parametric = matches!(env.action_space(), ActionSpace::Parametric { .. });
         match choice {
             Some(name) => match runner.action_index(&name) {

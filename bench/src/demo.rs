@@ -46,6 +46,7 @@ pub struct ClipPlay {
 pub fn play_clip(task: &Task, clip: &DemoClip) -> Result<ClipPlay, TaskError> {
     let mut t = task.clone();
     t.max_steps = clip.actions.len().max(1) as u32;
+    t.init_skip = clip.init_skip.unwrap_or(t.init_skip);
     let mut runner = EpisodeRunner::start_from(&t, clip.seed, &clip.prefix)?;
     let mut frame = Frame::default();
     runner.env().render(&mut frame);

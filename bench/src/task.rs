@@ -78,6 +78,11 @@ pub struct Task {
     /// repetitions). One when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trials: Option<u32>,
+    /// The oracle's decisions from this task's start, recorded when the suite was built,
+    /// for environments whose oracle is a search too slow to run in every episode
+    /// (Atari): the oracle agent replays them. Empty: the environment's oracle plays.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recorded_oracle: Vec<String>,
 }
 
 /// A demonstration: a start configuration and the actions played from it, one frame
@@ -88,6 +93,10 @@ pub struct DemoClip {
     /// What the clip shows, e.g. "success" or "falling into a hole".
     pub label: String,
     pub seed: u64,
+    /// No-op steps after reset when the clip starts elsewhere than the task (Atari
+    /// openings differ by warm-up, not by seed); absent: the task's `init_skip`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init_skip: Option<u32>,
     #[serde(default)]
     pub prefix: Vec<String>,
     pub actions: Vec<String>,
@@ -217,6 +226,15 @@ fn err(field: impl Into<String>, message: impl Into<String>) -> TaskError {
     }
 }
 
+/// An environment that cannot be made, as the task field it blames.
+fn env_error(e: envs::EnvError) -> TaskError {
+    let field = match e {
+        envs::EnvError::BadKwargs(_) => "kwargs",
+        _ => "env",
+    };
+    err(field, e.to_string())
+}
+
 /// Parses any JSON document; errors name the offending field as a path.
 pub(crate) fn parse<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, TaskError> {
     let de = &mut serde_json::Deserializer::from_str(json);
@@ -251,13 +269,7 @@ impl Task {
 
     /// Makes the task's environment.
     pub fn make_env(&self) -> Result<Box<dyn Env>, TaskError> {
-        envs::make(&self.env, &self.kwargs).map_err(|e| {
-            let field = match e {
-                envs::EnvError::BadKwargs(_) => "kwargs",
-                _ => "env",
-            };
-            err(field, e.to_string())
-        })
+        envs::make(&self.env, &self.kwargs).map_err(env_error)
     }
 
     /// The environment's action index for a name.
@@ -276,10 +288,21 @@ impl Task {
         if self.id.trim().is_empty() {
             return Err(err("id", "must not be empty"));
         }
-        let env = self.make_env()?;
-        let names = env.action_names();
-        let parametric = matches!(env.action_space(), envs::ActionSpace::Parametric { .. });
+        let env = match envs::make(&self.env, &self.kwargs) {
+            Ok(env) => Some(env),
+            // A ROM the user has not supplied yet (Atari): everything but the action
+            // names is checked now; the names are when the environment is made to play.
+            Err(envs::EnvError::MissingAsset(_)) => None,
+            Err(e) => return Err(env_error(e)),
+        };
+        let names = env.as_ref().map(|e| e.action_names());
+        let parametric = env
+            .as_ref()
+            .is_some_and(|e| matches!(e.action_space(), envs::ActionSpace::Parametric { .. }));
         let known = |field: &str, name: &str| -> Result<(), TaskError> {
+            let Some(names) = &names else {
+                return Ok(());
+            };
             if names.iter().any(|n| n == name) {
                 Ok(())
             } else {
@@ -310,7 +333,7 @@ impl Task {
         // Played actions (the prefix, demonstrations) may be any action text of a
         // parametric environment (e.g. `place(1, 2)`); offered actions are its presets.
         let playable = |field: &str, text: &str| -> Result<(), TaskError> {
-            if parametric && env.parse_action(text).is_ok() {
+            if parametric && env.as_ref().is_some_and(|e| e.parse_action(text).is_ok()) {
                 Ok(())
             } else {
                 known(field, text)
@@ -318,6 +341,14 @@ impl Task {
         };
         for (i, a) in self.prefix.iter().enumerate() {
             playable(&format!("prefix[{i}]"), a)?;
+        }
+        for (i, a) in self.recorded_oracle.iter().enumerate() {
+            if !self.actions.contains(a) {
+                return Err(err(
+                    format!("recorded_oracle[{i}]"),
+                    format!("{a:?} is not one of the task's actions"),
+                ));
+            }
         }
         if let Some(noop) = &self.noop {
             known("noop", noop)?;
@@ -354,6 +385,12 @@ impl Task {
                 return Err(err(
                     format!("demos[{d}].actions"),
                     "a clip plays at least one action",
+                ));
+            }
+            if self.noop.is_none() && clip.init_skip.is_some_and(|k| k > 0) {
+                return Err(err(
+                    format!("demos[{d}].init_skip"),
+                    "needs the task's noop",
                 ));
             }
             for (i, a) in clip.prefix.iter().enumerate() {

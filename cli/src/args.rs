@@ -20,6 +20,11 @@ use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// A folder of Atari ROM files (any names; recognised by MD5, as the driver's
+    /// "roms" kwarg reads them), for the Atari tasks. Playbench ships no ROM: the
+    /// ale-py wheel on PyPI holds them under ale_py/roms/.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub roms: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -133,6 +138,21 @@ pub struct SuiteArgs {
     /// recipes, instead of printing one.
     #[arg(long, conflicts_with = "suite_id")]
     pub check: bool,
+    /// Play the Atari search oracle from every start of the vical suite's Atari tasks
+    /// and print the recording the suite replays (bench/suites/vical/atari-oracle.json;
+    /// minutes in a release build; needs --roms).
+    #[arg(long, conflicts_with_all = ["check", "suite_id"])]
+    pub record_atari: bool,
+    /// With --record-atari: record these games (task id stems, e.g. `breakout,tennis`)
+    /// or starts (`breakout-served`, `breakout-demo`) only, and keep the committed
+    /// recording's other plays.
+    #[arg(
+        long,
+        value_name = "GAMES_OR_STARTS",
+        requires = "record_atari",
+        value_delimiter = ','
+    )]
+    pub only: Vec<String>,
     #[command(flatten)]
     pub suite_id: SuiteChoice,
 }

@@ -129,6 +129,16 @@ fn json<T: serde::Serialize>(v: &T) -> String {
 }
 
 pub fn dispatch(cli: &Cli) -> Result<Output, CliError> {
+    if let Some(dir) = &cli.roms {
+        let shelved = crate::rom_folder::shelve_folder(dir)
+            .map_err(|e| CliError::Usage(e.replacen("\"roms\": ", "--roms: ", 1)))?;
+        if shelved.games.is_empty() {
+            return Err(CliError::Usage(format!(
+                "--roms: {} holds no ROM of a supported Atari game",
+                dir.display()
+            )));
+        }
+    }
     match &cli.command {
         Command::Tasks(choice) => Ok(Output::ok(json(&suite(&choice.suite_id)?.tasks))),
         Command::Run(args) if args.suite => run_suite(args),
@@ -136,6 +146,7 @@ pub fn dispatch(cli: &Cli) -> Result<Output, CliError> {
         Command::Verify { input } => crate::verify::command(input).map(Output::ok),
         Command::Baseline(args) => baseline(args),
         Command::Suite(args) if args.check => check_suites().map(Output::ok),
+        Command::Suite(args) if args.record_atari => record_atari(&args.only).map(Output::ok),
         Command::Suite(args) => build_suite(args).map(Output::ok),
         Command::Audit(args) => crate::audit::command(args),
         Command::Judge(args) => crate::judge::command(args),
@@ -324,6 +335,45 @@ fn baseline(args: &BaselineArgs) -> Result<Output, CliError> {
 fn build_suite(args: &SuiteArgs) -> Result<String, CliError> {
     let (_, built) = fresh_build(&args.suite_id.suite_id)?;
     Ok(bench::suites::calibrated::to_json(&built))
+}
+
+/// `playbench suite --record-atari [--only SLUGS]`: the search oracle's play from every
+/// Atari start of the vical suite (or of the games named, the committed recording
+/// keeping the rest), two starts at a time.
+fn record_atari(only: &[String]) -> Result<String, CliError> {
+    use bench::suites::vical::atari;
+    let failed = |error| CliError::SuiteBuild {
+        id: bench::suites::vical::SUITE_ID.to_string(),
+        error,
+    };
+    let recipes = atari::recipes();
+    let keys = atari::recording_keys(&recipes);
+    // A recording key is `<game>-<start>`: `--only` names either.
+    let picks =
+        |o: &str, key: &str| o == key || key.rsplit_once('-').is_some_and(|(game, _)| game == o);
+    let chosen = |key: &str| only.is_empty() || only.iter().any(|o| picks(o, key));
+    if let Some(unknown) = only.iter().find(|o| !keys.iter().any(|k| picks(o, k))) {
+        let games: Vec<&str> = recipes.iter().map(|r| r.slug).collect();
+        return Err(CliError::Usage(format!(
+            "--only: no Atari game or start {unknown:?} in the vical suite (its games: {}; \
+             its starts: {})",
+            games.join(", "),
+            keys.join(", ")
+        )));
+    }
+    let total = keys.iter().filter(|k| chosen(k)).count();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let progress = |key: &str| {
+        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        eprintln!("playbench: recorded {key} ({n} of {total})");
+    };
+    let fresh = atari::record(&recipes, &chosen, 2, &progress).map_err(failed)?;
+    if only.is_empty() {
+        return Ok(fresh.to_json());
+    }
+    let mut kept = atari::committed_recording().map_err(failed)?;
+    kept.plays.extend(fresh.plays);
+    Ok(kept.to_json())
 }
 
 /// The latest version of suite `id` and its build from the recipes.

@@ -81,6 +81,17 @@ fn bad_arguments_are_explained() {
     let (code, _, err) = playbench(&["run", "--task", "taxi-s1", "--link", "--suite"]);
     assert_eq!(code, 2);
     assert!(err.contains("--suite"), "{err}");
+    let (code, _, err) = playbench(&["--roms", "no/such/folder", "tasks"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no/such/folder"), "{err}");
+    let (code, _, err) = playbench(&["suite", "--record-atari", "--only", "pong"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no Atari game or start \"pong\"") && err.contains("breakout-served"),
+        "{err}"
+    );
+    let (code, _, err) = playbench(&["suite", "--only", "breakout"]);
+    assert_eq!(code, 2, "--only needs --record-atari: {err}");
 }
 
 #[test]

@@ -5,9 +5,10 @@
 // Playbench ships no ROM: a person drops it on the page. The tests take Breakout's ROM
 // from the test cache `.cache/atari-roms/` (or ATARI_ROMS_DIR), which the native tests
 // fill from the ale-py wheel (`tests/src/atari/roms.rs`); when it is missing, this file
-// fills it by running the one native test that reads Breakout's ROM. No suite has Atari
-// tasks yet: the shared episode is played on (forked) from a short scripted episode of a
-// task written out in full (`tests/src/bin/atari_episode.rs`).
+// fills it by running the one native test that reads Breakout's ROM. A person plays on
+// (forks) a short scripted episode of a task written out in full
+// (`tests/src/bin/atari_episode.rs`); a model plays a task of the vical suite against the
+// scripted endpoint (tests/servers/scripted-openai.mjs).
 
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +16,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { expectText, launchBrowser, openPage, pageHarness } from './support.mjs';
+import { downloaded, expectText, launchBrowser, openPage, pageHarness, saveProfile } from './support.mjs';
+import { startScripted } from './scripted.mjs';
 
 const TIMEOUT = 120_000;
 const harness = pageHarness({ before, after, afterEach });
@@ -254,6 +256,74 @@ test('The ale-py wheel dropped on /roms puts every supported game on the shelf',
     assert.deepEqual(problems, [], 'the page logged errors');
   } finally {
     await fresh.close();
+  }
+});
+
+test('A vical Atari task asks for its ROM, shows the expert and random demonstrations, and a model plays it at V-ICAL settings; the link verifies', { timeout: 480_000 }, async () => {
+  const rom = fs.readFileSync(breakoutRomPath());
+  const scripted = await startScripted();
+  const fresh = await launchBrowser();
+  try {
+    const { page, problems } = await openPage(fresh.context);
+    const goto = async (p) => {
+      await page.goto(`${harness.url()}${p}`);
+      return page;
+    };
+    // A suite run names the games whose ROMs are missing and does not start without them.
+    await goto('/run/suite?suite=vical');
+    await expectText(page.getByTestId('suite-needs-roms'), /^The selected tasks include 9 Atari games whose ROMs are not on this device \(Playbench ships none\): Seaquest, Asterix, Frostbite, Berzerk, RoadRunner, Tennis, Freeway, BattleZone, Breakout\./, 30_000);
+    await page.getByTestId('suite-start').click();
+    await expectText(page.getByTestId('suite-problems'), /ROMs are not on this device \(Seaquest, .*Breakout\)/);
+
+    // The task's page asks for the ROM; once dropped, its demonstrations play.
+    await goto('/task?id=breakout-served&suite=vical');
+    await expectText(page.getByTestId('needs-rom-text'), /breakout\.bin/, 30_000);
+    await dropFiles(page, '[data-testid=rom-drop]', [{ name: 'breakout.bin', bytes: rom }]);
+    await expectText(page.getByTestId('task-id'), 'breakout-served');
+    assert.equal(await page.getByTestId('demo').count(), 2);
+    await expectText(page.getByTestId('task-rules'), /as a share of an expert's on the same start; you pass at 50 of 100/);
+    await expectText(page.getByTestId('demo-caption').first(), 'Start State');
+
+    // A model at V-ICAL's settings: the whole history, demonstrations first, one
+    // decision a turn until the 200-decision budget runs out or the game ends.
+    await saveProfile(goto, { base: `${scripted.url}/v1`, model: 'seq:FIRE,RIGHT,RIGHT,LEFT,LEFT,NOOP' });
+    await goto('/run?task=breakout-served&suite=vical');
+    await page.getByTestId('run-start').click();
+    await page.getByTestId('run-result').waitFor({ timeout: 400_000 });
+    const log = await scripted.log();
+    assert.ok(log.length > 6, `${log.length} requests`);
+    // The first request holds the demonstrations' 60 frames and the start; each later
+    // one adds a frame.
+    assert.equal(log[0].images, 61, JSON.stringify(log.slice(0, 3).map((l) => l.images)));
+    assert.equal(log[1].images, 62);
+    const file = JSON.parse(await downloaded(page, 'run-download'));
+    assert.equal(file.task.suite, 'vical');
+    assert.equal(file.record.task, 'breakout-served');
+    assert.equal(file.record.decisions.length, log.length, 'a request a decision');
+    assert.ok(
+      log.length === 200 || file.record.failure === 'early_termination',
+      `${log.length} decisions, ${file.record.failure}`,
+    );
+    assert.deepEqual(file.record.decisions.slice(0, 3).map((d) => d.action), ['FIRE', 'RIGHT', 'RIGHT']);
+    const link = await page.getByTestId('share-link').inputValue();
+    assert.ok(!/rom/i.test(link.split('#')[0]), link);
+    assert.deepEqual(problems, [], 'the page logged errors');
+
+    // Another browser: the link asks for the ROM, then re-simulates and re-scores.
+    const other = await launchBrowser();
+    try {
+      const { page: viewer, problems: viewerProblems } = await openPage(other.context);
+      await viewer.goto(link);
+      await expectText(viewer.getByTestId('needs-rom-text'), /breakout\.bin/);
+      await viewer.getByTestId('rom-file').setInputFiles(breakoutRomPath());
+      await expectText(viewer.getByTestId('verdict'), 'Verified', 60_000);
+      assert.deepEqual(viewerProblems, [], 'the viewer logged errors');
+    } finally {
+      await other.close();
+    }
+  } finally {
+    await fresh.close();
+    await scripted.close();
   }
 });
 

@@ -19,7 +19,7 @@ test('Playing an environment fetches no suite; the first suite page fetches them
         const { pathname } = new URL(r.url());
         if (pathname.startsWith('/suites/')) fetched.push(pathname);
       });
-      await p.route('**/suites/vical/v1.json', (route) =>
+      await p.route('**/suites/vical/v2.json', (route) =>
         down ? route.fulfill({ status: 503, contentType: 'text/plain', body: 'down' }) : route.continue(),
       );
     },
@@ -29,22 +29,22 @@ test('Playing an environment fetches no suite; the first suite page fetches them
   assert.deepEqual(fetched, [], 'the play page fetched suite files');
 
   // To the suite by the site's navigation (no reload): the files are fetched then.
-  harness.allow(/HTTP 503: .*\/suites\/vical\/v1\.json/);
+  harness.allow(/HTTP 503: .*\/suites\/vical\/v2\.json/);
   harness.allow(/Failed to load resource: the server responded with a status of 503/);
   await page.getByTestId('nav-suite').click();
   await expectText(
     page.getByTestId('error'),
-    /suites\/vical\/v1\.json could not be fetched: the server answered 503\. Check the connection and try again\./,
+    /suites\/vical\/v2\.json could not be fetched: the server answered 503\. Check the connection and try again\./,
   );
   assert.ok(fetched.includes('/suites/playbench-core/v1.json'), fetched.join(', '));
-  assert.ok(fetched.includes('/suites/vical/v1.baseline-oracle.json') || fetched.includes('/suites/vical/v1.json'));
+  assert.ok(fetched.includes('/suites/vical/v2.baseline-oracle.json') || fetched.includes('/suites/vical/v2.json'));
 
   down = false;
   const before = fetched.length;
   await page.getByTestId('suites-retry').click();
   await expectText(page.getByTestId('suite-id'), 'playbench-core');
   // Trying again fetches what is still missing (the HTTP cache may answer the rest).
-  assert.ok(fetched.slice(before).includes('/suites/vical/v1.json'), fetched.slice(before).join(', '));
+  assert.ok(fetched.slice(before).includes('/suites/vical/v2.json'), fetched.slice(before).join(', '));
 
   // Later suite pages and the home page's count use what is here: nothing more fetched.
   const settled = fetched.length;

@@ -34,7 +34,22 @@ pub fn wheel(requirement: &str, file_prefix: &str) -> Result<PathBuf, String> {
     if let Some(w) = find_wheel(&dir, file_prefix) {
         return Ok(w);
     }
-    std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    // Test processes run at once: each downloads into a folder of its own and moves the
+    // finished wheel into place (a rename), so none reads another's partial file.
+    let own = dir.join(format!(".download-{}", std::process::id()));
+    std::fs::create_dir_all(&own).map_err(|e| format!("creating {}: {e}", own.display()))?;
+    let found = download(requirement, file_prefix, &own).and_then(|w| {
+        let target = dir.join(w.file_name().unwrap_or_default());
+        std::fs::rename(&w, &target)
+            .map(|()| target)
+            .map_err(|e| format!("moving {} into {}: {e}", w.display(), dir.display()))
+    });
+    let _ = std::fs::remove_dir_all(&own);
+    found
+}
+
+/// `pip download`s the wheel into `dir`.
+fn download(requirement: &str, file_prefix: &str, dir: &Path) -> Result<PathBuf, String> {
     let mut tried = Vec::new();
     for (program, prefix) in [
         ("python3", vec!["-m", "pip"]),
@@ -51,10 +66,10 @@ pub fn wheel(requirement: &str, file_prefix: &str) -> Result<PathBuf, String> {
                 requirement,
                 "-d",
             ])
-            .arg(&dir)
+            .arg(dir)
             .status();
         match status {
-            Ok(s) if s.success() => match find_wheel(&dir, file_prefix) {
+            Ok(s) if s.success() => match find_wheel(dir, file_prefix) {
                 Some(w) => return Ok(w),
                 None => tried.push(format!("{program}: no {file_prefix}*.whl appeared")),
             },

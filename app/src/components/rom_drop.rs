@@ -161,3 +161,11 @@ pub fn NeedsRom(
         </section>
     }
 }
+
+/// [`NeedsRom`] for `env_id` when its ROM is missing (with the page's title set), for a
+/// page to show instead of the environment; `None` when nothing is missing.
+pub fn needs_rom_panel(env_id: &str, on_added: Callback<Vec<&'static Game>>) -> Option<AnyView> {
+    let game = crate::rom_shelf::missing_rom(env_id)?;
+    crate::pages::home::set_title("ROM needed · Playbench");
+    Some(view! { <NeedsRom env_id=env_id.to_string() game=game on_added=on_added /> }.into_any())
+}

@@ -19,6 +19,7 @@ use crate::browser::run_controller::RunController;
 use crate::components::error_box::ErrorBox;
 use crate::components::frame_view::{FrameSource, FrameView};
 use crate::components::latency_line::LatencyLine;
+use crate::components::rom_drop::needs_rom_panel;
 use crate::components::run_setup::{RunSetup, RunSetupState};
 use crate::components::share_box::{page_origin, ShareBox};
 use crate::components::turn_log::TurnLog;
@@ -90,8 +91,15 @@ pub fn RunPage() -> impl IntoView {
             )
         })
     });
+    // Bumped when a ROM is supplied on this page: the run is set up again.
+    let roms_added = RwSignal::new(0u32);
+    let on_rom = Callback::new(move |_| roms_added.update(|n| *n += 1));
     move || match target.get() {
-        Ok(t) => view! { <RunTask target=t /> }.into_any(),
+        Ok(t) => {
+            roms_added.track();
+            needs_rom_panel(&t.task.env, on_rom)
+                .unwrap_or_else(|| view! { <RunTask target=t /> }.into_any())
+        }
         Err(why) => cannot_run(why).into_any(),
     }
 }

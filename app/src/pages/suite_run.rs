@@ -20,6 +20,7 @@ use crate::browser::storage::local;
 use crate::browser::suite_runner::{worker, Live, Progress, SharedRun};
 use crate::browser::tab_lock::{self, TabLock};
 use crate::components::results_view::ResultsTable;
+use crate::components::rom_drop::RomDrop;
 use crate::components::run_setup::{RunSetup, RunSetupState};
 use crate::pages::home::set_title;
 use crate::pages::task::TaskLoadErrorBox;
@@ -361,8 +362,31 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
     let running = move || run.is_active();
     // Starting over or discarding deletes the saved run: ask first (in the page).
     let saved = move || shared.get_value().borrow().is_some();
+    // The Atari games of the selected tasks whose ROMs are not on this device; bumped
+    // when ROMs are dropped on the page.
+    let roms_added = RwSignal::new(0u32);
+    let on_rom = Callback::new(move |_| roms_added.update(|n| *n += 1));
+    let missing_roms = move || {
+        roms_added.track();
+        let mut names: Vec<&'static str> = Vec::new();
+        for t in selection.get().tasks(suite) {
+            if let Some(game) = crate::rom_shelf::missing_rom(&t.env) {
+                if !names.contains(&game.name) {
+                    names.push(game.name);
+                }
+            }
+        }
+        names
+    };
     let start = move |_| {
-        if elsewhere.get_untracked() {
+        let missing = missing_roms();
+        if !missing.is_empty() {
+            problems.set(vec![format!(
+                "The selected tasks play Atari games whose ROMs are not on this device ({}): \
+                 drop them (or the ale-py wheel) above, or leave those tasks out of the selection.",
+                missing.join(", ")
+            )]);
+        } else if elsewhere.get_untracked() {
             problems.set(vec![ELSEWHERE_NEW.into()]);
         } else if saved() {
             confirm.set(Some(Replace::Start));
@@ -528,6 +552,19 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                             })}
                         })}
                     </fieldset>
+                    {move || {
+                        let missing = missing_roms();
+                        (!missing.is_empty()).then(|| view! {
+                            <div class="needs-rom" data-testid="suite-needs-roms">
+                                <p>{format!(
+                                    "The selected tasks include {} Atari games whose ROMs are not on this device (Playbench ships none): {}. Drop them here, or the ale-py wheel.",
+                                    missing.len(),
+                                    missing.join(", ")
+                                )}</p>
+                                <RomDrop on_added=on_rom />
+                            </div>
+                        })
+                    }}
                     <div class="form-actions">
                         <button type="button" data-testid="suite-start" on:click=start disabled=running>"Start a new run"</button>
                         <button type="button" data-testid="suite-resume" on:click=resume

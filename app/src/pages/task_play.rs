@@ -28,7 +28,7 @@ use crate::components::error_box::ErrorBox;
 use crate::components::frame_view::{FrameSource, FrameView, PointerInput};
 use crate::components::keys::on_page_keys;
 use crate::components::realtime::{realtime_timer, RealtimeBar};
-use crate::components::rom_drop::NeedsRom;
+use crate::components::rom_drop::needs_rom_panel;
 use crate::components::share_box::{page_origin, ShareBox};
 use crate::pages::home::set_title;
 use crate::pages::task::{suite_task, TagChips, TaskFacts, TaskLoadErrorBox};
@@ -138,13 +138,7 @@ pub fn TaskPlay() -> impl IntoView {
 
 /// The panel asking for the ROM a task's environment needs.
 fn needs_rom(env: &str, on_added: Callback<Vec<&'static envs::atari::Game>>) -> AnyView {
-    match crate::rom_shelf::missing_rom(env) {
-        Some(game) => {
-            set_title("ROM needed · Playbench");
-            view! { <NeedsRom env_id=env.to_string() game=game on_added=on_added /> }.into_any()
-        }
-        None => ().into_any(),
-    }
+    needs_rom_panel(env, on_added).unwrap_or_else(|| ().into_any())
 }
 
 /// The environment of the episode a fork link continues, when it needs a missing ROM.

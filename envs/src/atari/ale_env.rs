@@ -13,6 +13,7 @@ use serde_json::json;
 use super::actions::{self, Action as AleAction};
 use super::env::{AtariConfig, AtariEnv, ObsType, SCREEN_HEIGHT, SCREEN_WIDTH};
 use super::games::Game;
+use super::oracle::Planner;
 use super::roms;
 use super::AtariError;
 use crate::core::clock::{Clock, ClockMode};
@@ -22,6 +23,7 @@ use crate::core::env::{
 };
 use crate::core::error::EnvError;
 use crate::core::kwargs::Kwargs;
+use crate::core::oracle::{Control, Solver};
 use crate::core::spec::{wrap, EnvSpec};
 use crate::Frame;
 
@@ -88,8 +90,8 @@ fn missing_rom(id: &str, game: &Game) -> EnvError {
     EnvError::MissingAsset(format!(
         "ROM not supplied: {id} plays the {} ROM (ALE's `{}`, MD5 {}), which Playbench does \
          not ship; supply the ROM file (the ale-py wheel on PyPI contains it): put it on the \
-         ROM shelf (`envs::atari::roms::add_rom`), or give the driver's \"roms\" kwarg a \
-         folder that holds it",
+         ROM shelf (`envs::atari::roms::add_rom`), or give a folder that holds it to the \
+         driver's \"roms\" kwarg or `playbench --roms`",
         game.name, game.id, game.md5
     ))
 }
@@ -197,6 +199,10 @@ impl Env for AleEnv {
             .into_iter()
             .map(str::to_string)
             .collect()
+    }
+
+    fn noop(&self) -> Option<usize> {
+        self.preset_of(actions::NOOP)
     }
 
     fn keymap(&self) -> Vec<KeyBinding> {
@@ -324,6 +330,11 @@ impl Env for AleEnv {
 
     fn clone_box(&self) -> Box<dyn Env> {
         Box::new(self.clone())
+    }
+
+    /// A search on copies of the console (slow: the `vical` suite records its play).
+    fn oracle(&self, control: Control) -> Option<Box<dyn Solver>> {
+        Some(Box::new(Planner::new(control)))
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -17,6 +17,7 @@ pub mod games;
 mod machine;
 mod md5;
 mod mt19937;
+pub mod oracle;
 mod palette;
 mod props;
 mod riot;

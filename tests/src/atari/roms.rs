@@ -46,11 +46,18 @@ pub fn rom_dir() -> Result<PathBuf, String> {
         return Ok(dir);
     }
     let roms = crate::wheels::wheel_files(ALE_PY, WHEEL_PREFIX, ROM_PREFIX)?;
-    std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    // Test processes run at once: each fills a folder of its own and renames it into
+    // place whole, so none sees another's half-filled folder.
+    let own = cache.join(format!(".atari-roms-{}", std::process::id()));
+    std::fs::create_dir_all(&own).map_err(|e| format!("creating {}: {e}", own.display()))?;
     for (file, data) in roms {
         if file.ends_with(".bin") && !file.contains('/') {
-            std::fs::write(dir.join(&file), data).map_err(|e| format!("writing {file}: {e}"))?;
+            std::fs::write(own.join(&file), data).map_err(|e| format!("writing {file}: {e}"))?;
         }
+    }
+    // Another process may have put its folder in place first: then this one goes.
+    if std::fs::rename(&own, &dir).is_err() {
+        let _ = std::fs::remove_dir_all(&own);
     }
     if has_roms(&dir) {
         Ok(dir)

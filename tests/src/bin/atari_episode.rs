@@ -1,6 +1,7 @@
 //! `cargo run -p playbench-tests --bin atari_episode`: prints the share-link fragment
-//! (`e=pb1.…`) of a short Breakout episode on a task written out in full (no suite has
-//! Atari tasks yet), played by a fixed sequence of actions. The browser tests
+//! (`e=pb1.…`) of a short Breakout episode on a task written out in full (an inline
+//! task, as a link from outside the suites carries), played by a fixed sequence of
+//! actions. The browser tests
 //! (`tests/e2e/atari.test.mjs`) open it, fork it and play on as a person. The ROM
 //! comes from the test cache (`playbench_tests::atari::shelve_test_roms`); neither the
 //! task nor the episode holds it.

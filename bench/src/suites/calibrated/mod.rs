@@ -101,6 +101,7 @@ fn skeleton(r: &Recipe, seed: u64) -> Result<Task, TaskError> {
         demos: vec![DemoClip {
             label: "placeholder".into(),
             seed,
+            init_skip: None,
             prefix: Vec::new(),
             actions: vec![actions[0].clone()],
         }],
@@ -114,6 +115,7 @@ fn skeleton(r: &Recipe, seed: u64) -> Result<Task, TaskError> {
             extra: r.extra_tags.iter().map(|t| t.to_string()).collect(),
         },
         trials: None,
+        recorded_oracle: Vec::new(),
     })
 }
 
@@ -266,6 +268,7 @@ fn clip(label: &str, seed: u64, prefix: Vec<String>, actions: Vec<String>) -> De
     DemoClip {
         label: label.to_string(),
         seed,
+        init_skip: None,
         prefix,
         actions,
     }

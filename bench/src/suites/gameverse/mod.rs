@@ -53,6 +53,7 @@ fn skeleton(r: &Recipe) -> Result<Task, TaskError> {
         demos: vec![DemoClip {
             label: "placeholder".into(),
             seed: r.seed,
+            init_skip: None,
             prefix: Vec::new(),
             actions: vec![actions[0].clone()],
         }],
@@ -72,6 +73,7 @@ fn skeleton(r: &Recipe) -> Result<Task, TaskError> {
             extra: vec!["gameverse".into()],
         },
         trials: (r.trials > 1).then_some(r.trials),
+        recorded_oracle: Vec::new(),
     })
 }
 
@@ -103,6 +105,7 @@ fn demos(task: &Task, demo_cap: usize) -> Result<Vec<DemoClip>, TaskError> {
     let mut out = vec![DemoClip {
         label: "the expert playing".into(),
         seed: task.seed,
+        init_skip: None,
         prefix: Vec::new(),
         actions: shown,
     }];
@@ -114,6 +117,7 @@ fn demos(task: &Task, demo_cap: usize) -> Result<Vec<DemoClip>, TaskError> {
             out.push(DemoClip {
                 label: "a loss".into(),
                 seed: task.seed,
+                init_skip: None,
                 prefix: Vec::new(),
                 actions: actions_of(&record),
             });

@@ -62,6 +62,7 @@ fn skeleton(r: &Recipe, level: &str, seed: u64) -> Result<Task, TaskError> {
         demos: vec![DemoClip {
             label: "placeholder".into(),
             seed,
+            init_skip: None,
             prefix: Vec::new(),
             actions: vec![actions[0].clone()],
         }],
@@ -79,6 +80,7 @@ fn skeleton(r: &Recipe, level: &str, seed: u64) -> Result<Task, TaskError> {
             extra: vec!["visgym".into(), level.to_string()],
         },
         trials: None,
+        recorded_oracle: Vec::new(),
     })
 }
 
@@ -100,6 +102,7 @@ fn demos(task: &Task) -> Result<Vec<DemoClip>, TaskError> {
         let mut out = vec![DemoClip {
             label: "the solver on another puzzle".into(),
             seed: t.seed,
+            init_skip: None,
             prefix: Vec::new(),
             actions: actions_of(&expert),
         }];
@@ -110,6 +113,7 @@ fn demos(task: &Task) -> Result<Vec<DemoClip>, TaskError> {
                 out.push(DemoClip {
                     label: "an attempt that fails".into(),
                     seed: t.seed,
+                    init_skip: None,
                     prefix: Vec::new(),
                     actions: actions_of(&record),
                 });
