@@ -89,14 +89,11 @@ impl Agent for OracleAgent {
 
     fn decide(&mut self, runner: &EpisodeRunner) -> Reply {
         let env = runner.env();
-        let choice = if runner.task().recorded_oracle.is_empty() {
-            self.solver
-                .as_mut()
-                .and_then(|s| s.next_action(env))
-                .map(|a| env.action_text(&a))
-        } else {
-            // Past the end of the recording the oracle has no plan.
-            self.recorded.pop()
+        // `begin` chose: a solver, or the recording (past its end, or with neither, the
+        // oracle has no plan).
+        let choice = match self.solver.as_mut() {
+            Some(solver) => solver.next_action(env).map(|a| env.action_text(&a)),
+            None => self.recorded.pop(),
         };
         let parametric = matches!(env.action_space(), ActionSpace::Parametric { .. });
         match choice {

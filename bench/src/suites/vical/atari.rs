@@ -442,8 +442,13 @@ pub fn committed_recording() -> Result<Recording, TaskError> {
 }
 
 /// The recorded play for `key`, checked against the start it must have been played
-/// from.
-fn play_for<'a>(rec: &'a Recording, key: &str, task: &Task) -> Result<&'a Play, TaskError> {
+/// from: `r`'s game and settings from start `s`.
+fn play_for<'a>(
+    rec: &'a Recording,
+    key: &str,
+    r: &AtariRecipe,
+    s: &Start,
+) -> Result<&'a Play, TaskError> {
     let stale = |why: &str| {
         err(
             format!("atari-oracle.json: {key}"),
@@ -457,11 +462,15 @@ fn play_for<'a>(rec: &'a Recording, key: &str, task: &Task) -> Result<&'a Play, 
         .plays
         .get(key)
         .ok_or_else(|| stale("no recorded play"))?;
-    let same = play.env == task.env
-        && play.kwargs == task.kwargs
-        && play.init_skip == task.init_skip
-        && play.prefix == task.prefix
-        && (play.frame_skip, play.action_steps) == (task.frame_skip, task.action_steps);
+    let same = play.env == r.env()
+        && play.kwargs == r.kwargs()
+        && play.init_skip == s.init_skip
+        && play
+            .prefix
+            .iter()
+            .map(String::as_str)
+            .eq(s.prefix.iter().copied())
+        && (play.frame_skip, play.action_steps) == (r.frame_skip, r.action_steps);
     if !same {
         return Err(stale("recorded from another start"));
     }
@@ -472,13 +481,11 @@ fn play_for<'a>(rec: &'a Recording, key: &str, task: &Task) -> Result<&'a Play, 
 pub fn tasks(recipes: &[AtariRecipe], rec: &Recording) -> Result<Vec<Task>, TaskError> {
     let mut out = Vec::new();
     for r in recipes {
-        let demo_key = format!("{}-demo", r.slug);
-        let demo_task = skeleton(r, &r.demo, r.budget)?;
-        let demo = play_for(rec, &demo_key, &demo_task)?;
+        let demo = play_for(rec, &format!("{}-demo", r.slug), r, &r.demo)?;
         for s in &r.starts {
             let key = format!("{}-{}", r.slug, s.name);
+            let play = play_for(rec, &key, r, s)?;
             let mut task = skeleton(r, s, r.budget)?;
-            let play = play_for(rec, &key, &task)?;
             task.recorded_oracle = play.decisions.clone();
             let expert = run_episode(&task, &mut OracleAgent::new())?;
             let points = expert.progress.total_reward;
@@ -586,4 +593,61 @@ fn demos(task: &Task, r: &AtariRecipe, demo: &Play) -> Result<Vec<DemoClip>, Tas
 /// The committed recording's tasks.
 pub fn build() -> Result<Vec<Task>, TaskError> {
     tasks(&recipes(), &committed_recording()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A play recorded from `r`'s start `s`, as `record` writes it.
+    fn play_from(r: &AtariRecipe, s: &Start) -> Play {
+        Play {
+            env: r.env(),
+            kwargs: r.kwargs(),
+            init_skip: s.init_skip,
+            prefix: s.prefix.iter().map(|a| a.to_string()).collect(),
+            frame_skip: r.frame_skip,
+            action_steps: r.action_steps,
+            decisions: vec!["NOOP".into()],
+        }
+    }
+
+    #[test]
+    fn a_recording_from_another_start_or_without_the_start_is_refused_by_name() {
+        let recipes = recipes();
+        let seaquest = &recipes[0];
+        let demo_key = format!("{}-demo", seaquest.slug);
+        let recording = |play: Option<Play>| Recording {
+            format: RECORDING_FORMAT.into(),
+            plays: play.map(|p| (demo_key.clone(), p)).into_iter().collect(),
+        };
+        let message = |rec: &Recording| match tasks(&recipes[..1], rec) {
+            Ok(_) => panic!("a stale recording built"),
+            Err(e) => format!("{}: {}", e.field, e.message),
+        };
+
+        let missing = message(&recording(None));
+        assert!(
+            missing.contains("atari-oracle.json: seaquest-demo")
+                && missing.contains("no recorded play")
+                && missing.contains("--record-atari"),
+            "{missing}"
+        );
+        let mut moved = play_from(seaquest, &seaquest.demo);
+        moved.init_skip += 1;
+        let stale = message(&recording(Some(moved)));
+        assert!(
+            stale.contains("seaquest-demo") && stale.contains("recorded from another start"),
+            "{stale}"
+        );
+        let mut other_opening = play_from(seaquest, &seaquest.demo);
+        other_opening.prefix.push("FIRE".into());
+        assert!(message(&recording(Some(other_opening))).contains("another start"));
+        // The demonstration's own play passes the check: the next missing key is named.
+        let next = message(&recording(Some(play_from(seaquest, &seaquest.demo))));
+        assert!(
+            next.contains("seaquest-surface") && next.contains("no recorded play"),
+            "{next}"
+        );
+    }
 }
