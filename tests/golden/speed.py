@@ -1,7 +1,11 @@
-"""Steps and frames per second of the Gymnasium, MiniGrid and third-party references
-(tetris-gymnasium, flappy-bird-gymnasium, highway-env), timed the way `tests/src/bench.rs`
-times ours: through `gym.make`, uniformly random actions, resets included in the time,
-and for frames an `rgb_array` render after every step. Steps are timed on an
+"""Steps and frames per second of the Gymnasium, MiniGrid, third-party (tetris-gymnasium,
+flappy-bird-gymnasium, highway-env) and Atari (ale-py) references, timed the way
+`tests/src/bench.rs` times ours: through `gym.make`, uniformly random actions, resets
+included in the time, and for frames an `rgb_array` render after every step. A case
+with "ale_act" (the Atari emulation cases) is timed through ALE's own interface
+instead: `ale.act` with a random action of the minimal set, one frame a call, a reset at
+game over, and for frames `getScreenRGB` after every call -- ALE's C++ core with no
+Gymnasium step around each frame. Steps are timed on an
 environment made without a render mode: highway-env draws the frames between policy
 steps when it has one, which would make its steps look slower than they are. Tetris
 draws its `rgb_array` frame through the package's RgbObservation wrapper, as the golden
@@ -9,7 +13,8 @@ data does (tests/golden/thirdparty/generate.py).
 
 Run by `cargo run --release -p playbench-tests --bin bench -- --reference`, which makes
 the virtual environment (`.cache/venv-reference`: gymnasium 1.4.0, minigrid 3.2.0,
-numpy 2.4.6, pygame 2.6.1, the third-party packages as the golden data pins them).
+numpy 2.4.6, pygame 2.6.1, the third-party packages as the golden data pins them,
+ale-py 0.12.1 with the ROMs its wheel carries).
 Reads on standard input
 
     {"seconds": S, "cases": [{"name": ..., "env": ..., "kwargs": {...}}, ...]}
@@ -26,6 +31,7 @@ from importlib import metadata
 
 import warnings
 
+import ale_py
 import flappy_bird_gymnasium  # noqa: F401  (registers FlappyBird-v0)
 import gymnasium as gym
 import highway_env
@@ -35,8 +41,9 @@ import tetris_gymnasium.envs  # noqa: F401  (registers tetris_gymnasium/Tetris)
 from tetris_gymnasium.wrappers.observation import RgbObservation
 
 gym.register_envs(highway_env)
+gym.register_envs(ale_py)
 
-THIRD_PARTY = ["tetris-gymnasium", "flappy-bird-gymnasium", "highway-env"]
+THIRD_PARTY = ["tetris-gymnasium", "flappy-bird-gymnasium", "highway-env", "ale-py"]
 
 
 def rate(env, seconds, render, f64_action):
@@ -66,6 +73,36 @@ def rate(env, seconds, render, f64_action):
             block = 64
 
 
+def ale_rate(env, seconds, render):
+    """Frames per second of ALE's `act` on `env`'s emulator (frame skip 1)."""
+    env.reset(seed=0)
+    ale = env.unwrapped.ale
+    actions = ale.getMinimalActionSet()
+    rng = np.random.default_rng(0)
+    frames = 0
+    start = time.perf_counter()
+    while True:
+        for a in rng.integers(len(actions), size=64):
+            ale.act(actions[a])
+            if render:
+                ale.getScreenRGB()
+            if ale.game_over():
+                ale.reset_game()
+            frames += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return frames / elapsed
+
+
+def ale_case(case, seconds):
+    env = gym.make(case["env"], **case["kwargs"])
+    ale_rate(env, 0.05, True)
+    steps = ale_rate(env, seconds, False)
+    frames = ale_rate(env, seconds, True)
+    env.close()
+    return steps, frames
+
+
 def main():
     warnings.filterwarnings("ignore")
     job = json.load(sys.stdin)
@@ -88,6 +125,15 @@ def main():
         # Our kwarg: the reference takes the torque in whatever dtype it is given.
         f64_action = kwargs.pop("action_dtype", None) == "float64"
         try:
+            if case.get("ale_act"):
+                steps, frames = ale_case(case, job["seconds"])
+                print(
+                    json.dumps(
+                        {"env": case["name"], "steps_per_s": steps, "frames_per_s": frames}
+                    ),
+                    flush=True,
+                )
+                continue
             plain = gym.make(case["env"], **kwargs)
             drawn = gym.make(case["env"], render_mode="rgb_array", **kwargs)
             render = RgbObservation(drawn).render if case["env"].startswith("tetris") else drawn.render

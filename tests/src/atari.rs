@@ -458,4 +458,3 @@ pub fn shelve_test_roms() -> Result<Vec<&'static str>, String> {
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod roms;
-pub mod speed;

@@ -17,6 +17,10 @@ pub struct BenchCase {
     pub name: &'static str,
     pub env: &'static str,
     pub kwargs: fn() -> Map<String, Value>,
+    /// The reference is timed through ALE's own interface (`ale.act`, one frame a call)
+    /// rather than `gym.make`: the Atari emulation cases, so that their ratio is against
+    /// ALE's C++ core and not the Python around it.
+    pub ale_act: bool,
 }
 
 impl BenchCase {
@@ -29,7 +33,12 @@ impl BenchCase {
 
     /// The case as the reference script (`tests/golden/speed.py`) reads it.
     pub fn to_json(&self) -> Value {
-        json!({"name": self.name, "env": self.env, "kwargs": (self.kwargs)()})
+        json!({
+            "name": self.name,
+            "env": self.env,
+            "kwargs": (self.kwargs)(),
+            "ale_act": self.ale_act,
+        })
     }
 }
 
@@ -59,6 +68,7 @@ const fn case(name: &'static str, env: &'static str) -> BenchCase {
         name,
         env,
         kwargs: none,
+        ale_act: false,
     }
 }
 
@@ -71,12 +81,14 @@ const FIXED: &[BenchCase] = &[
         name: "FrozenLake4x4-det",
         env: "FrozenLake-v1",
         kwargs: not_slippery,
+        ale_act: false,
     },
     case("FrozenLake8x8-slippery", "FrozenLake8x8-v1"),
     BenchCase {
         name: "FrozenLake8x8-det",
         env: "FrozenLake8x8-v1",
         kwargs: not_slippery,
+        ale_act: false,
     },
     case("CartPole-v1", "CartPole-v1"),
     case("Acrobot-v1", "Acrobot-v1"),
@@ -86,6 +98,7 @@ const FIXED: &[BenchCase] = &[
         name: "Pendulum-v1-f64action",
         env: "Pendulum-v1",
         kwargs: || object(json!({"action_dtype": "float64"})),
+        ale_act: false,
     },
 ];
 
@@ -99,9 +112,41 @@ const THIRD_PARTY: &[BenchCase] = &[
     case("highway-fast-v0", "highway-fast-v0"),
 ];
 
-/// Every benchmarked case: [`FIXED`], every MiniGrid id, then [`THIRD_PARTY`].
+/// One frame per step and the RAM as observation: the emulator's own speed.
+fn emulation() -> Map<String, Value> {
+    object(json!({"frameskip": 1, "obs_type": "ram"}))
+}
+
+/// Per Atari game: `ALE/<Game>-v5` as registered (frame skip 4, the RGB observation of
+/// every step), against `gym.make` of ale-py; and `<Game>-emulation`, one frame per
+/// step with the RAM as observation, against ALE's `act` called directly (its C++ core
+/// with no Python per frame). Steps per second of the emulation case are emulated
+/// frames per second; a frame is the RGB screen (`getScreenRGB` in the reference).
+fn atari_cases() -> Vec<BenchCase> {
+    envs::specs()
+        .filter(|s| std::ptr::eq(s.family, &envs::atari::FAMILY))
+        .flat_map(|s| {
+            let game = s.id.strip_prefix("ALE/").unwrap_or(s.id);
+            let emulation_name = game.replace("-v5", "-emulation");
+            [
+                case(game, s.id),
+                BenchCase {
+                    // Made once per process (the cases live as long as it does).
+                    name: Box::leak(emulation_name.into_boxed_str()),
+                    env: s.id,
+                    kwargs: emulation,
+                    ale_act: true,
+                },
+            ]
+        })
+        .collect()
+}
+
+/// Every benchmarked case: [`FIXED`], every MiniGrid id, [`THIRD_PARTY`], then the
+/// Atari games (their ROMs from the ale-py wheel, [`crate::atari::shelve_test_roms`]).
 pub fn cases() -> Vec<&'static BenchCase> {
     static MINIGRID: std::sync::OnceLock<Vec<BenchCase>> = std::sync::OnceLock::new();
+    static ATARI: std::sync::OnceLock<Vec<BenchCase>> = std::sync::OnceLock::new();
     let minigrid = MINIGRID.get_or_init(|| {
         envs::specs()
             .filter(|s| std::ptr::eq(s.family, &envs::minigrid::FAMILY))
@@ -112,7 +157,13 @@ pub fn cases() -> Vec<&'static BenchCase> {
         .iter()
         .chain(minigrid.iter())
         .chain(THIRD_PARTY)
+        .chain(ATARI.get_or_init(atari_cases).iter())
         .collect()
+}
+
+/// Whether any of `cases` needs Atari ROMs on the shelf.
+pub fn needs_roms(cases: &[&BenchCase]) -> bool {
+    cases.iter().any(|c| c.env.starts_with("ALE/"))
 }
 
 /// The cases whose name contains one of the comma-separated parts of `only` (all

@@ -41,12 +41,16 @@ pub fn seconds() -> f64 {
 }
 
 /// `cargo test` of the browser benchmark `test` (`tests/tests/<test>.rs`, feature
-/// `wasm-bench`) in release, in headless Chromium, with its output shown.
+/// `wasm-bench`) in headless Chromium, with its output shown, built with the app's
+/// profile (`wasm-release` in Cargo.toml, as index.html builds it) so that the figures
+/// are those of the code the app ships. (Trunk then runs wasm-opt over the app, which
+/// this build does not.)
 pub fn wasm_bench_command(test: &str) -> Command {
     let mut cmd = Command::new(env!("CARGO"));
     cmd.args([
         "test",
-        "--release",
+        "--profile",
+        "wasm-release",
         "--target",
         "wasm32-unknown-unknown",
         "-p",

@@ -6,7 +6,7 @@ use super::cpu::{Bus, Cpu};
 use super::mt19937::Mt19937;
 use super::props::RomProperties;
 use super::riot::Riot;
-use super::tia::{Tia, TiaBus, TiaInputs, MAX_RESISTANCE};
+use super::tia::{Tia, TiaInputs, MAX_RESISTANCE};
 use super::AtariError;
 
 /// The emulator's own generator (power-on RAM, timer and Super Chip RAM) is seeded with
@@ -126,13 +126,8 @@ impl Board {
         }
         let a = a as u16;
         if a & 0x80 == 0 {
-            let mut bus = TiaBus {
-                cycles: &mut self.cycles,
-                data_bus: self.data_bus,
-                last_access_was_read: self.last_access_was_read,
-                inputs: &self.tia_inputs,
-            };
-            self.tia.peek(a, &mut bus)
+            self.tia
+                .peek(a, self.cycles, self.data_bus, &self.tia_inputs)
         } else {
             self.riot.peek(a, self.cycles, self.port_a, self.switches)
         }
@@ -149,13 +144,8 @@ impl Board {
         }
         let a = a as u16;
         if a & 0x80 == 0 {
-            let mut bus = TiaBus {
-                cycles: &mut self.cycles,
-                data_bus: self.data_bus,
-                last_access_was_read: self.last_access_was_read,
-                inputs: &self.tia_inputs,
-            };
-            self.tia.poke(a, value, &mut bus);
+            self.tia
+                .poke(a, value, &mut self.cycles, self.last_access_was_read);
         } else {
             self.riot.poke(a, value, self.cycles);
         }

@@ -26,14 +26,6 @@ pub struct TiaInputs {
 
 pub const MAX_RESISTANCE: i32 = 0x7fff_ffff;
 
-/// What a TIA access needs from the rest of the machine.
-pub struct TiaBus<'a> {
-    pub cycles: &'a mut u32,
-    pub data_bus: u8,
-    pub last_access_was_read: bool,
-    pub inputs: &'a TiaInputs,
-}
-
 #[derive(Clone, Debug)]
 pub struct Tia {
     tables: &'static TiaTables,
@@ -587,8 +579,11 @@ impl Tia {
                 })
             }
             _ => {
-                // Every object, pixel by pixel, through the priority encoder. Masks of
-                // disabled ball/missiles read as the all-zero mask.
+                // Every object through the priority encoder, pixel by pixel where an
+                // object shows. A playfield-aligned word of 4 pixels where none shows
+                // has one colour and no collision (the playfield's pixels are 4 wide
+                // from pixel 0), so it is written whole. Masks of a disabled ball or
+                // missile read as the all-zero mask.
                 let n = ending - start;
                 let enabled = self.enabled_objects;
                 let extra = self.priority_and_score as usize;
@@ -605,7 +600,31 @@ impl Tia {
                 let p1 = slice(p1m, true);
                 let pf_bits = &pf_row[hpos..hpos + n];
                 let out = &mut buffer[start..ending];
-                for i in 0..n {
+                let word = |s: &[u8], i: usize| {
+                    s.get(i..i + 4)
+                        .and_then(|w| w.try_into().ok())
+                        .map_or(u32::MAX, u32::from_ne_bytes)
+                };
+                let (grp0_word, grp1_word) =
+                    (u32::from(grp0) * 0x0101_0101, u32::from(grp1) * 0x0101_0101);
+                let mut i = 0;
+                while i < n {
+                    let h = hpos + i;
+                    if h & 3 == 0
+                        && i + 4 <= n
+                        && (word(bl, i)
+                            | word(m0, i)
+                            | word(m1, i)
+                            | (word(p0, i) & grp0_word)
+                            | (word(p1, i) & grp1_word))
+                            == 0
+                    {
+                        let e = usize::from(pf & pf_bits[i] != 0) << 5;
+                        let half = usize::from(h >= 80);
+                        out[i..i + 4].fill(colors[tables.priority[half][e | extra] as usize]);
+                        i += 4;
+                        continue;
+                    }
                     let e = (u8::from(pf & pf_bits[i] != 0) << 5)
                         | (u8::from(bl[i] != 0) << 4)
                         | (u8::from(m1[i] != 0) << 3)
@@ -613,8 +632,9 @@ impl Tia {
                         | (u8::from(m0[i] != 0) << 1)
                         | u8::from(grp0 & p0[i] != 0);
                     collision |= col[e as usize];
-                    let half = usize::from(hpos + i >= 80);
+                    let half = usize::from(h >= 80);
                     out[i] = colors[tables.priority[half][e as usize | extra] as usize];
+                    i += 1;
                 }
             }
         }
@@ -746,10 +766,11 @@ impl Tia {
         };
     }
 
-    pub fn peek(&mut self, addr: u16, bus: &mut TiaBus) -> u8 {
-        let cycles = *bus.cycles;
+    /// A read at system clock `cycles`; `data_bus` is the bus's last value (the bits the
+    /// TIA does not drive).
+    pub fn peek(&mut self, addr: u16, cycles: u32, data_bus: u8, inputs: &TiaInputs) -> u8 {
         self.update_frame(cycles.wrapping_mul(3) as i32);
-        let noise = bus.data_bus & 0x3f;
+        let noise = data_bus & 0x3f;
         let bits = |hi: u16, lo: u16| -> u8 {
             (if self.collision & hi != 0 { 0x80 } else { 0 })
                 | (if self.collision & lo != 0 { 0x40 } else { 0 })
@@ -764,7 +785,7 @@ impl Tia {
             0x06 => bits(0x1000, 0) | noise,
             0x07 => bits(0x2000, 0x4000) | noise,
             pin @ 0x08..=0x0b => {
-                let r = bus.inputs.resistance[(pin - 8) as usize];
+                let r = inputs.resistance[(pin - 8) as usize];
                 if r == 0 {
                     0x80 | noise
                 } else if r == MAX_RESISTANCE || self.dump_enabled {
@@ -780,15 +801,19 @@ impl Tia {
                     }
                 }
             }
-            0x0c => (if bus.inputs.fire_high[0] { 0x80 } else { 0 }) | noise,
-            0x0d => (if bus.inputs.fire_high[1] { 0x80 } else { 0 }) | noise,
+            0x0c => (if inputs.fire_high[0] { 0x80 } else { 0 }) | noise,
+            0x0d => (if inputs.fire_high[1] { 0x80 } else { 0 }) | noise,
             _ => noise,
         }
     }
 
-    pub fn poke(&mut self, addr: u16, value: u8, bus: &mut TiaBus) {
+    /// A write at system clock `*cycles` (WSYNC moves it on); `last_access_was_read` is
+    /// the bus's previous access. Each is passed alone, not with the other bus state:
+    /// the board stores them as single bytes, and a wider load of both right after
+    /// those stores stalled every write natively.
+    pub fn poke(&mut self, addr: u16, value: u8, cycles: &mut u32, last_access_was_read: bool) {
         let addr = addr & 0x3f;
-        let clock = bus.cycles.wrapping_mul(3) as i32;
+        let clock = cycles.wrapping_mul(3) as i32;
         let delay = match addr {
             0x01 | 0x0b | 0x0c | 0x1b | 0x1c => 1,
             0x04 | 0x05 | 0x12 | 0x13 => 8,
@@ -825,17 +850,17 @@ impl Tia {
                 }
                 if self.vblank & 0x80 != 0 && value & 0x80 == 0 {
                     self.dump_enabled = false;
-                    self.dump_disabled_cycle = *bus.cycles as i32;
+                    self.dump_disabled_cycle = *cycles as i32;
                 }
                 self.vblank = value;
             }
             // WSYNC halts the CPU to the end of the line (only after a read, which a
             // store's operand fetch always is).
-            0x02 if bus.last_access_was_read => {
+            0x02 if last_access_was_read => {
                 let line_start = (self.clock_when_frame_started / 3) as u32;
-                let to_end = 76 - (bus.cycles.wrapping_sub(line_start) % 76);
+                let to_end = 76 - (cycles.wrapping_sub(line_start) % 76);
                 if to_end < 76 {
-                    *bus.cycles = bus.cycles.wrapping_add(to_end);
+                    *cycles = cycles.wrapping_add(to_end);
                 }
             }
             0x04 => {

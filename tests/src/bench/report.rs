@@ -7,10 +7,32 @@ use serde::Serialize;
 use super::{BenchCase, Measured};
 use crate::speed::Figure;
 
-/// The wasm targets of the performance issue: steps and frames per second against the
-/// reference's.
-pub const STEPS_TARGET: f64 = 100.0;
-pub const FRAMES_TARGET: f64 = 20.0;
+/// The wasm targets: steps and frames per second as a multiple of the reference's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Targets {
+    pub steps: f64,
+    pub frames: f64,
+}
+
+/// Against a Python reference (the performance issue's targets).
+pub const PYTHON_TARGETS: Targets = Targets {
+    steps: 100.0,
+    frames: 20.0,
+};
+/// Against ALE, whose emulator is C++: at least as fast (the Atari issue's target).
+pub const ATARI_TARGETS: Targets = Targets {
+    steps: 1.0,
+    frames: 1.0,
+};
+
+/// The targets of a family (by its label).
+pub fn targets(family: &str) -> Targets {
+    if family == envs::atari::FAMILY.label {
+        ATARI_TARGETS
+    } else {
+        PYTHON_TARGETS
+    }
+}
 
 /// One repetition: every side measured once over the cases, one after the other.
 #[derive(Default)]
@@ -134,15 +156,24 @@ fn cell(v: Option<f64>) -> String {
     v.map_or("-".into(), |v| format!("{v:.0}"))
 }
 
+/// A ratio as a number: whole above 10, two decimals below (the Atari ratios are near 1).
+fn number(v: f64) -> String {
+    if v >= 10.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
 fn times(v: Option<f64>) -> String {
-    v.map_or("-".into(), |v| format!("{v:.0}x"))
+    v.map_or("-".into(), |v| format!("{}x", number(v)))
 }
 
 /// `min/median`, with `!` when the median misses `target`.
 fn ratio_cell(r: Option<Ratio>, target: f64) -> String {
     r.map_or("-".into(), |r| {
         let flag = if r.median < target { "!" } else { "" };
-        format!("{:.0}/{:.0}x{flag}", r.min, r.median)
+        format!("{}/{}x{flag}", number(r.min), number(r.median))
     })
 }
 
@@ -162,22 +193,25 @@ pub fn table(figures: &[CaseFigures]) -> String {
         "nat/ref"
     );
     for f in figures {
+        let target = targets(&f.family);
         out.push_str(&format!(
             "{:<34} {:>9} {:>9} {:>10} {:>7} | {:>7} {:>7} {:>8} {:>7}\n",
             f.name,
             cell(median(&f.reference.steps_per_s)),
             cell(median(&f.wasm.steps_per_s)),
-            ratio_cell(f.wasm_steps, STEPS_TARGET),
+            ratio_cell(f.wasm_steps, target.steps),
             times(f.native_steps.map(|r| r.median)),
             cell(median(&f.reference.frames_per_s)),
             cell(median(&f.wasm.frames_per_s)),
-            ratio_cell(f.wasm_frames, FRAMES_TARGET),
+            ratio_cell(f.wasm_frames, target.frames),
             times(f.native_frames.map(|r| r.median)),
         ));
     }
     out.push_str(&format!(
-        "ratios: min/median over repetitions; targets: wasm steps/s >= {STEPS_TARGET:.0}x and \
-         frames/s >= {FRAMES_TARGET:.0}x the reference ('!' where the median misses)\n"
+        "ratios: min/median over repetitions; targets: wasm steps/s >= {:.0}x and frames/s \
+         >= {:.0}x the reference, Atari >= {:.0}x both against ALE's C++ ('!' where the \
+         median misses)\n",
+        PYTHON_TARGETS.steps, PYTHON_TARGETS.frames, ATARI_TARGETS.steps
     ));
     out
 }
@@ -199,6 +233,7 @@ pub fn worst_per_family(figures: &[CaseFigures]) -> String {
     let mut out = String::new();
     for family in families(figures) {
         let members: Vec<&CaseFigures> = figures.iter().filter(|f| f.family == family).collect();
+        let target = targets(family);
         let line = |pick: fn(&CaseFigures) -> Option<Ratio>, target: f64| {
             let rated: Vec<(&str, f64)> = members
                 .iter()
@@ -206,22 +241,27 @@ pub fn worst_per_family(figures: &[CaseFigures]) -> String {
                 .collect();
             let below = rated.iter().filter(|(_, r)| *r < target).count();
             match rated.iter().min_by(|a, b| a.1.total_cmp(&b.1)) {
-                Some((name, r)) => format!("worst {name} {r:.0}x ({below} below {target:.0}x)"),
+                Some((name, r)) => format!(
+                    "worst {name} {}x ({below} below {}x)",
+                    number(*r),
+                    number(target)
+                ),
                 None => "not measured".into(),
             }
         };
         out.push_str(&format!(
             "{family} ({} ids): steps {}; frames {}\n",
             members.len(),
-            line(|f| f.wasm_steps, STEPS_TARGET),
-            line(|f| f.wasm_frames, FRAMES_TARGET),
+            line(|f| f.wasm_steps, target.steps),
+            line(|f| f.wasm_frames, target.frames),
         ));
     }
     out
 }
 
 /// A horizontal bar chart (SVG) of one family's median wasm ratios, steps and frames,
-/// on a log scale from 1x to 10,000x, with the two targets marked.
+/// on a log scale of four decades from a tenth of the lower target (at most 1x), with
+/// the two targets marked.
 pub fn chart_svg(family: &str, figures: &[CaseFigures]) -> String {
     const LEFT: f64 = 260.0;
     const WIDTH: f64 = 480.0;
@@ -229,7 +269,13 @@ pub fn chart_svg(family: &str, figures: &[CaseFigures]) -> String {
     const TOP: f64 = 40.0;
     let members: Vec<&CaseFigures> = figures.iter().filter(|f| f.family == family).collect();
     let height = TOP + ROW * members.len() as f64 + 30.0;
-    let x = |ratio: f64| LEFT + WIDTH * (ratio.clamp(1.0, 10_000.0).log10() / 4.0);
+    let target = targets(family);
+    let low = 10f64.powf(
+        ((target.steps.min(target.frames) / 10.0).log10() + 1e-9)
+            .floor()
+            .min(0.0),
+    );
+    let x = |ratio: f64| LEFT + WIDTH * ((ratio / low).clamp(1.0, 10_000.0).log10() / 4.0);
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{height}\" \
          font-family=\"sans-serif\" font-size=\"12\">\n\
@@ -240,16 +286,17 @@ pub fn chart_svg(family: &str, figures: &[CaseFigures]) -> String {
         family = escape(family),
     );
     for decade in 0..=4 {
-        let v = 10f64.powi(decade);
+        let v = low * 10f64.powi(decade);
         let gx = x(v);
         svg.push_str(&format!(
             "<line x1=\"{gx}\" y1=\"{TOP}\" x2=\"{gx}\" y2=\"{y2}\" stroke=\"#ddd\"/>\
-             <text x=\"{gx}\" y=\"{ty}\" text-anchor=\"middle\">{v}x</text>\n",
+             <text x=\"{gx}\" y=\"{ty}\" text-anchor=\"middle\">{label}x</text>\n",
             y2 = height - 25.0,
             ty = height - 10.0,
+            label = number(v),
         ));
     }
-    for (target, colour) in [(STEPS_TARGET, "#1f5fbf"), (FRAMES_TARGET, "#d9731a")] {
+    for (target, colour) in [(target.steps, "#1f5fbf"), (target.frames, "#d9731a")] {
         let gx = x(target);
         svg.push_str(&format!(
             "<line x1=\"{gx}\" y1=\"{TOP}\" x2=\"{gx}\" y2=\"{y2}\" stroke=\"{colour}\" \
@@ -378,5 +425,46 @@ mod tests {
         );
         assert_eq!(svg.matches("<rect").count(), 2);
         assert!(!chart_svg("Toy Text", &figures).contains("CartPole"));
+    }
+
+    #[test]
+    fn atari_is_held_to_ale_speed_with_ratios_in_hundredths() {
+        let cases = super::super::cases_matching(Some("Breakout"));
+        assert_eq!(
+            cases.iter().map(|c| c.name).collect::<Vec<_>>(),
+            ["Breakout-v5", "Breakout-emulation"]
+        );
+        assert!(!cases[0].ale_act && cases[1].ale_act);
+        assert_eq!(cases[1].to_json()["kwargs"]["frameskip"], 1);
+        let reps = vec![Repetition {
+            reference: vec![
+                figure("Breakout-v5", 3_000.0, 2_800.0),
+                figure("Breakout-emulation", 12_000.0, 10_000.0),
+            ],
+            native: Vec::new(),
+            wasm: vec![
+                measured("Breakout-v5", 3_300.0, 2_660.0),
+                measured("Breakout-emulation", 12_600.0, 10_000.0),
+            ],
+        }];
+        let figures = collect(&cases, &reps);
+        assert_eq!(figures[0].family, "Atari (ALE)");
+        assert_eq!(targets(&figures[0].family), ATARI_TARGETS);
+        let table = table(&figures);
+        assert!(table.contains("1.10/1.10x "), "{table}");
+        assert!(table.contains("0.95/0.95x!"), "{table}");
+        assert!(table.contains("1.05/1.05x "), "{table}");
+        let worst = worst_per_family(&figures);
+        assert!(
+            worst.contains("steps worst Breakout-emulation 1.05x (0 below 1.00x)")
+                && worst.contains("frames worst Breakout-v5 0.95x (1 below 1.00x)"),
+            "{worst}"
+        );
+        // The chart's scale starts at a tenth of the target.
+        let svg = chart_svg("Atari (ALE)", &figures);
+        assert!(
+            svg.contains(">0.10x</text>") && svg.contains(">1000x</text>"),
+            "{svg}"
+        );
     }
 }

@@ -1,8 +1,10 @@
 //! `cargo run --release -p playbench-tests --bin bench -- --reference`: steps/s and
-//! frames/s of every Toy Text, Classic Control and MiniGrid id and of Tetris, FlappyBird
-//! and Highway, natively and in headless Chromium (wasm), against the Python reference
-//! measured live in the same run (`tests/golden/speed.py`, the packages below in
-//! `.cache/venv-reference`, made on first use). Repetitions interleave the three sides
+//! frames/s of every Toy Text, Classic Control and MiniGrid id, of Tetris, FlappyBird
+//! and Highway, and of the Atari games (as `-v5` and one frame a step, `-emulation`),
+//! natively and in headless Chromium (wasm, the app's build profile), against the
+//! reference measured live in the same run (`tests/golden/speed.py`, the packages below
+//! in `.cache/venv-reference`, made on first use; the Atari ROMs from the ale-py wheel,
+//! as for the golden tests). Repetitions interleave the three sides
 //! (reference, native, wasm), all pinned to one core; the table gives the ratios' min
 //! and median over repetitions, then the worst environment per family and the machine.
 //! The figures go to `target/bench/speed.json`, a chart per family beside them.
@@ -32,14 +34,14 @@ use playbench_tests::bench::turns::{
     measure_turns, turn_cases_matching, turn_table, TurnFigures, REQUESTS,
 };
 use playbench_tests::bench::{
-    cases_matching, measure, BenchCase, Measured, SECONDS, WARM_UP_NATIVE,
+    cases_matching, measure, needs_roms, BenchCase, Measured, SECONDS, WARM_UP_NATIVE,
 };
 use playbench_tests::speed::{flag, option, run_reference, wasm_bench_command, Figure};
 use serde_json::json;
 
 /// The reference packages, pinned as the golden data's (`docs/golden-data.md`,
 /// `tests/golden/thirdparty/generate.py`).
-const REFERENCE_PACKAGES: [&str; 7] = [
+const REFERENCE_PACKAGES: [&str; 8] = [
     "gymnasium==1.4.0",
     "minigrid==3.2.0",
     "numpy==2.4.6",
@@ -47,6 +49,7 @@ const REFERENCE_PACKAGES: [&str; 7] = [
     "tetris-gymnasium==0.3.1",
     "flappy-bird-gymnasium==0.4.0",
     "pandas==3.1.1",
+    "ale-py==0.12.1",
 ];
 /// Installed without its dependencies: it asks for pygame-ce, which installs the same
 /// `pygame` module as pygame (the golden data's environment does the same).
@@ -265,6 +268,12 @@ fn main() {
     if cases.is_empty() {
         eprintln!("no case matches --only {only:?}");
         std::process::exit(2);
+    }
+    if needs_roms(&cases) {
+        if let Err(e) = playbench_tests::atari::shelve_test_roms() {
+            eprintln!("the Atari cases need the ale-py wheel's ROMs: {e}");
+            std::process::exit(1);
+        }
     }
     let reps: usize = option("--reps")
         .and_then(|r| r.parse().ok())
