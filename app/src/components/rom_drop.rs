@@ -162,10 +162,21 @@ pub fn NeedsRom(
     }
 }
 
-/// [`NeedsRom`] for `env_id` when its ROM is missing (with the page's title set), for a
-/// page to show instead of the environment; `None` when nothing is missing.
-pub fn needs_rom_panel(env_id: &str, on_added: Callback<Vec<&'static Game>>) -> Option<AnyView> {
-    let game = crate::rom_shelf::missing_rom(env_id)?;
-    crate::pages::home::set_title("ROM needed · Playbench");
-    Some(view! { <NeedsRom env_id=env_id.to_string() game=game on_added=on_added /> }.into_any())
+/// Shows `children` once the ROM `env_id` needs is on the shelf (at once for an
+/// environment that needs none); until then [`NeedsRom`], with the page's title set. The
+/// children are made anew when a ROM is added, so the page starts its environment then.
+#[component]
+pub fn RomGate(env_id: String, children: ChildrenFn) -> impl IntoView {
+    let added = RwSignal::new(0u32);
+    let on_added = Callback::new(move |_| added.update(|n| *n += 1));
+    move || {
+        added.track();
+        match crate::rom_shelf::missing_rom(&env_id) {
+            Some(game) => {
+                crate::pages::home::set_title("ROM needed · Playbench");
+                view! { <NeedsRom env_id=env_id.clone() game=game on_added=on_added /> }.into_any()
+            }
+            None => children().into_any(),
+        }
+    }
 }

@@ -19,7 +19,7 @@ use crate::browser::run_controller::RunController;
 use crate::components::error_box::ErrorBox;
 use crate::components::frame_view::{FrameSource, FrameView};
 use crate::components::latency_line::LatencyLine;
-use crate::components::rom_drop::needs_rom_panel;
+use crate::components::rom_drop::RomGate;
 use crate::components::run_setup::{RunSetup, RunSetupState};
 use crate::components::share_box::{page_origin, ShareBox};
 use crate::components::turn_log::TurnLog;
@@ -91,14 +91,16 @@ pub fn RunPage() -> impl IntoView {
             )
         })
     });
-    // Bumped when a ROM is supplied on this page: the run is set up again.
-    let roms_added = RwSignal::new(0u32);
-    let on_rom = Callback::new(move |_| roms_added.update(|n| *n += 1));
     move || match target.get() {
+        // Once a missing ROM is supplied, the run is set up.
         Ok(t) => {
-            roms_added.track();
-            needs_rom_panel(&t.task.env, on_rom)
-                .unwrap_or_else(|| view! { <RunTask target=t /> }.into_any())
+            let env = t.task.env.clone();
+            view! {
+                <RomGate env_id=env>
+                    <RunTask target=t.clone() />
+                </RomGate>
+            }
+            .into_any()
         }
         Err(why) => cannot_run(why).into_any(),
     }

@@ -8,7 +8,7 @@ use leptos_router::hooks::use_query_map;
 
 use crate::components::demo_clip::DemoPlayer;
 use crate::components::error_box::ErrorBox;
-use crate::components::rom_drop::needs_rom_panel;
+use crate::components::rom_drop::RomGate;
 use crate::demo_player::ClipFrames;
 use crate::pages::home::set_title;
 use crate::routes::{
@@ -35,15 +35,14 @@ pub fn TaskPage() -> impl IntoView {
             suite_task(q.get_str("suite"), q.get_str("id")).map(|(s, t)| (s.id.as_str(), t))
         })
     });
-    // Bumped when a ROM is supplied on this page: the demonstrations are played again.
-    let roms_added = RwSignal::new(0u32);
-    let on_rom = Callback::new(move |_| roms_added.update(|n| *n += 1));
     move || match found.get() {
-        Ok((suite, task)) => {
-            roms_added.track();
-            needs_rom_panel(&task.env, on_rom)
-                .unwrap_or_else(|| view! { <TaskDetail task=task suite=suite /> }.into_any())
+        // Once a missing ROM is supplied, the demonstrations are played.
+        Ok((suite, task)) => view! {
+            <RomGate env_id=task.env.clone()>
+                <TaskDetail task=task suite=suite />
+            </RomGate>
         }
+        .into_any(),
         Err(e) => {
             set_title("Unknown task · Playbench");
             view! { <TaskLoadErrorBox error=e /> }.into_any()

@@ -28,7 +28,7 @@ use crate::components::error_box::ErrorBox;
 use crate::components::frame_view::{FrameSource, FrameView, PointerInput};
 use crate::components::keys::on_page_keys;
 use crate::components::realtime::{realtime_timer, RealtimeBar};
-use crate::components::rom_drop::needs_rom_panel;
+use crate::components::rom_drop::RomGate;
 use crate::components::share_box::{page_origin, ShareBox};
 use crate::pages::home::set_title;
 use crate::pages::task::{suite_task, TagChips, TaskFacts, TaskLoadErrorBox};
@@ -72,73 +72,86 @@ pub fn TaskPlay() -> impl IntoView {
         query.with(|q| q.get_str("record").and_then(parse_flag).unwrap_or(false))
     });
     let fork_step = Memo::new(move |_| query.with(|q| q.get_str("fork").map(str::to_string)));
-    // Bumped when a ROM is supplied on this page: the task is started again.
-    let roms_added = RwSignal::new(0u32);
-    let on_rom = Callback::new(move |_| roms_added.update(|n| *n += 1));
     move || {
-        roms_added.track();
+        // Each page waits for the ROM its environment needs ("": none), and starts its
+        // task once it is supplied.
         if let Some(step) = fork_step.get() {
             let stored = query.with_untracked(|q| q.get_str("stored").map(str::to_string));
             let hash = location.hash.get();
-            if let Some(env) = fork_needs_rom(&hash, stored.as_deref()) {
-                return needs_rom(&env, on_rom);
+            let env = fork_needs_rom(&hash, stored.as_deref()).unwrap_or_default();
+            return view! {
+                <RomGate env_id=env>
+                    {forked_page(&step, &hash, stored.clone(), record)}
+                </RomGate>
             }
-            return match forked_task(&step, &hash, stored) {
-                Ok((task, origin, back)) => match start(task) {
-                    Ok(session) => {
-                        let session: Session = RwSignal::new_local(Ok(session));
-                        let task_ref = TaskRef::Inline(Box::new(task.clone()));
-                        let suite = suite_id(origin.suite.as_deref());
-                        view! { <PlayTask task=task suite=suite session=session record=record task_ref=task_ref fork=Some((origin, back)) /> }
-                            .into_any()
-                    }
-                    Err(e) => view! { <TaskLoadErrorBox error=e /> }.into_any(),
-                },
-                Err(why) => {
-                    set_title("Cannot continue · Playbench");
-                    view! {
-                        <ErrorBox
-                            title="This episode cannot be continued".to_string()
-                            message=why
-                            back_href=routes::EPISODE
-                            back_label="Open the replay viewer"
-                        />
-                    }
-                    .into_any()
-                }
-            };
+            .into_any();
         }
         let wanted = found.get();
-        if let Ok((suite, id)) = &wanted {
-            if let Some(task) = suite.task(id) {
-                if crate::rom_shelf::missing_rom(&task.env).is_some() {
-                    return needs_rom(&task.env, on_rom);
-                }
-            }
+        let env = wanted
+            .as_ref()
+            .ok()
+            .and_then(|(suite, id)| suite.task(id))
+            .map(|task| task.env.clone())
+            .unwrap_or_default();
+        view! {
+            <RomGate env_id=env>
+                {task_page(wanted.clone(), record)}
+            </RomGate>
         }
-        let started = wanted.and_then(|(suite, id)| {
-            let task = suite.task(&id).ok_or(TaskLoadError::MissingId)?;
-            start(task).map(|s| (suite, task, s))
-        });
-        match started {
-            Ok((suite, task, session)) => {
+        .into_any()
+    }
+}
+
+/// The play page of a fork link: the task continued from the episode's step `step`.
+fn forked_page(step: &str, hash: &str, stored: Option<String>, record: Memo<bool>) -> AnyView {
+    match forked_task(step, hash, stored) {
+        Ok((task, origin, back)) => match start(task) {
+            Ok(session) => {
                 let session: Session = RwSignal::new_local(Ok(session));
-                // The episode names the task in its own suite and version.
-                let task_ref = TaskRef::in_suite(suite, &task.id);
-                view! { <PlayTask task=task suite=suite.id.as_str() session=session record=record task_ref=task_ref fork=None /> }
+                let task_ref = TaskRef::Inline(Box::new(task.clone()));
+                let suite = suite_id(origin.suite.as_deref());
+                view! { <PlayTask task=task suite=suite session=session record=record task_ref=task_ref fork=Some((origin, back)) /> }
                     .into_any()
             }
-            Err(e) => {
-                set_title("Cannot play · Playbench");
-                view! { <TaskLoadErrorBox error=e /> }.into_any()
+            Err(e) => view! { <TaskLoadErrorBox error=e /> }.into_any(),
+        },
+        Err(why) => {
+            set_title("Cannot continue · Playbench");
+            view! {
+                <ErrorBox
+                    title="This episode cannot be continued".to_string()
+                    message=why
+                    back_href=routes::EPISODE
+                    back_label="Open the replay viewer"
+                />
             }
+            .into_any()
         }
     }
 }
 
-/// The panel asking for the ROM a task's environment needs.
-fn needs_rom(env: &str, on_added: Callback<Vec<&'static envs::atari::Game>>) -> AnyView {
-    needs_rom_panel(env, on_added).unwrap_or_else(|| ().into_any())
+/// The play page of a suite's task.
+fn task_page(
+    wanted: Result<(&'static bench::Suite, String), TaskLoadError>,
+    record: Memo<bool>,
+) -> AnyView {
+    let started = wanted.and_then(|(suite, id)| {
+        let task = suite.task(&id).ok_or(TaskLoadError::MissingId)?;
+        start(task).map(|s| (suite, task, s))
+    });
+    match started {
+        Ok((suite, task, session)) => {
+            let session: Session = RwSignal::new_local(Ok(session));
+            // The episode names the task in its own suite and version.
+            let task_ref = TaskRef::in_suite(suite, &task.id);
+            view! { <PlayTask task=task suite=suite.id.as_str() session=session record=record task_ref=task_ref fork=None /> }
+                .into_any()
+        }
+        Err(e) => {
+            set_title("Cannot play · Playbench");
+            view! { <TaskLoadErrorBox error=e /> }.into_any()
+        }
+    }
 }
 
 /// The environment of the episode a fork link continues, when it needs a missing ROM.
