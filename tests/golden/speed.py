@@ -103,6 +103,23 @@ def ale_case(case, seconds):
     return steps, frames
 
 
+def gym_case(case, seconds):
+    kwargs = dict(case["kwargs"])
+    # Our kwarg: the reference takes the torque in whatever dtype it is given.
+    f64_action = kwargs.pop("action_dtype", None) == "float64"
+    plain = gym.make(case["env"], **kwargs)
+    drawn = gym.make(case["env"], render_mode="rgb_array", **kwargs)
+    render = RgbObservation(drawn).render if case["env"].startswith("tetris") else drawn.render
+    # Untimed: first calls load modules, fonts and caches.
+    rate(drawn, 0.05, render, f64_action)
+    rate(plain, 0.05, None, f64_action)
+    steps = rate(plain, seconds, None, f64_action)
+    frames = rate(drawn, seconds, render, f64_action)
+    plain.close()
+    drawn.close()
+    return steps, frames
+
+
 def main():
     warnings.filterwarnings("ignore")
     job = json.load(sys.stdin)
@@ -121,29 +138,9 @@ def main():
         flush=True,
     )
     for case in job["cases"]:
-        kwargs = dict(case["kwargs"])
-        # Our kwarg: the reference takes the torque in whatever dtype it is given.
-        f64_action = kwargs.pop("action_dtype", None) == "float64"
+        measure = ale_case if case.get("ale_act") else gym_case
         try:
-            if case.get("ale_act"):
-                steps, frames = ale_case(case, job["seconds"])
-                print(
-                    json.dumps(
-                        {"env": case["name"], "steps_per_s": steps, "frames_per_s": frames}
-                    ),
-                    flush=True,
-                )
-                continue
-            plain = gym.make(case["env"], **kwargs)
-            drawn = gym.make(case["env"], render_mode="rgb_array", **kwargs)
-            render = RgbObservation(drawn).render if case["env"].startswith("tetris") else drawn.render
-            # Untimed: first calls load modules, fonts and caches.
-            rate(drawn, 0.05, render, f64_action)
-            rate(plain, 0.05, None, f64_action)
-            steps = rate(plain, job["seconds"], None, f64_action)
-            frames = rate(drawn, job["seconds"], render, f64_action)
-            plain.close()
-            drawn.close()
+            steps, frames = measure(case, job["seconds"])
         except Exception as e:  # one broken case must not hide the others
             print(f"{case['name']}: {type(e).__name__}: {e}", file=sys.stderr)
             continue
