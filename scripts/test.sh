@@ -37,6 +37,9 @@ else
   cargo test --workspace --no-fail-fast
 fi
 
+step "envs without every-family (the app's first-load build) lists every family, makes three"
+cargo test -q -p playbench-envs --no-default-features --lib registry
+
 step "the committed suite is exactly what the generator builds"
 # In the dev profile the native tests have already built it (a release build of the
 # workspace would take minutes; envs and bench are optimised in dev, Cargo.toml).

@@ -38,7 +38,7 @@ pub struct Entry {
 impl Entry {
     /// The default link's request (also what the thumbnail shows).
     pub fn default_request(&self) -> PlayRequest {
-        PlayRequest::new(self.id, Map::new(), 0)
+        default_request(self.id)
     }
 
     /// Whether the home page's filter `query` finds this environment: every word
@@ -67,6 +67,11 @@ impl Entry {
     }
 }
 
+/// An id's defaults with seed 0: the first link, and what the thumbnail shows.
+fn default_request(env_id: &str) -> PlayRequest {
+    PlayRequest::new(env_id, Map::new(), 0)
+}
+
 /// The environments of one family, in registry order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Group {
@@ -81,7 +86,7 @@ pub fn groups() -> Vec<Group> {
     for spec in envs::specs() {
         let mut links = vec![PlayLink {
             label: "Play".to_string(),
-            request: PlayRequest::new(spec.id, Map::new(), 0),
+            request: default_request(spec.id),
         }];
         for v in spec.variants {
             let kwargs = serde_json::from_str::<Map<String, Value>>(v.kwargs).unwrap_or_default();
@@ -90,6 +95,8 @@ pub fn groups() -> Vec<Group> {
                 request: PlayRequest::new(spec.id, kwargs, 0),
             });
         }
+        // Families the first-load build does not make have none with their defaults
+        // (`own_step_limits_are_the_first_load_builds`), so its cards say the same.
         let own_step_limit = envs::make_default(spec.id)
             .ok()
             .and_then(|e| e.own_step_limit());
@@ -129,18 +136,31 @@ pub enum Thumbnail {
     /// The environment cannot start before its game's ROM is supplied (`/roms`).
     NeedsRom(&'static Game),
     /// The environment failed to start for another reason (a bug: shown, never hidden).
-    Failed(LoadError),
+    Failed(String),
+    /// Drawn by the full app: this build does not make the family (`crate::first_load`).
+    Elsewhere,
 }
 
 /// The card's thumbnail for an entry.
 pub fn thumbnail(entry: &Entry) -> Thumbnail {
-    match first_frame(&entry.default_request()) {
-        Ok(frame) => Thumbnail::Frame(frame),
-        Err(LoadError::MissingAsset(why)) => match crate::rom_shelf::missing_rom(entry.id) {
+    thumbnail_of(entry.id)
+}
+
+/// The thumbnail of a registered id (an unknown one fails).
+pub fn thumbnail_of(env_id: &str) -> Thumbnail {
+    if envs::spec(env_id).is_some_and(|s| !s.family.built_in) {
+        return match crate::rom_shelf::missing_rom(env_id) {
             Some(game) => Thumbnail::NeedsRom(game),
-            None => Thumbnail::Failed(LoadError::MissingAsset(why)),
+            None => Thumbnail::Elsewhere,
+        };
+    }
+    match first_frame(&default_request(env_id)) {
+        Ok(frame) => Thumbnail::Frame(frame),
+        Err(LoadError::MissingAsset(why)) => match crate::rom_shelf::missing_rom(env_id) {
+            Some(game) => Thumbnail::NeedsRom(game),
+            None => Thumbnail::Failed(LoadError::MissingAsset(why).to_string()),
         },
-        Err(e) => Thumbnail::Failed(e),
+        Err(e) => Thumbnail::Failed(e.to_string()),
     }
 }
 
@@ -219,6 +239,19 @@ mod tests {
             .find(|e| e.id == "CliffWalking-v1")
             .unwrap();
         assert_eq!(cliff.limit_text(), "No time limit");
+    }
+
+    #[test]
+    fn own_step_limits_are_the_first_load_builds() {
+        // The first-load build cannot make these families to ask: none may have a limit of
+        // its own at its defaults, or the two builds' cards would differ.
+        assert!(playbench_tests::atari::shelve_test_roms().unwrap().len() >= 20);
+        for spec in envs::specs() {
+            if !envs::core::spec::ALWAYS_BUILT_IN.contains(&spec.family.id) {
+                let env = envs::make_default(spec.id).unwrap();
+                assert_eq!(env.own_step_limit(), None, "{}", spec.id);
+            }
+        }
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod auditor;
 pub mod catalog;
 pub mod compare;
 pub mod demo_player;
+pub mod first_load;
 pub mod judging;
 pub mod play_state;
 pub mod pointer;
@@ -48,4 +49,4 @@ mod components;
 mod pages;
 
 #[cfg(target_arch = "wasm32")]
-pub use app::{start, App};
+pub use app::{start, start_first, App};

@@ -90,6 +90,40 @@ mod tests {
         assert!(matches!(err, Some(EnvError::BadKwargs(m)) if m.contains("is_slippery")));
     }
 
+    /// Run both ways: `cargo test -p playbench-envs` (every family made) and with
+    /// `--no-default-features` (the first-load build: the rest listed, not made).
+    #[test]
+    fn families_outside_the_build_are_listed_but_not_made() {
+        use crate::core::spec::{ALWAYS_BUILT_IN, EVERY_FAMILY};
+        for family in FAMILIES {
+            assert_eq!(
+                family.built_in,
+                EVERY_FAMILY || ALWAYS_BUILT_IN.contains(&family.id),
+                "{}",
+                family.id
+            );
+            for spec in family.specs {
+                match make_default(spec.id) {
+                    Err(EnvError::NotBuiltIn(id)) => {
+                        assert!(!family.built_in && id == spec.id, "{id}")
+                    }
+                    // Atari needs its ROM; everything else is made.
+                    made => assert!(
+                        family.built_in
+                            && (made.is_ok() || matches!(made, Err(EnvError::MissingAsset(_)))),
+                        "{}",
+                        spec.id
+                    ),
+                }
+            }
+        }
+        assert_eq!(
+            FAMILIES.len(),
+            9,
+            "a new family: in the first-load build or not?"
+        );
+    }
+
     #[test]
     fn step_before_reset_is_an_error() {
         let mut env = make_default("Taxi-v3").unwrap();

@@ -85,7 +85,7 @@ async function keys(page, names) {
 async function capture(page) {
   await page.evaluate((origin) => {
     const steady = (t) =>
-      t.split(origin).join('http://localhost:8080').replace(/playbench-app-[0-9a-f]+/g, 'playbench-app');
+      t.split(origin).join('http://localhost:8080').replace(/playbench-(app|first)-[0-9a-f]+/g, 'playbench-$1');
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) n.nodeValue = steady(n.nodeValue);
     for (const input of document.querySelectorAll('input, textarea')) input.value = steady(input.value);

@@ -134,9 +134,13 @@ export async function openPage(context) {
     if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`uncaught exception: ${err.message}`));
-  page.on('requestfailed', (req) =>
-    problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`),
-  );
+  page.on('requestfailed', (req) => {
+    // Leaving a page while it downloads one of the app's builds (the home page starts the
+    // full app for its previews, docs/app.md "First load") cancels the download.
+    const build = /^\/playbench-(app|first)-[0-9a-f]+(_bg\.wasm|\.js)$/.test(new URL(req.url()).pathname);
+    if (build && req.failure()?.errorText === 'net::ERR_ABORTED') return;
+    problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
+  });
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });

@@ -6,6 +6,7 @@
 
 pub mod drive;
 pub mod files;
+pub mod full_app;
 pub mod http;
 pub mod keys;
 pub mod run_controller;

@@ -5,8 +5,10 @@ use leptos::prelude::*;
 use crate::catalog::{self, Entry, Thumbnail};
 use crate::components::frame_view::{FrameSource, FrameView};
 
+/// `task_count`: the built-in suite's size once a page fetched it (`None`: not known; the
+/// first-load build fetches no suite and leaves the suite's code out).
 #[component]
-pub fn Home() -> impl IntoView {
+pub fn Home(task_count: fn() -> Option<usize>) -> impl IntoView {
     set_title("Playbench");
     let query = RwSignal::new(String::new());
     let groups = catalog::groups();
@@ -43,7 +45,7 @@ pub fn Home() -> impl IntoView {
                 "Pick one to play it with the keyboard, the pointer or the action buttons; "
                 "the link keeps the environment, its arguments and the seed."
             </p>
-            <BenchBanner />
+            <BenchBanner task_count=task_count />
             <div class="env-filter">
                 <label for="env-filter">"Find an environment"</label>
                 <input
@@ -68,15 +70,14 @@ pub fn Home() -> impl IntoView {
 
 /// The way into the benchmark: the suite's size and a link to it.
 #[component]
-fn BenchBanner() -> impl IntoView {
+fn BenchBanner(task_count: fn() -> Option<usize>) -> impl IntoView {
     // The suites are fetched when a page reads one (`NeedsSuites`): the count shows once
     // they are here, and this page never waits for them.
-    let size = match crate::suite_data::suite() {
-        Ok(s) => format!(
-            "{} tasks, each with demonstrations, a decision budget and a 0-100 score.",
-            s.tasks.len()
-        ),
-        Err(_) => {
+    let size = match task_count() {
+        Some(n) => {
+            format!("{n} tasks, each with demonstrations, a decision budget and a 0-100 score.")
+        }
+        None => {
             "Each task comes with demonstrations, a decision budget and a 0-100 score.".to_string()
         }
     };
@@ -120,23 +121,8 @@ fn EnvCard(entry: Entry, query: RwSignal<String>) -> impl IntoView {
         <li class="card" data-testid="env-card" data-env-id=entry.id hidden=hidden>
             <a class="thumb-link" href=play_href tabindex="-1" aria-hidden="true">
                 {match catalog::thumbnail(&entry) {
-                    Thumbnail::Frame(frame) => view! {
-                        <FrameView
-                            frame=FrameSource::fixed(frame)
-                            label=format!("{}: the first frame of seed 0", entry.id)
-                            testid="thumb"
-                            class="thumb"
-                            unfocusable=true
-                        />
-                    }.into_any(),
-                    Thumbnail::NeedsRom(game) => view! {
-                        <span class="thumb rom-placeholder" data-testid="needs-rom-thumb">
-                            {format!("Needs its ROM ({}.bin)", game.id)}
-                        </span>
-                    }.into_any(),
-                    Thumbnail::Failed(e) => view! {
-                        <span class="thumb rom-placeholder" data-testid="thumb-error">{e.to_string()}</span>
-                    }.into_any(),
+                    Thumbnail::Elsewhere => view! { <PreviewFromFullApp env_id=entry.id /> }.into_any(),
+                    shown => thumbnail_view(entry.id, shown),
                 }}
             </a>
             <div class="card-body">
@@ -148,6 +134,48 @@ fn EnvCard(entry: Entry, query: RwSignal<String>) -> impl IntoView {
                 <p class="links">{links}</p>
             </div>
         </li>
+    }
+}
+
+fn thumbnail_view(env_id: &'static str, thumbnail: Thumbnail) -> AnyView {
+    match thumbnail {
+        Thumbnail::Frame(frame) => view! {
+            <FrameView
+                frame=FrameSource::fixed(frame)
+                label=format!("{env_id}: the first frame of seed 0")
+                testid="thumb"
+                class="thumb"
+                unfocusable=true
+            />
+        }
+        .into_any(),
+        Thumbnail::NeedsRom(game) => view! {
+            <span class="thumb rom-placeholder" data-testid="needs-rom-thumb">
+                {format!("Needs its ROM ({}.bin)", game.id)}
+            </span>
+        }
+        .into_any(),
+        Thumbnail::Failed(why) => view! {
+            <span class="thumb rom-placeholder" data-testid="thumb-error">{why}</span>
+        }
+        .into_any(),
+        Thumbnail::Elsewhere => view! { <span class="thumb rom-placeholder">"…"</span> }.into_any(),
+    }
+}
+
+/// The thumbnail of a family the first-load build does not make: drawn by the full app,
+/// started hidden in this page the first time a card asks (`browser::full_app`).
+#[component]
+fn PreviewFromFullApp(env_id: &'static str) -> impl IntoView {
+    let preview = LocalResource::new(move || crate::browser::full_app::preview(env_id));
+    move || {
+        match preview.get() {
+        Some(thumbnail) => thumbnail_view(env_id, thumbnail),
+        None => view! {
+            <span class="thumb rom-placeholder" data-testid="thumb-loading">"Loading the preview…"</span>
+        }
+        .into_any(),
+    }
     }
 }
 

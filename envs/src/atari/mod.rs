@@ -36,6 +36,7 @@ pub static FAMILY: Family = Family {
     id: "atari",
     label: "Atari (ALE)",
     frame_sha256: true,
+    built_in: crate::core::spec::EVERY_FAMILY,
     specs: SPECS,
 };
 
@@ -51,7 +52,7 @@ macro_rules! ale_specs {
             kwargs_doc: ale_env::KWARGS_DOC,
             summary: $summary,
             variants: &[],
-            make: ale_env::make,
+            make: crate::core::spec::heavy(ale_env::make),
         }),*];
     };
 }

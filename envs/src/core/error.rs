@@ -10,6 +10,8 @@ pub enum EnvError {
     /// Something the environment needs that Playbench does not ship and the user must
     /// supply (an Atari ROM): what is missing and how to supply it.
     MissingAsset(String),
+    /// The id's family is not built into this copy (`spec::heavy`).
+    NotBuiltIn(String),
 }
 
 impl fmt::Display for EnvError {
@@ -20,6 +22,11 @@ impl fmt::Display for EnvError {
             Self::InvalidAction(why) => write!(f, "invalid action: {why}"),
             Self::NotReset => write!(f, "step called before reset"),
             Self::MissingAsset(why) => write!(f, "missing asset: {why}"),
+            Self::NotBuiltIn(id) => write!(
+                f,
+                "{id} is not built into this copy of the environments (built without the \
+                 `every-family` feature)"
+            ),
         }
     }
 }

@@ -18,6 +18,11 @@ pub struct Family {
     /// Whether the driver's reset and step replies carry `frame_sha256`, the SHA-256
     /// of the RGB frame (families added after the first three do).
     pub frame_sha256: bool,
+    /// Whether this build can make the family's environments. Every build lists every
+    /// family; a build without the `every-family` feature (the app's first-load build,
+    /// `docs/app.md`) makes only Toy Text, Classic Control and MiniGrid, and the other
+    /// families' constructors are left out of it (see [`heavy`]).
+    pub built_in: bool,
     #[serde(skip)]
     pub specs: &'static [EnvSpec],
 }
@@ -37,6 +42,27 @@ impl PartialEq for Family {
 impl Eq for Family {}
 
 pub type MakeFn = fn(&'static EnvSpec, &mut Kwargs) -> Result<Box<dyn Env>, EnvError>;
+
+/// Whether the families other than [`ALWAYS_BUILT_IN`] are built in.
+pub const EVERY_FAMILY: bool = cfg!(feature = "every-family");
+
+/// The families every build makes (their `Family::id`s).
+pub const ALWAYS_BUILT_IN: [&str; 3] = ["toy_text", "classic_control", "minigrid"];
+
+/// A constructor of a family outside the first-load build: itself with the
+/// `every-family` feature, otherwise one that says it is not built in. The static specs
+/// then hold no pointer to the family's code, so the linker leaves all of it out.
+pub const fn heavy(make: MakeFn) -> MakeFn {
+    if EVERY_FAMILY {
+        make
+    } else {
+        not_built_in
+    }
+}
+
+fn not_built_in(spec: &'static EnvSpec, _: &mut Kwargs) -> Result<Box<dyn Env>, EnvError> {
+    Err(EnvError::NotBuiltIn(spec.id.to_string()))
+}
 
 /// Constructor kwargs worth a link of their own, e.g. FrozenLake "not slippery".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -39,6 +39,7 @@ pub static FAMILY: Family = Family {
     id: "flappy_bird",
     label: "FlappyBird",
     frame_sha256: true,
+    built_in: crate::core::spec::EVERY_FAMILY,
     specs: SPECS,
 };
 
@@ -58,10 +59,10 @@ static SPECS: &[EnvSpec] = &[EnvSpec {
                  pipe_color: \"green\" | \"red\"; background: \"day\" | \"night\" | null; \
                  score_limit: int | null; audio_on, debug: bool (no effect)",
     summary: "FlappyBird (flappy-bird-gymnasium): flap through the gaps between the pipes.",
-    make: |spec, kw| {
+    make: crate::core::spec::heavy(|spec, kw| {
         let config = FlappyBirdConfig::from_kwargs(kw)?;
         Ok(wrap(spec, FlappyBird::with_config(config)?))
-    },
+    }),
 }];
 
 /// `gym.make("FlappyBird-v0", sprites=DIR, **kwargs)` for a caller that can read files

@@ -84,6 +84,7 @@ pub static FAMILY: Family = Family {
     id: "gameverse",
     label: "GameVerse",
     frame_sha256: true,
+    built_in: crate::core::spec::EVERY_FAMILY,
     specs: SPECS,
 };
 
@@ -116,7 +117,7 @@ static SPECS: &[EnvSpec] = &[
             },
             GUI,
         ],
-        make: tic_tac_toe,
+        make: crate::core::spec::heavy(tic_tac_toe),
     },
     EnvSpec {
         id: twenty_forty_eight::ID,
@@ -126,7 +127,9 @@ static SPECS: &[EnvSpec] = &[
         max_episode_steps: Some(twenty_forty_eight::STEP_CAP),
         kwargs_doc: "action_mode: \"semantic\" | \"gui\" (default \"semantic\")",
         summary: "Slide and merge tiles until one reaches 2048.",
-        make: |spec, kw| Ok(wrap(spec, TwentyFortyEightEnv::new(action_mode(kw)?))),
+        make: crate::core::spec::heavy(|spec, kw| {
+            Ok(wrap(spec, TwentyFortyEightEnv::new(action_mode(kw)?)))
+        }),
     },
     EnvSpec {
         id: maze::ID,
@@ -136,7 +139,7 @@ static SPECS: &[EnvSpec] = &[
         max_episode_steps: Some(maze::STEP_CAP),
         kwargs_doc: "action_mode: \"semantic\" | \"gui\" (default \"semantic\")",
         summary: "Roll the ball through a 4×4 maze to the red flag.",
-        make: |spec, kw| Ok(wrap(spec, MazeEnv::new(action_mode(kw)?))),
+        make: crate::core::spec::heavy(|spec, kw| Ok(wrap(spec, MazeEnv::new(action_mode(kw)?)))),
     },
     EnvSpec {
         id: snake::ID,
@@ -156,7 +159,7 @@ static SPECS: &[EnvSpec] = &[
         max_episode_steps: Some(snake::STEP_CAP),
         kwargs_doc: "action_mode: \"semantic\" | \"gui\" (default \"semantic\"); latency: \"stop\" | \"slow\" | \"normal\" (default \"stop\": the snake waits for each reply; slow and normal: it moves on by itself after 20 s or 10 s without a key)",
         summary: "Steer the snake to the food on a 9×9 board without hitting a wall or itself.",
-        make: snake,
+        make: crate::core::spec::heavy(snake),
     },
 ];
 

@@ -49,6 +49,7 @@ pub static FAMILY: Family = Family {
     id: "highway",
     label: "HighwayEnv",
     frame_sha256: true,
+    built_in: crate::core::spec::EVERY_FAMILY,
     specs: SPECS,
 };
 
@@ -74,7 +75,7 @@ static SPECS: &[EnvSpec] = &[
         kwargs_doc: KWARGS_DOC,
         summary: "HighwayEnv: drive fast on a four-lane highway among 50 cars, keep right, \
                   do not crash.",
-        make,
+        make: crate::core::spec::heavy(make),
     },
     EnvSpec {
         id: HIGHWAY_FAST_ID,
@@ -84,6 +85,6 @@ static SPECS: &[EnvSpec] = &[
         max_episode_steps: None,
         kwargs_doc: KWARGS_DOC,
         summary: "HighwayEnv, lighter: three lanes, 20 cars, 30 s.",
-        make,
+        make: crate::core::spec::heavy(make),
     },
 ];

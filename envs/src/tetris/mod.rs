@@ -65,6 +65,7 @@ pub static FAMILY: Family = Family {
     id: "tetris",
     label: "Tetris",
     frame_sha256: true,
+    built_in: crate::core::spec::EVERY_FAMILY,
     specs: SPECS,
 };
 
@@ -81,10 +82,10 @@ static SPECS: &[EnvSpec] = &[EnvSpec {
     kwargs_doc: "width: int (default 10); height: int (default 20); gravity: bool (default \
                  true); render_upscale: int (pixels per cell, default 10)",
     summary: "Tetris (tetris-gymnasium): place falling pieces, clear full rows.",
-    make: |spec, kw| {
+    make: crate::core::spec::heavy(|spec, kw| {
         Ok(wrap(
             spec,
             Tetris::with_config(TetrisConfig::from_kwargs(kw)?)?,
         ))
-    },
+    }),
 }];

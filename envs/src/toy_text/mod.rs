@@ -40,6 +40,7 @@ pub static FAMILY: Family = Family {
     id: "toy_text",
     label: "Toy Text",
     frame_sha256: false,
+    built_in: true,
     specs: SPECS,
 };
 

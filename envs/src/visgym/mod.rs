@@ -160,6 +160,7 @@ pub static FAMILY: Family = Family {
     id: "visgym",
     label: "VisGym",
     frame_sha256: true,
+    built_in: crate::core::spec::EVERY_FAMILY,
     specs: SPECS,
 };
 
@@ -183,7 +184,7 @@ macro_rules! spec {
             kwargs_doc: $kwargs,
             summary: $summary,
             variants: &[$($variant)?],
-            make: make_registered,
+            make: crate::core::spec::heavy(make_registered),
         }
     };
 }
