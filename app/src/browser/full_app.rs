@@ -117,16 +117,13 @@ pub async fn preview(env_id: &str) -> Thumbnail {
     asked.await.unwrap_or_else(Thumbnail::Failed)
 }
 
-/// Starts the full app in this page, where the first-load build mounted nothing.
+/// Starts the full app in this page, where the first-load build mounted nothing. Without
+/// `start.js`'s loader the page cannot go on: said on the loading screen (`public/boot.js`),
+/// where a failure to load also shows; loading the page again would only come back here.
 pub fn hand_over() {
     match global(START_FULL).dyn_into::<Function>() {
-        // A failure to load shows on the loading screen (`public/boot.js`).
         Ok(start) => drop(start.call0(&JsValue::NULL)),
-        Err(_) => load(
-            &web_sys::window()
-                .and_then(|w| w.location().href().ok())
-                .unwrap_or_default(),
-        ),
+        Err(_) => wasm_bindgen::throw_str("the page offers no way to start the full app"),
     }
 }
 
