@@ -253,7 +253,7 @@ fn snake_time_limit_matches_the_reference_through_the_timing_driver() {
                 break;
             }
             if let Some(reference) = episode["frames"].get((i + 1).to_string()) {
-                game.render(&mut frame);
+                game.render(&mut frame, &mut Default::default());
                 failures.extend(frame_mismatches(
                     &frame,
                     reference,

@@ -112,7 +112,7 @@ fn run(
     let record = episode.record().unwrap().clone();
     // The last frame is the reference's final state, panel (time, score) included.
     let mut frame = Frame::default();
-    reference.render(&mut frame);
+    reference.render(&mut frame, &mut Default::default());
     let last = record.decisions.last().unwrap();
     assert_eq!(last.frame_hash, format!("{:016x}", frame.hash()));
     // The auditor's replay of the conversation plays the same times (its last state is

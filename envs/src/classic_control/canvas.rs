@@ -103,7 +103,7 @@ fn grow_convex(points: &[(f64, f64)], d: f64) -> Vec<(f64, f64)> {
     // Outward unit normal of the edge from a to b.
     let normal = |a: (f64, f64), b: (f64, f64)| {
         let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-        let len = libm::sqrt(dx * dx + dy * dy);
+        let len = f64::sqrt(dx * dx + dy * dy);
         if len == 0.0 {
             None
         } else {

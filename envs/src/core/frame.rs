@@ -80,13 +80,76 @@ impl Frame {
     }
 
     pub fn fill(&mut self, color: Rgb) {
-        self.stamp = 0;
-        if color[0] == color[1] && color[1] == color[2] {
-            self.data.fill(color[0]);
+        let (w, h) = (i64::from(self.width), i64::from(self.height));
+        self.fill_rect(0, 0, w, h, color);
+    }
+
+    /// Fills the rectangle with top-left (x, y) and size w×h, clipped to the frame. Whole
+    /// rows at a time: a grey is a `memset`; another colour is written pixel by pixel
+    /// into the first row only, which the other rows copy.
+    pub fn fill_rect(&mut self, x: i64, y: i64, w: i64, h: i64, color: Rgb) {
+        let (fw, fh) = (i64::from(self.width), i64::from(self.height));
+        let (x0, y0) = (x.max(0), y.max(0));
+        let (x1, y1) = ((x + w).min(fw), (y + h).min(fh));
+        if x0 >= x1 || y0 >= y1 {
             return;
         }
-        for px in self.data.chunks_exact_mut(3) {
+        self.stamp = 0;
+        let stride = self.width as usize * 3;
+        let (left, right) = (x0 as usize * 3, x1 as usize * 3);
+        let rows = y0 as usize..y1 as usize;
+        if color[0] == color[1] && color[1] == color[2] {
+            for row in rows {
+                self.data[row * stride + left..row * stride + right].fill(color[0]);
+            }
+            return;
+        }
+        let first = rows.start * stride;
+        for px in self.data[first + left..first + right].chunks_exact_mut(3) {
             px.copy_from_slice(&color);
+        }
+        for row in rows.skip(1) {
+            self.data
+                .copy_within(first + left..first + right, row * stride + left);
+        }
+    }
+
+    /// Applies `f` to every channel byte of the rectangle (clipped to the frame).
+    pub fn map_rect_bytes(&mut self, x: i64, y: i64, w: i64, h: i64, f: impl Fn(u8) -> u8) {
+        let (fw, fh) = (i64::from(self.width), i64::from(self.height));
+        let (x0, y0) = (x.max(0), y.max(0));
+        let (x1, y1) = ((x + w).min(fw), (y + h).min(fh));
+        if x0 >= x1 || y0 >= y1 {
+            return;
+        }
+        self.stamp = 0;
+        let stride = self.width as usize * 3;
+        for row in y0 as usize..y1 as usize {
+            let span =
+                &mut self.data[row * stride + x0 as usize * 3..row * stride + x1 as usize * 3];
+            for b in span {
+                *b = f(*b);
+            }
+        }
+    }
+
+    /// Applies `f` to every pixel of the rectangle (clipped to the frame), row by row.
+    pub fn map_rect(&mut self, x: i64, y: i64, w: i64, h: i64, mut f: impl FnMut(Rgb) -> Rgb) {
+        let (fw, fh) = (i64::from(self.width), i64::from(self.height));
+        let (x0, y0) = (x.max(0), y.max(0));
+        let (x1, y1) = ((x + w).min(fw), (y + h).min(fh));
+        if x0 >= x1 || y0 >= y1 {
+            return;
+        }
+        self.stamp = 0;
+        let stride = self.width as usize * 3;
+        for row in y0 as usize..y1 as usize {
+            let span =
+                &mut self.data[row * stride + x0 as usize * 3..row * stride + x1 as usize * 3];
+            for px in span.chunks_exact_mut(3) {
+                let new = f([px[0], px[1], px[2]]);
+                px.copy_from_slice(&new);
+            }
         }
     }
 

@@ -69,7 +69,7 @@ pub fn scan(origin_x: f64, origin_y: f64, visible_rot: i64, obstacles: &Obstacle
                 hit.1 = obstacles.ground_y;
             }
             let (dx, dy) = (origin_x - hit.0, origin_y - hit.1);
-            libm::sqrt(dx * dx + dy * dy)
+            f64::sqrt(dx * dx + dy * dy)
         })
         .collect()
 }

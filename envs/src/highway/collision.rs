@@ -121,7 +121,7 @@ pub fn handle_collision(cars: &mut [Vehicle], i: usize, j: usize, dt: f64) {
         return;
     }
     let gap = [b.position[0] - a.position[0], b.position[1] - a.position[1]];
-    let diagonal = libm::sqrt(LENGTH * LENGTH + WIDTH * WIDTH);
+    let diagonal = f64::sqrt(LENGTH * LENGTH + WIDTH * WIDTH);
     if norm2(gap) > (diagonal + diagonal) / 2.0 + a.speed * dt {
         return;
     }

@@ -44,7 +44,7 @@ pub fn dot2(a: [f64; 2], b: [f64; 2]) -> f64 {
 
 /// `np.linalg.norm` of a 2-vector: `sqrt(dot(v, v))`.
 pub fn norm2(v: [f64; 2]) -> f64 {
-    libm::sqrt(dot2(v, v))
+    f64::sqrt(dot2(v, v))
 }
 
 /// `utils.wrap_to_pi`: ((x + π) mod 2π) − π.

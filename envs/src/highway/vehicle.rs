@@ -219,7 +219,7 @@ fn desired_gap(ego: &Vehicle, front: &Vehicle) -> f64 {
     let ab = -COMFORT_ACC_MAX * COMFORT_ACC_MIN;
     let (ve, vf) = (ego.velocity(), front.velocity());
     let dv = dot2([ve[0] - vf[0], ve[1] - vf[1]], ego.direction());
-    DISTANCE_WANTED + ego.speed * TIME_WANTED + ego.speed * dv / (2.0 * libm::sqrt(ab))
+    DISTANCE_WANTED + ego.speed * TIME_WANTED + ego.speed * dv / (2.0 * f64::sqrt(ab))
 }
 
 /// IDM acceleration of `ego` behind `front`, with the *calling* car's exponent `delta`.

@@ -27,7 +27,7 @@ fn circle(cx: f64, cy: f64, r: f64) -> impl Fn(f64, f64) -> bool {
 fn segment(x0: f64, y0: f64, x1: f64, y1: f64, r: f64) -> impl Fn(f64, f64) -> bool {
     let p0 = (x0 as f32, y0 as f32);
     let d = (x1 as f32 - p0.0, y1 as f32 - p0.1);
-    let dist = libm::sqrtf(d.0 * d.0 + d.1 * d.1);
+    let dist = f32::sqrt(d.0 * d.0 + d.1 * d.1);
     let dir = (f64::from(d.0 / dist), f64::from(d.1 / dist));
     let (p0, dist) = ((f64::from(p0.0), f64::from(p0.1)), f64::from(dist));
     let (xmin, xmax) = (x0.min(x1) - r, x0.max(x1) + r);
@@ -40,7 +40,7 @@ fn segment(x0: f64, y0: f64, x1: f64, y1: f64, r: f64) -> impl Fn(f64, f64) -> b
         let a = (pq.0 * dir.0 + pq.1 * dir.1).clamp(0.0, dist);
         let p = (p0.0 + a * dir.0, p0.1 + a * dir.1);
         let (dx, dy) = (x - p.0, y - p.1);
-        libm::sqrt(dx * dx + dy * dy) <= r
+        f64::sqrt(dx * dx + dy * dy) <= r
     }
 }
 

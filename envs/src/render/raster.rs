@@ -80,14 +80,24 @@ fn fill_spans(
         if lo >= hi {
             continue;
         }
+        // Fully covered pixels are set a run at a time (a shape's interior is most of it).
+        let mut run: Option<usize> = None;
         for (i, c) in coverage[lo..hi].iter_mut().enumerate() {
-            let x = (xs + lo + i) as i64;
+            let x = xs + lo + i;
             if *c >= 0.999 {
-                frame.set(x, py as i64, color);
-            } else if *c > 0.002 {
-                frame.blend(x, py as i64, color, *c);
+                run.get_or_insert(x);
+            } else {
+                if let Some(start) = run.take() {
+                    frame.fill_rect(start as i64, py as i64, (x - start) as i64, 1, color);
+                }
+                if *c > 0.002 {
+                    frame.blend(x as i64, py as i64, color, *c);
+                }
             }
             *c = 0.0;
+        }
+        if let Some(start) = run {
+            frame.fill_rect(start as i64, py as i64, (xs + hi - start) as i64, 1, color);
         }
     }
     SPAN_SCRATCH.with(|s| s.set((coverage, intervals)));
@@ -142,7 +152,7 @@ pub fn fill_circle(frame: &mut Frame, cx: f64, cy: f64, r: f64, color: Rgb) {
     fill_spans(frame, (cx - r, cy - r, cx + r, cy + r), color, |y, out| {
         let dy = y - cy;
         if dy.abs() <= r {
-            let half = libm::sqrt(r * r - dy * dy);
+            let half = f64::sqrt(r * r - dy * dy);
             out.push((cx - half, cx + half));
         }
     });
@@ -156,9 +166,9 @@ pub fn stroke_circle(frame: &mut Frame, cx: f64, cy: f64, r: f64, width: f64, co
         if dy.abs() > r {
             return;
         }
-        let outer_half = libm::sqrt(r * r - dy * dy);
+        let outer_half = f64::sqrt(r * r - dy * dy);
         if dy.abs() < inner {
-            let inner_half = libm::sqrt(inner * inner - dy * dy);
+            let inner_half = f64::sqrt(inner * inner - dy * dy);
             out.push((cx - outer_half, cx - inner_half));
             out.push((cx + inner_half, cx + outer_half));
         } else {
@@ -237,7 +247,7 @@ struct Edge {
 /// A straight segment of the given width with flat ends.
 pub fn line(frame: &mut Frame, a: (f64, f64), b: (f64, f64), width: f64, color: Rgb) {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    let len = libm::sqrt(dx * dx + dy * dy);
+    let len = f64::sqrt(dx * dx + dy * dy);
     if len == 0.0 {
         return;
     }

@@ -268,6 +268,20 @@ impl PyRandom {
         Ok(result)
     }
 
+    /// `sample(range(n), 2)` as [`Self::sample_indices`] draws it, without allocating
+    /// (generators that retry hundreds of pairs call it in a loop).
+    pub fn sample_two_indices(&mut self, n: usize) -> Result<[usize; 2], PyRandomError> {
+        if n < 2 || n as u128 > sample_set_size(2) {
+            let v = self.sample_indices(n, 2)?;
+            return Ok([v[0], v[1]]);
+        }
+        // The pool method with the pool left implicit: after the first pick the pool is
+        // the identity but for position `first`, which holds n − 1.
+        let first = self.randbelow(n as u64)? as usize;
+        let j = self.randbelow((n - 1) as u64)? as usize;
+        Ok([first, if j == first { n - 1 } else { j }])
+    }
+
     /// `sample(population, k)`: `k` distinct positions, in selection order.
     pub fn sample<T: Clone>(
         &mut self,
@@ -345,7 +359,7 @@ impl PyRandom {
             Some(z) => z,
             None => {
                 let x2pi = self.random() * TWOPI;
-                let g2rad = libm::sqrt(-2.0 * glibc_log::log(1.0 - self.random()));
+                let g2rad = f64::sqrt(-2.0 * glibc_log::log(1.0 - self.random()));
                 self.gauss_next = Some(glibc_trig::sin(x2pi) * g2rad);
                 glibc_trig::cos(x2pi) * g2rad
             }
@@ -381,6 +395,22 @@ fn sample_set_size(k: usize) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pair_is_drawn_as_sample_draws_it() {
+        for seed in 0..40 {
+            for n in 0..30 {
+                let (mut a, mut b) = (PyRandom::new(seed), PyRandom::new(seed));
+                let two = a.sample_two_indices(n).map_err(|e| e.to_string());
+                let any = b
+                    .sample_indices(n, 2)
+                    .map(|v| [v[0], v[1]])
+                    .map_err(|e| e.to_string());
+                assert_eq!(two, any, "seed {seed} n {n}");
+                assert_eq!(a.random().to_bits(), b.random().to_bits());
+            }
+        }
+    }
 
     #[test]
     fn first_draws_match_cpython() {

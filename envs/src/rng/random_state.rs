@@ -314,7 +314,7 @@ impl RandomState {
             let x2 = 2.0 * self.random_sample() - 1.0;
             let r2 = x1 * x1 + x2 * x2;
             if r2 < 1.0 && r2 != 0.0 {
-                let f = libm::sqrt(-2.0 * glibc_log::log(r2) / r2);
+                let f = f64::sqrt(-2.0 * glibc_log::log(r2) / r2);
                 self.gauss = Some(f * x1);
                 return f * x2;
             }

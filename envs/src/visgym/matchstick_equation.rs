@@ -71,6 +71,10 @@ pub struct MatchstickEquation {
     symbols: Vec<char>,
     history: Vec<Vec<char>>,
     current_moves: i64,
+    /// The puzzle as generated and its distance to a true equation, when generation
+    /// proved it: `break_moves` legal moves from a true equation, and not fixable in
+    /// fewer (`enforce_min_distance`), so exactly `break_moves` (moves are reversible).
+    known_distance: Option<(Vec<char>, usize)>,
 }
 
 fn functions() -> Vec<(&'static str, ArgSpace)> {
@@ -119,7 +123,56 @@ fn neighbours(state: &[char]) -> Vec<(Vec<char>, Move)> {
     out
 }
 
+/// Whether `f` holds for some state one legal move away, tried in [`neighbours`]'s
+/// order on `state` itself (each move made, then undone), without building a list.
+fn any_neighbour(state: &mut [char], f: &mut impl FnMut(&mut [char]) -> bool) -> bool {
+    for i in 0..state.len() {
+        let si = state[i];
+        let Some(src) = segments(si) else { continue };
+        for s in ids(src) {
+            let Some(new_src) = symbol(src & !(1 << s)) else {
+                continue;
+            };
+            for j in 0..state.len() {
+                if j == i {
+                    continue;
+                }
+                let sj = state[j];
+                let Some(dst) = segments(sj) else { continue };
+                for t in ids(ALL_SEGMENTS & !dst) {
+                    let Some(new_dst) = symbol(dst | (1 << t)) else {
+                        continue;
+                    };
+                    state[i] = new_src;
+                    state[j] = new_dst;
+                    let found = f(state);
+                    state[i] = si;
+                    state[j] = sj;
+                    if found {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Whether a correct equation is exactly `moves` legal moves from `state` (revisits
+/// allowed, so the least such count is the distance).
+fn correct_after(state: &mut [char], moves: usize) -> bool {
+    if moves == 0 {
+        return correct(state);
+    }
+    any_neighbour(state, &mut |next| correct_after(next, moves - 1))
+}
+
 fn correct(state: &[char]) -> bool {
+    // Exactly one `=` (what the split in `is_equation_correct` asks first), before
+    // building the text: most states a search meets fail here or in the evaluation.
+    if state.iter().filter(|&&c| c == '=').count() != 1 {
+        return false;
+    }
     is_equation_correct(&state.iter().collect::<String>())
 }
 
@@ -154,6 +207,7 @@ impl MatchstickEquation {
             symbols: Vec::new(),
             history: Vec::new(),
             current_moves: 0,
+            known_distance: None,
         }
     }
 
@@ -201,7 +255,9 @@ impl MatchstickEquation {
         let mut seen: HashSet<Vec<char>> = HashSet::from([start.to_vec()]);
         let mut queue = VecDeque::from([(start.to_vec(), 0usize)]);
         while let Some((state, d)) = queue.pop_front() {
-            if d >= cap {
+            // Only states under `cap` moves count: those of a state at cap − 1 would be
+            // neither checked nor expanded (the reference enumerates them to no effect).
+            if d + 1 >= cap {
                 continue;
             }
             for (next, _) in neighbours(&state) {
@@ -223,8 +279,10 @@ impl MatchstickEquation {
 
     fn create_puzzle(&mut self) -> Vec<char> {
         let moves = self.config.break_moves;
+        self.known_distance = None;
         for _ in 0..self.config.gen_retry_limit {
             let mut eq: Vec<char> = self.random_equation().chars().collect();
+            let from_true = correct(&eq);
             let n = eq.len();
             let mut ok = true;
             for _ in 0..moves {
@@ -269,6 +327,9 @@ impl MatchstickEquation {
             }
             if self.config.enforce_min_distance && Self::fixable_below(&eq, moves) {
                 continue;
+            }
+            if self.config.enforce_min_distance && from_true {
+                self.known_distance = Some((eq.clone(), moves));
             }
             return eq;
         }
@@ -779,8 +840,16 @@ Please respond with exactly one action and its arguments in the specified format
     /// that broke it (one more beyond that).
     fn remaining(&self) -> f64 {
         let cap = self.config.break_moves;
-        self.shortest_fix(&self.symbols, cap)
-            .map_or(cap + 1, |p| p.len()) as f64
+        if let Some((puzzle, d)) = &self.known_distance {
+            if *puzzle == self.symbols {
+                return *d as f64;
+            }
+        }
+        let mut state = self.symbols.clone();
+        // What `shortest_fix` finds, without its queue of paths: it asks after every step.
+        (0..=cap)
+            .find(|&moves| correct_after(&mut state, moves))
+            .unwrap_or(cap + 1) as f64
     }
 }
 
@@ -827,6 +896,32 @@ impl MatchstickEquation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn remaining_is_the_length_of_the_shortest_fix() {
+        for break_moves in [1, 2] {
+            let mut env = MatchstickEquation::new(MatchstickEquationConfig {
+                break_moves,
+                ..MatchstickEquationConfig::default()
+            });
+            let mut rng = NpRandom::seeded(7);
+            for seed in 0..12 {
+                env.reset(Some(seed));
+                for _ in 0..3 {
+                    let want = env
+                        .shortest_fix(&env.symbols.clone(), break_moves)
+                        .map_or(break_moves + 1, |p| p.len());
+                    assert_eq!(env.remaining(), want as f64, "{:?}", env.symbols);
+                    // A random legal move (or none), then ask again.
+                    let next = neighbours(&env.symbols);
+                    if next.is_empty() {
+                        break;
+                    }
+                    env.symbols = next[index(&mut rng, next.len())].0.clone();
+                }
+            }
+        }
+    }
 
     #[test]
     fn reset_gives_a_broken_equation() {

@@ -181,7 +181,7 @@ impl MatchstickRotation {
             self.mid.0 * self.scale - self.target.0 * self.scale,
             self.mid.1 * self.scale - self.target.1 * self.scale,
         );
-        let pos_err = libm::sqrt(ex * ex + ey * ey) / self.scale;
+        let pos_err = f64::sqrt(ex * ex + ey * ey) / self.scale;
         let raw = py_mod(self.ang - self.target.2, 180.0);
         let ang_err = if raw <= 90.0 { raw } else { 180.0 - raw };
         (pos_err, ang_err)
@@ -213,7 +213,7 @@ impl MatchstickRotation {
             return;
         }
         // Matplotlib's '--' pattern: 3.7 on, 1.6 off, in line widths.
-        let len = libm::sqrt((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1));
+        let len = f64::sqrt((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1));
         if len == 0.0 {
             return;
         }

@@ -124,7 +124,7 @@ pub fn draw_polycube(frame: &mut Frame, x0: f64, size: f64, cubes: &[(i64, i64, 
                 .iter()
                 .map(|p| (cx + p.0 * scale, cy - p.1 * scale))
                 .collect();
-            let len = libm::sqrt(dot(f.normal, f.normal)).max(1e-12);
+            let len = f64::sqrt(dot(f.normal, f.normal)).max(1e-12);
             let intensity = 0.2 + 0.8 * (f.normal[2] / len).clamp(0.0, 1.0);
             let gray = ((1.0 - intensity) * 255.0).round() as u8;
             (depth, screen, gray)

@@ -28,7 +28,7 @@ pub fn euler_szyx(a: f64, b: f64, c: f64) -> Mat3 {
 /// `euler_from_matrix(m, axes='szyx')`: (yaw, pitch, roll).
 pub fn euler_from_szyx(m: &Mat3) -> (f64, f64, f64) {
     const EPS: f64 = f64::EPSILON * 4.0;
-    let cy = libm::sqrt(m[2][2] * m[2][2] + m[1][2] * m[1][2]);
+    let cy = f64::sqrt(m[2][2] * m[2][2] + m[1][2] * m[1][2]);
     let (ax, ay, az) = if cy > EPS {
         (
             libm::atan2(m[0][1], m[0][0]),

@@ -3,8 +3,11 @@
 //! reply that names no move uses the step with the ball in place. The presets are the
 //! four moves as the action mode writes them.
 
+use std::cell::RefCell;
+
 use serde_json::Value;
 
+use super::render::Drawn;
 use super::{memory_prompts, prompts, Maze, MazeConfig, FRAME_SIZE, TASK};
 use crate::core::agent_prompts::AgentPrompts;
 use crate::core::env::{Action, Env, Info, KeyBinding, Observation, Reset, Signals, Step, Words};
@@ -30,6 +33,7 @@ const BALL: f32 = 3.0;
 pub struct MazeEnv {
     game: Maze,
     actions: TextActions,
+    drawn: RefCell<Drawn>,
 }
 
 impl MazeEnv {
@@ -41,6 +45,7 @@ impl MazeEnv {
                 step_cap: u32::MAX,
             }),
             actions: moves::presets(action_mode, "Move the ball"),
+            drawn: RefCell::default(),
         }
     }
 
@@ -159,7 +164,7 @@ impl Env for MazeEnv {
     }
 
     fn render(&self, frame: &mut Frame) {
-        self.game.render(frame);
+        self.game.render(frame, &mut self.drawn.borrow_mut());
     }
 
     fn snapshot(&self) -> Option<Value> {
@@ -236,6 +241,22 @@ mod tests {
 
     fn made(kwargs: serde_json::Value) -> Box<dyn Env> {
         crate::make(ID, kwargs.as_object().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn drawing_only_the_changed_cells_paints_what_a_whole_drawing_does() {
+        let mut env = MazeEnv::new(ActionMode::Semantic);
+        let mut kept = Frame::default();
+        for seed in 0..20 {
+            env.reset(Some(seed));
+            for i in 0..30 {
+                let _ = env.step(env.preset_action((i * 7 + seed as usize) % 4).unwrap());
+                env.render(&mut kept);
+                let mut whole = Frame::default();
+                env.game.render(&mut whole, &mut Drawn::default());
+                assert_eq!(kept, whole, "seed {seed} step {i}");
+            }
+        }
     }
 
     #[test]

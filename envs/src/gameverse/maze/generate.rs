@@ -6,8 +6,6 @@
 //! by `sample(open cells, 2)` until they are more than n + 2 steps apart (500 tries, then
 //! the farthest pair, then the corners).
 
-use std::collections::VecDeque;
-
 use crate::rng::PyRandom;
 
 /// (row, column).
@@ -26,28 +24,61 @@ fn neighbours(grid: &Grid, (r, c): Cell) -> impl Iterator<Item = Cell> + '_ {
     })
 }
 
+/// Breadth-first distances from `start` over open cells, into `dist` (row-major, −1
+/// where unreached), stopping early once `end` is reached; returns `end`'s distance.
+/// A generation asks hundreds of these of a small grid, so the scratch is the caller's.
+fn distances(
+    grid: &Grid,
+    start: Cell,
+    end: Option<Cell>,
+    dist: &mut [i32],
+    queue: &mut [u32],
+) -> i64 {
+    let n = grid.len();
+    dist.fill(-1);
+    dist[start.0 * n + start.1] = 0;
+    queue[0] = (start.0 * n + start.1) as u32;
+    let (mut head, mut tail) = (0, 1);
+    while head < tail {
+        let k = queue[head] as usize;
+        head += 1;
+        let cell = (k / n, k % n);
+        if Some(cell) == end {
+            return i64::from(dist[k]);
+        }
+        for next in neighbours(grid, cell) {
+            let j = next.0 * n + next.1;
+            if dist[j] < 0 {
+                dist[j] = dist[k] + 1;
+                queue[tail] = j as u32;
+                tail += 1;
+            }
+        }
+    }
+    -1
+}
+
+/// Runs `f` with scratch for [`distances`] over an n×n grid (on the stack when small).
+fn with_scratch<T>(n: usize, f: impl FnOnce(&mut [i32], &mut [u32]) -> T) -> T {
+    const SMALL: usize = 64;
+    let cells = n * n;
+    if cells <= SMALL {
+        let (mut dist, mut queue) = ([0i32; SMALL], [0u32; SMALL]);
+        f(&mut dist[..cells], &mut queue[..cells])
+    } else {
+        f(&mut vec![0; cells], &mut vec![0; cells])
+    }
+}
+
 /// Steps of the shortest open path between two cells; −1 if either is a wall or none
 /// exists.
 pub fn shortest_distance(grid: &Grid, start: Cell, end: Cell) -> i64 {
     if !grid[start.0][start.1] || !grid[end.0][end.1] {
         return -1;
     }
-    let n = grid.len();
-    let mut dist = vec![vec![-1i64; n]; n];
-    dist[start.0][start.1] = 0;
-    let mut queue = VecDeque::from([start]);
-    while let Some(cell) = queue.pop_front() {
-        if cell == end {
-            return dist[cell.0][cell.1];
-        }
-        for next in neighbours(grid, cell) {
-            if dist[next.0][next.1] < 0 {
-                dist[next.0][next.1] = dist[cell.0][cell.1] + 1;
-                queue.push_back(next);
-            }
-        }
-    }
-    -1
+    with_scratch(grid.len(), |dist, queue| {
+        distances(grid, start, Some(end), dist, queue)
+    })
 }
 
 fn connected(grid: &Grid, a: Cell, b: Cell) -> bool {
@@ -62,12 +93,17 @@ fn open_cells(grid: &Grid) -> Vec<Cell> {
         .collect()
 }
 
+/// Whether every open cell is reachable from the first (one search from it).
 fn all_open_connected(grid: &Grid) -> bool {
     let cells = open_cells(grid);
     let Some(&first) = cells.first() else {
         return false;
     };
-    cells.iter().all(|&c| connected(grid, first, c))
+    let n = grid.len();
+    with_scratch(n, |dist, queue| {
+        distances(grid, first, None, dist, queue);
+        cells.iter().all(|&(r, c)| dist[r * n + c] >= 0)
+    })
 }
 
 /// Right along the top row, then down the last column.
@@ -152,19 +188,30 @@ fn place_ball_and_target(rng: &mut PyRandom, grid: &mut Grid) -> (Cell, Cell) {
         return force_corners(grid);
     }
     let min_steps = n as i64 + 2;
+    // Every pair's distance, one search per cell: the tries below ask up to 500 pairs.
+    let k = cells.len();
+    let mut between = vec![-1i64; k * k];
+    with_scratch(n, |dist, queue| {
+        for (i, &a) in cells.iter().enumerate() {
+            distances(grid, a, None, dist, queue);
+            for (j, &(r, c)) in cells.iter().enumerate() {
+                between[i * k + j] = i64::from(dist[r * n + c]);
+            }
+        }
+    });
     for _ in 0..500 {
-        let Ok(pair) = rng.sample(&cells, 2) else {
+        let Ok([a, b]) = rng.sample_two_indices(k) else {
             break;
         };
-        if shortest_distance(grid, pair[0], pair[1]) > min_steps {
-            return (pair[0], pair[1]);
+        if between[a * k + b] > min_steps {
+            return (cells[a], cells[b]);
         }
     }
     let mut best: Option<(Cell, Cell)> = None;
     let mut best_steps = 0;
     for (i, &a) in cells.iter().enumerate() {
-        for &b in &cells[i + 1..] {
-            let d = shortest_distance(grid, a, b);
+        for (j, &b) in cells.iter().enumerate().skip(i + 1) {
+            let d = between[i * k + j];
             if d > best_steps {
                 best_steps = d;
                 best = Some((a, b));

@@ -16,7 +16,7 @@
 mod env;
 mod generate;
 mod oracle;
-mod render;
+pub mod render;
 
 pub use env::{MazeEnv, ID};
 pub use generate::{generate, shortest_distance, Cell, Grid};
@@ -296,9 +296,10 @@ impl Maze {
         })
     }
 
-    /// Draws the 500×500 observation.
-    pub fn render(&self, frame: &mut Frame) {
-        render::draw(&self.grid, self.ball, self.target, frame);
+    /// Draws the 500×500 observation; `drawn` is what the caller's frame last showed
+    /// ([`render::Drawn`]).
+    pub fn render(&self, frame: &mut Frame, drawn: &mut render::Drawn) {
+        render::draw(&self.grid, self.ball, self.target, frame, drawn);
     }
 }
 

@@ -10,6 +10,8 @@
 //! GameVerse has no win in Snake (its score is the food eaten), so no step is a success;
 //! the events count the food.
 
+use std::cell::RefCell;
+
 use serde_json::Value;
 
 use super::{
@@ -26,6 +28,8 @@ use crate::gameverse::prompt::{agent_prompts, system_instructions};
 use crate::gameverse::text_actions::{text_action_methods, Played, TextActions};
 use crate::gameverse::{ActionMode, StepResult, VIDEO_FPS};
 use crate::Frame;
+
+use super::render::Backdrop;
 
 pub const ID: &str = "GameVerse/Snake";
 /// The game's name inside GameVerse (its reflection and judge prompts use it).
@@ -100,6 +104,7 @@ pub struct SnakeEnv {
     /// The time told for the next reply.
     reply_at_ms: Option<u64>,
     loop_time: Option<LoopTime>,
+    backdrop: RefCell<Backdrop>,
 }
 
 impl SnakeEnv {
@@ -119,6 +124,7 @@ impl SnakeEnv {
             loop_started: false,
             reply_at_ms: None,
             loop_time: None,
+            backdrop: RefCell::default(),
         }
     }
 
@@ -350,7 +356,7 @@ impl Env for SnakeEnv {
     }
 
     fn render(&self, frame: &mut Frame) {
-        self.game.render(frame);
+        self.game.render(frame, &mut self.backdrop.borrow_mut());
     }
 
     fn snapshot(&self) -> Option<Value> {

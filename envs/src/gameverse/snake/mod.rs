@@ -20,7 +20,7 @@
 mod clock;
 mod env;
 mod oracle;
-mod render;
+pub mod render;
 
 pub use clock::RealtimeDriver;
 pub use env::{SnakeEnv, ID, TIMEOUT_TEXT};
@@ -634,14 +634,34 @@ impl Snake {
     }
 
     /// Draws the window: board plus info panel, 495×595 for the benchmark's board.
-    pub fn render(&self, frame: &mut Frame) {
-        render::draw(self, frame);
+    /// Draws the window; `backdrop` keeps the board's unchanging part between frames.
+    pub fn render(&self, frame: &mut Frame, backdrop: &mut render::Backdrop) {
+        render::draw(self, frame, backdrop);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kept_backdrop_draws_what_a_fresh_one_does() {
+        let mut game = Snake::new(SnakeConfig {
+            obstacles: 3,
+            ..SnakeConfig::default()
+        });
+        let (mut kept, mut backdrop) = (Frame::default(), render::Backdrop::default());
+        for seed in 0..6 {
+            game.reset(Some(seed));
+            for (i, text) in ["L", "U", "R", "R", "D", "L", "U", "U"].iter().enumerate() {
+                game.step(text);
+                game.render(&mut kept, &mut backdrop);
+                let mut fresh = Frame::default();
+                game.render(&mut fresh, &mut render::Backdrop::default());
+                assert_eq!(kept, fresh, "seed {seed} step {i}");
+            }
+        }
+    }
 
     #[test]
     fn the_benchmark_food_list_and_first_turns() {

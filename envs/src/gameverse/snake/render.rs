@@ -226,12 +226,21 @@ fn ending(frame: &mut Frame, game: &Snake, board: i64) {
     pixels::draw_bold_text(frame, x, y, &text, TITLE_SCALE, color);
 }
 
-pub fn draw(game: &Snake, frame: &mut Frame) {
+/// The board without food or snake (ground, checks, walls, obstacles), which stays the
+/// same through a game: drawn once into its own frame, whose rows are the first rows of
+/// every frame drawn with it.
+#[derive(Clone, Debug, Default)]
+pub struct Backdrop {
+    /// Board size and obstacles it shows.
+    key: Option<(i64, Vec<Point>)>,
+    pixels: Frame,
+}
+
+fn paint_backdrop(game: &Snake, frame: &mut Frame) {
     let b = game.config().board_size;
     let c = cell_size(game);
     let board = b * c;
-    frame.resize(board as u32, (board + PANEL_HEIGHT) as u32);
-    frame.fill(PANEL);
+    frame.resize(board as u32, board as u32);
     pixels::fill_rect(frame, 0, 0, board, board, BACKGROUND);
     let lighter = BACKGROUND.map(|v| v.saturating_add(26));
     for y in 0..b {
@@ -249,6 +258,21 @@ pub fn draw(game: &Snake, frame: &mut Frame) {
         let (px, py) = cell_origin(game, p);
         brick(frame, px, py, c);
     }
+}
+
+pub fn draw(game: &Snake, frame: &mut Frame, backdrop: &mut Backdrop) {
+    let b = game.config().board_size;
+    let c = cell_size(game);
+    let board = b * c;
+    let key = (b, game.obstacles.clone());
+    if backdrop.key.as_ref() != Some(&key) {
+        paint_backdrop(game, &mut backdrop.pixels);
+        backdrop.key = Some(key);
+    }
+    // The board and the panel (drawn last) cover the whole frame.
+    frame.resize(board as u32, (board + PANEL_HEIGHT) as u32);
+    let ground = backdrop.pixels.data();
+    frame.data_mut()[..ground.len()].copy_from_slice(ground);
     for (p, life) in game.food() {
         let (px, py) = cell_origin(game, p);
         apple(frame, px, py, c);
