@@ -148,7 +148,7 @@ pub fn thumbnail(entry: &Entry) -> Thumbnail {
 
 /// The thumbnail of a registered id (an unknown one fails).
 pub fn thumbnail_of(env_id: &str) -> Thumbnail {
-    if envs::spec(env_id).is_some_and(|s| !s.family.built_in) {
+    if envs::spec(env_id).is_some_and(|s| !s.family.built_in()) {
         return match crate::rom_shelf::missing_rom(env_id) {
             Some(game) => Thumbnail::NeedsRom(game),
             None => Thumbnail::Elsewhere,

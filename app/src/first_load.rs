@@ -15,7 +15,7 @@ pub fn serves(path: &str, env: Option<&str>) -> bool {
         Some(Page::Home) => true,
         Some(Page::Play) => env
             .and_then(envs::spec)
-            .is_none_or(|spec| spec.family.built_in),
+            .is_none_or(|spec| spec.family.built_in()),
         _ => false,
     }
 }
@@ -45,7 +45,7 @@ mod tests {
             "maze_2d/easy",
             "highway-v0",
         ] {
-            assert!(envs::spec(id).unwrap().family.built_in);
+            assert!(envs::spec(id).unwrap().family.built_in());
             assert!(serves("/play", Some(id)));
         }
     }

@@ -36,7 +36,6 @@ pub static FAMILY: Family = Family {
     id: "atari",
     label: "Atari (ALE)",
     frame_sha256: true,
-    built_in: crate::core::spec::EVERY_FAMILY,
     specs: SPECS,
 };
 

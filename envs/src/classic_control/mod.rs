@@ -34,7 +34,6 @@ pub static FAMILY: Family = Family {
     id: "classic_control",
     label: "Classic Control",
     frame_sha256: false,
-    built_in: true,
     specs: SPECS,
 };
 

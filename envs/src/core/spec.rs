@@ -18,13 +18,18 @@ pub struct Family {
     /// Whether the driver's reset and step replies carry `frame_sha256`, the SHA-256
     /// of the RGB frame (families added after the first three do).
     pub frame_sha256: bool,
-    /// Whether this build can make the family's environments. Every build lists every
-    /// family; a build without the `every-family` feature (the app's first-load build,
-    /// `docs/app.md`) makes only Toy Text, Classic Control and MiniGrid, and the other
-    /// families' constructors are left out of it (see [`heavy`]).
-    pub built_in: bool,
     #[serde(skip)]
     pub specs: &'static [EnvSpec],
+}
+
+impl Family {
+    /// Whether this build can make the family's environments. Every build lists every
+    /// family; a build without the `every-family` feature (the app's first-load build,
+    /// `docs/app.md`) makes only [`ALWAYS_BUILT_IN`], and the other families'
+    /// constructors are left out of it (see [`heavy`]).
+    pub fn built_in(&self) -> bool {
+        EVERY_FAMILY || ALWAYS_BUILT_IN.contains(&self.id)
+    }
 }
 
 impl std::fmt::Debug for Family {

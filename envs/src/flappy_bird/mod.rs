@@ -39,7 +39,6 @@ pub static FAMILY: Family = Family {
     id: "flappy_bird",
     label: "FlappyBird",
     frame_sha256: true,
-    built_in: crate::core::spec::EVERY_FAMILY,
     specs: SPECS,
 };
 

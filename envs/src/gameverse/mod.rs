@@ -84,7 +84,6 @@ pub static FAMILY: Family = Family {
     id: "gameverse",
     label: "GameVerse",
     frame_sha256: true,
-    built_in: crate::core::spec::EVERY_FAMILY,
     specs: SPECS,
 };
 

@@ -49,7 +49,6 @@ pub static FAMILY: Family = Family {
     id: "highway",
     label: "HighwayEnv",
     frame_sha256: true,
-    built_in: crate::core::spec::EVERY_FAMILY,
     specs: SPECS,
 };
 

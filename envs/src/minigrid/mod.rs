@@ -210,7 +210,6 @@ pub static FAMILY: Family = Family {
     id: "minigrid",
     label: "MiniGrid",
     frame_sha256: false,
-    built_in: true,
     specs: SPECS,
 };
 

@@ -65,7 +65,6 @@ pub static FAMILY: Family = Family {
     id: "tetris",
     label: "Tetris",
     frame_sha256: true,
-    built_in: crate::core::spec::EVERY_FAMILY,
     specs: SPECS,
 };
 

@@ -40,7 +40,6 @@ pub static FAMILY: Family = Family {
     id: "toy_text",
     label: "Toy Text",
     frame_sha256: false,
-    built_in: true,
     specs: SPECS,
 };
 

@@ -160,7 +160,6 @@ pub static FAMILY: Family = Family {
     id: "visgym",
     label: "VisGym",
     frame_sha256: true,
-    built_in: crate::core::spec::EVERY_FAMILY,
     specs: SPECS,
 };
 
