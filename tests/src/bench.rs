@@ -1,7 +1,8 @@
 //! The throughput workload shared by the native and the browser benchmark: random
 //! actions (from our own seeded generator), resets included in the time, optionally a
-//! render after every step, measured against an injected clock. The reference runs the
-//! same workload in `tests/golden/speed.py`; `bench/report.rs` compares the two.
+//! render after every step, measured against an injected clock. The references run the
+//! same workload (`tests/golden/speed.py`, `tests/golden/visgym/speed.py`,
+//! `tests/golden/gameverse/speed.py`, by [`Reference`]); `bench/report.rs` compares.
 
 pub mod report;
 pub mod turns;
@@ -11,16 +12,40 @@ use envs::{Action, ActionSpace, Frame};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+/// What measures a case's reference, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reference {
+    /// `gym.make` of the pinned Gymnasium packages (`tests/golden/speed.py`).
+    Gym,
+    /// ALE's own interface (`ale.act`, one frame a call) rather than `gym.make`: the
+    /// Atari emulation cases, so that their ratio is against ALE's C++ core and not
+    /// the Python around it (`tests/golden/speed.py`).
+    AleAct,
+    /// VisGym's own environments from its repository (`tests/golden/visgym/speed.py`).
+    VisGym,
+    /// GameVerse's own games from its repository (`tests/golden/gameverse/speed.py`).
+    GameVerse,
+}
+
+impl Reference {
+    /// How the reference scripts name it.
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Gym => "gym",
+            Self::AleAct => "ale_act",
+            Self::VisGym => "visgym",
+            Self::GameVerse => "gameverse",
+        }
+    }
+}
+
 /// One benchmarked configuration: a name for tables, the id (one the reference knows
-/// too) and our kwargs.
+/// too), our kwargs and what measures the reference.
 pub struct BenchCase {
     pub name: &'static str,
     pub env: &'static str,
     pub kwargs: fn() -> Map<String, Value>,
-    /// The reference is timed through ALE's own interface (`ale.act`, one frame a call)
-    /// rather than `gym.make`: the Atari emulation cases, so that their ratio is against
-    /// ALE's C++ core and not the Python around it.
-    pub ale_act: bool,
+    pub reference: Reference,
 }
 
 impl BenchCase {
@@ -31,14 +56,21 @@ impl BenchCase {
             .map_or("?", |s| s.family.label)
     }
 
-    /// The case as the reference script (`tests/golden/speed.py`) reads it.
+    /// The case as its reference script reads it. VisGym and GameVerse cases carry
+    /// their presets' texts (what a model would write for each): ours step a random
+    /// preset, the reference a random one of these texts.
     pub fn to_json(&self) -> Value {
-        json!({
+        let mut out = json!({
             "name": self.name,
             "env": self.env,
             "kwargs": (self.kwargs)(),
-            "ale_act": self.ale_act,
-        })
+            "reference": self.reference.key(),
+        });
+        if matches!(self.reference, Reference::VisGym | Reference::GameVerse) {
+            out["actions"] = envs::make(self.env, &(self.kwargs)())
+                .map_or(json!([]), |env| json!(env.action_names()));
+        }
+        out
     }
 }
 
@@ -68,7 +100,7 @@ const fn case(name: &'static str, env: &'static str) -> BenchCase {
         name,
         env,
         kwargs: none,
-        ale_act: false,
+        reference: Reference::Gym,
     }
 }
 
@@ -81,14 +113,14 @@ const FIXED: &[BenchCase] = &[
         name: "FrozenLake4x4-det",
         env: "FrozenLake-v1",
         kwargs: not_slippery,
-        ale_act: false,
+        reference: Reference::Gym,
     },
     case("FrozenLake8x8-slippery", "FrozenLake8x8-v1"),
     BenchCase {
         name: "FrozenLake8x8-det",
         env: "FrozenLake8x8-v1",
         kwargs: not_slippery,
-        ale_act: false,
+        reference: Reference::Gym,
     },
     case("CartPole-v1", "CartPole-v1"),
     case("Acrobot-v1", "Acrobot-v1"),
@@ -98,7 +130,7 @@ const FIXED: &[BenchCase] = &[
         name: "Pendulum-v1-f64action",
         env: "Pendulum-v1",
         kwargs: || object(json!({"action_dtype": "float64"})),
-        ale_act: false,
+        reference: Reference::Gym,
     },
 ];
 
@@ -135,28 +167,49 @@ fn atari_cases() -> Vec<BenchCase> {
                     name: Box::leak(emulation_name.into_boxed_str()),
                     env: s.id,
                     kwargs: emulation,
-                    ale_act: true,
+                    reference: Reference::AleAct,
                 },
             ]
         })
         .collect()
 }
 
-/// Every benchmarked case: [`FIXED`], every MiniGrid id, [`THIRD_PARTY`], then the
-/// Atari games (their ROMs from the ale-py wheel, [`crate::atari::shelve_test_roms`]).
+/// Every registered id of `family` at its defaults, named without `prefix`, measured by
+/// `reference`.
+fn family_cases(
+    family: &'static envs::Family,
+    prefix: &str,
+    reference: Reference,
+) -> Vec<BenchCase> {
+    envs::specs()
+        .filter(|s| std::ptr::eq(s.family, family))
+        .map(|s| BenchCase {
+            reference,
+            ..case(s.id.strip_prefix(prefix).unwrap_or(s.id), s.id)
+        })
+        .collect()
+}
+
+/// Every benchmarked case: [`FIXED`], every MiniGrid id, [`THIRD_PARTY`], every VisGym
+/// and GameVerse id, then the Atari games (their ROMs from the ale-py wheel,
+/// [`crate::atari::shelve_test_roms`]).
 pub fn cases() -> Vec<&'static BenchCase> {
-    static MINIGRID: std::sync::OnceLock<Vec<BenchCase>> = std::sync::OnceLock::new();
-    static ATARI: std::sync::OnceLock<Vec<BenchCase>> = std::sync::OnceLock::new();
-    let minigrid = MINIGRID.get_or_init(|| {
-        envs::specs()
-            .filter(|s| std::ptr::eq(s.family, &envs::minigrid::FAMILY))
-            .map(|s| case(s.id.strip_prefix("MiniGrid-").unwrap_or(s.id), s.id))
-            .collect()
-    });
+    use std::sync::OnceLock;
+    static MINIGRID: OnceLock<Vec<BenchCase>> = OnceLock::new();
+    static VISGYM: OnceLock<Vec<BenchCase>> = OnceLock::new();
+    static GAMEVERSE: OnceLock<Vec<BenchCase>> = OnceLock::new();
+    static ATARI: OnceLock<Vec<BenchCase>> = OnceLock::new();
+    let minigrid =
+        MINIGRID.get_or_init(|| family_cases(&envs::minigrid::FAMILY, "MiniGrid-", Reference::Gym));
+    let visgym = VISGYM.get_or_init(|| family_cases(&envs::visgym::FAMILY, "", Reference::VisGym));
+    let gameverse = GAMEVERSE
+        .get_or_init(|| family_cases(&envs::gameverse::FAMILY, "GameVerse/", Reference::GameVerse));
     FIXED
         .iter()
         .chain(minigrid.iter())
         .chain(THIRD_PARTY)
+        .chain(visgym.iter())
+        .chain(gameverse.iter())
         .chain(ATARI.get_or_init(atari_cases).iter())
         .collect()
 }

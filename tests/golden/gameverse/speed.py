@@ -1,19 +1,26 @@
 #!/usr/bin/env python3
-"""Steps per second of GameVerse's own 2048, Maze and Snake environments, for the
-comparison `cargo run --release -p playbench-tests --bin gameverse_speed` prints.
+"""Steps and frames per second of GameVerse's own 2048, Maze, Snake and Tic-Tac-Toe, for
+`cargo run --release -p playbench-tests --bin bench -- --reference`, which runs this in
+the same run as ours.
 
 The reference and its virtual environment are the ones of generate.py in this folder (see
 its header: commit 7cbb423, pinned packages). Usage:
     SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy .cache/venv-gameverse/bin/python \
-        tests/golden/gameverse/speed.py .cache/gameverse-ref [seconds per game]
+        tests/golden/gameverse/speed.py .cache/gameverse-ref < job.json
+
+The job is the benchmark's: {"seconds": S, "cases": [{"name", "env", "actions"}, ...]},
+with `env` a GameVerse id and `actions` the reply texts of our presets for it. Prints a
+JSON line of versions, then one per case: {"env": name, "steps_per_s", "frames_per_s"}.
 
 One step is what GameVerse's runner does per reply, minus what only waits or writes
 files: `parse_action(text)`, `step(action)` (which renders the window and captures the
-observation) and `evaluate(obs)`; the environments' sleeps (Snake's 30 fps frame limiter
-among them), PNG writes and log output are switched off. Snake plays its discrete (Stop) mode through its key events, as the golden
-harness does, and captures the window surface. Replies are random moves drawn from a
-seeded generator; only the steps are timed (a finished game is replaced untimed). Prints
-one JSON line per game: {"game", "steps", "seconds", "steps_per_s"}.
+observation: the frame is part of every reference step, so its frames are its steps,
+timed again) and `evaluate(obs)`; the environments' sleeps (Snake's 30 fps frame limiter
+among them), PNG writes and log output are switched off. Snake plays its discrete (Stop)
+mode through its key events, as the golden harness does, and captures the window
+surface; Tic-Tac-Toe plays X against the minimax opponent, as ours does by default.
+Replies are random presets drawn from a seeded generator; a finished game (or one at the
+runner's step cap) is replaced outside the timing, where ours resets inside it.
 """
 import json
 import logging
@@ -26,8 +33,7 @@ import types
 
 REF = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("GAMEVERSE_REF")
 if not REF:
-    sys.exit("usage: speed.py <GameVerse checkout at 7cbb423> [seconds per game]")
-SECONDS = float(sys.argv[2]) if len(sys.argv) > 2 else 2.0
+    sys.exit("usage: speed.py <GameVerse checkout at 7cbb423> < job.json")
 sys.path.insert(0, os.path.join(os.path.abspath(REF), "src"))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -35,6 +41,11 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 _gui = types.ModuleType("game_servers.GUI.GUI_manager")
 _gui.GUIManager = object
 sys.modules["game_servers.GUI.GUI_manager"] = _gui
+# Tic-Tac-Toe shows a tkinter window beside the game; it changes no state.
+_ui = types.ModuleType("game_servers.tic_tac_toe.game.tic_tac_toe_ui")
+_ui.TicTacToeUIManager = None
+_ui.TicTacToeUI = None
+sys.modules["game_servers.tic_tac_toe.game.tic_tac_toe_ui"] = _ui
 time.sleep = lambda _s: None
 logging.disable(logging.CRITICAL)
 from PIL import Image  # noqa: E402
@@ -46,17 +57,18 @@ from game_servers.twenty_fourty_eight.game.twenty_fourty_eight_env import Twenty
 from game_servers.maze.game.maze_env import MazeEnv  # noqa: E402
 from game_servers.snake.game.game import SnakeGame  # noqa: E402
 from game_servers.snake.game.snake_env import SnakeEnv  # noqa: E402
+import game_servers.tic_tac_toe.game.tic_tac_toe_env as ttt  # noqa: E402
 
 TMP = tempfile.mkdtemp(prefix="gameverse-speed-")
 clock = time.perf_counter
 
 
-def measure(name, new_episode, replies):
-    """Times single steps until SECONDS of stepping have passed."""
+def rate(new_episode, replies, seconds):
+    """Steps per second of random `replies` until `seconds` of stepping have passed."""
     rng = random.Random(0)
     step, done = new_episode(), False
     steps, spent = 0, 0.0
-    while spent < SECONDS:
+    while spent < seconds:
         if done:
             step, done = new_episode(), False
         text = rng.choice(replies)
@@ -64,7 +76,7 @@ def measure(name, new_episode, replies):
         done = step(text)
         spent += clock() - t0
         steps += 1
-    print(json.dumps({"game": name, "steps": steps, "seconds": spent, "steps_per_s": steps / spent}), flush=True)
+    return steps / spent
 
 
 def new_2048():
@@ -117,6 +129,49 @@ def new_snake():
     return step
 
 
-measure("2048", new_2048, ["up", "down", "left", "right"])
-measure("Maze", new_maze, ["up", "down", "left", "right"])
-measure("Snake", new_snake, ["L", "R", "U", "D"])
+def new_tic_tac_toe():
+    env = ttt.TicTacToeEnv({"task": "t", "log_path": os.path.join(TMP, "ttt"), "ai_opponent": "minimax",
+                            "player_mark": "X", "action_mode": "semantic", "coor_trans": False})
+    env.initial_obs()
+    count = [0]
+
+    def step(text):
+        obs, _r, terminated, *_ = env.step(env.parse_action(text))
+        env.evaluate(obs)
+        count[0] += 1
+        return terminated or count[0] >= 20
+
+    return step
+
+
+class NoUI:
+    def __init__(self, *a, **k):
+        raise RuntimeError("no window here")
+
+
+ttt.TicTacToeUIManager = NoUI
+GAMES = {
+    "GameVerse/2048": new_2048,
+    "GameVerse/Maze": new_maze,
+    "GameVerse/Snake": new_snake,
+    "GameVerse/TicTacToe": new_tic_tac_toe,
+}
+
+
+def main():
+    job = json.load(sys.stdin)
+    print(json.dumps({"versions": {"python": sys.version.split()[0], "pygame": pygame.version.ver}}), flush=True)
+    for case in job["cases"]:
+        try:
+            new_episode, replies = GAMES[case["env"]], case["actions"]
+            rate(new_episode, replies, 0.05)  # untimed: first calls load fonts and caches
+            steps = rate(new_episode, replies, job["seconds"])
+            frames = rate(new_episode, replies, job["seconds"])
+        except Exception as e:  # noqa: BLE001 - one broken case must not hide the others
+            print(f"{case['name']}: {type(e).__name__}: {e}", file=sys.stderr)
+            continue
+        print(json.dumps({"env": case["name"], "steps_per_s": steps, "frames_per_s": frames}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

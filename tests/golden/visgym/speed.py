@@ -1,27 +1,29 @@
-"""Steps and frames per second of VisGym's synthetic environments (the reference),
-for `cargo run --release -p playbench-tests --bin visgym_speed`, which runs it in the
-same run as ours and prints both.
+"""Steps and frames per second of VisGym's own environments (the reference), for
+`cargo run --release -p playbench-tests --bin bench -- --reference`, which runs this in
+the same run as ours (from the venv and checkout of generate.py under `.cache/`):
 
     SDL_VIDEODRIVER=dummy .cache/venv-visgym/bin/python tests/golden/visgym/speed.py \
-        .cache/visgym-ref SECONDS < actions.json
+        .cache/visgym-ref < job.json
 
-Reads {"maze_2d/easy": [action strings, ...], ...} on stdin (the bench binary writes
-it, so both sides step the same strings) and prints one JSON line per id:
-{"env", "steps_per_s", "frames_per_s"}. A step is `env.step(action)` as the harness
-calls it (the environments are made as `generate.py` makes them, the evaluation
-settings); a terminated episode is reset outside the timing. A frame is one
-`env.render()` (rgb_array) after an untimed step, so each frame shows a new state. Same environment versions as generate.py.
+The job is the benchmark's: {"seconds": S, "cases": [{"name", "env", "actions"}, ...]},
+where `env` is a VisGym id (`maze_2d/easy`) and `actions` the texts of our presets for it.
+Prints a JSON line of versions, then one per case: {"env": name, "steps_per_s",
+"frames_per_s"}. The workload is the benchmark's (tests/golden/speed.py): a random one
+of the actions per step from a seeded generator, a finished episode reset inside the
+timing, and for frames an `env.render()` (rgb_array) after every step. The environments
+are made as generate.py makes them (the evaluation settings); a step is `env.step(text)`
+as the harness calls it, which renders the observation in every reference step.
 
 Maze 3D draws with Ursina/Panda3D, which is not installed: its frame is the reference's
 own `_render_frame` with Panda3D's draw and screenshot replaced by no-ops (the Python
 read-back of the 336×336 screenshot, pixel by pixel, stays), so its figures are upper
-bounds of the reference's speed. Its step renders the observation as every reference
-step does.
+bounds of the reference's speed.
 """
 
 import builtins
 import json
 import os
+import random
 import sys
 import time
 
@@ -77,8 +79,33 @@ def maze_3d_readback_only(env):
 ORIGINAL_MAZE_3D_FRAME = None
 
 
+def rate(env, actions, seconds, render):
+    """Steps per second of `env` stepping random `actions`, rendering after each or not."""
+    rng = random.Random(0)
+    env.reset(seed=0)
+    steps, block = 0, 1
+    start = time.perf_counter()
+    while True:
+        for _ in range(block):
+            try:
+                _, _, terminated, truncated, _ = env.step(rng.choice(actions))
+            except Exception:  # noqa: BLE001 - an action the reference raises on
+                terminated = truncated = False
+            if render:
+                env.render()
+            if terminated or truncated:
+                env.reset()
+            steps += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return steps / elapsed
+        # Read the clock every 64 steps, as ours does, once 64 steps are quick.
+        if block == 1 and steps >= 64 and 64 * elapsed / steps < seconds / 8:
+            block = 64
+
+
 def main():
-    ref, seconds = sys.argv[1], float(sys.argv[2])
+    ref = sys.argv[1]
     sys.path.insert(0, os.path.abspath(ref))
     sys.path.insert(0, HERE)
     import generate as g
@@ -91,48 +118,29 @@ def main():
             g.PatchReassemblyAdapter(), g.CubeAdapter(),
         ]
     }
-    plans = json.load(sys.stdin)
+    job = json.load(sys.stdin)
     global ORIGINAL_MAZE_3D_FRAME
     g.stub_ursina()
     from gymnasium.envs.maze_3d import maze_3d
 
     ORIGINAL_MAZE_3D_FRAME = maze_3d.RandomMaze3DEnv._render_frame
-    for env_id, actions in plans.items():
-        name, level = env_id.split("/")
-        env = adapters[name].make(level, 0)
-        if name == "maze_3d":
-            maze_3d_readback_only(env)
-        env.reset(seed=0)
-        steps, spent, i = 0, 0.0, 0
-        while spent < seconds:
-            a = actions[i % len(actions)]
-            i += 1
-            t0 = time.perf_counter()
-            try:
-                _, _, terminated, _, _ = env.step(a)
-            except Exception:  # noqa: BLE001 - an action the reference raises on
-                terminated = False
-            spent += time.perf_counter() - t0
-            steps += 1
-            if terminated:
-                env.reset()
-        steps_per_s = steps / spent
-        env.reset(seed=0)
-        frames, spent = 0, 0.0
-        while spent < seconds:
-            # A frame of a new state each time: step (untimed), then render.
-            try:
-                _, _, terminated, _, _ = env.step(actions[frames % len(actions)])
-            except Exception:  # noqa: BLE001
-                terminated = False
-            if terminated:
-                env.reset()
-            t0 = time.perf_counter()
-            env.render()
-            spent += time.perf_counter() - t0
-            frames += 1
-        frames_per_s = frames / spent
-        print(json.dumps({"env": env_id, "steps_per_s": steps_per_s, "frames_per_s": frames_per_s}), flush=True)
+    import numpy
+
+    print(json.dumps({"versions": {"python": sys.version.split()[0], "numpy": numpy.__version__}}), flush=True)
+    for case in job["cases"]:
+        try:
+            name, level = case["env"].split("/")
+            env = adapters[name].make(level, 0)
+            if name == "maze_3d":
+                maze_3d_readback_only(env)
+            actions = case["actions"]
+            rate(env, actions, 0.05, True)  # untimed: first calls load modules and caches
+            steps = rate(env, actions, job["seconds"], False)
+            frames = rate(env, actions, job["seconds"], True)
+        except Exception as e:  # noqa: BLE001 - one broken case must not hide the others
+            print(f"{case['name']}: {type(e).__name__}: {e}", file=sys.stderr)
+            continue
+        print(json.dumps({"env": case["name"], "steps_per_s": steps, "frames_per_s": frames}), flush=True)
 
 
 if __name__ == "__main__":

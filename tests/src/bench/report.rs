@@ -428,13 +428,52 @@ mod tests {
     }
 
     #[test]
+    fn visgym_and_gameverse_are_measured_by_their_own_code_with_our_presets_texts() {
+        use super::super::{cases_matching, Reference};
+        let cases = cases_matching(Some("maze_2d/easy,Snake"));
+        assert_eq!(
+            cases
+                .iter()
+                .map(|c| (c.name, c.reference))
+                .collect::<Vec<_>>(),
+            [
+                ("maze_2d/easy", Reference::VisGym),
+                ("Snake", Reference::GameVerse)
+            ]
+        );
+        for case in cases {
+            let job = case.to_json();
+            let env = envs::make(case.env, &Default::default()).unwrap();
+            assert_eq!(job["actions"], serde_json::json!(env.action_names()));
+            assert!(job["actions"].as_array().is_some_and(|a| a.len() >= 4));
+            assert_eq!(job["reference"], case.reference.key());
+        }
+        assert!(cases_matching(Some("Taxi"))[0]
+            .to_json()
+            .get("actions")
+            .is_none());
+        let families: Vec<String> = cases_matching(Some("/easy,/hard,GameVerse,2048,TicTacToe"))
+            .iter()
+            .map(|c| c.family().to_string())
+            .collect();
+        assert_eq!(families.iter().filter(|f| *f == "VisGym").count(), 14);
+        assert!(families.iter().any(|f| f == "GameVerse"));
+    }
+
+    #[test]
     fn atari_is_held_to_ale_speed_with_ratios_in_hundredths() {
         let cases = super::super::cases_matching(Some("Breakout"));
         assert_eq!(
             cases.iter().map(|c| c.name).collect::<Vec<_>>(),
             ["Breakout-v5", "Breakout-emulation"]
         );
-        assert!(!cases[0].ale_act && cases[1].ale_act);
+        assert_eq!(
+            (cases[0].reference, cases[1].reference),
+            (
+                super::super::Reference::Gym,
+                super::super::Reference::AleAct
+            )
+        );
         assert_eq!(cases[1].to_json()["kwargs"]["frameskip"], 1);
         let reps = vec![Repetition {
             reference: vec![

@@ -1,13 +1,17 @@
-//! `cargo run --release -p playbench-tests --bin bench -- --reference`: steps/s and
-//! frames/s of every Toy Text, Classic Control and MiniGrid id, of Tetris, FlappyBird
-//! and Highway, and of the Atari games (as `-v5` and one frame a step, `-emulation`),
-//! natively and in headless Chromium (wasm, the app's build profile), against the
-//! reference measured live in the same run (`tests/golden/speed.py`, the packages below
-//! in `.cache/venv-reference`, made on first use; the Atari ROMs from the ale-py wheel,
-//! as for the golden tests). Repetitions interleave the three sides
-//! (reference, native, wasm), all pinned to one core; the table gives the ratios' min
-//! and median over repetitions, then the worst environment per family and the machine.
-//! The figures go to `target/bench/speed.json`, a chart per family beside them.
+//! `cargo run --release -q -p playbench-tests --bin bench -- --reference`: steps/s and
+//! frames/s of every Toy Text, Classic Control, MiniGrid, VisGym and GameVerse id, of
+//! Tetris, FlappyBird and Highway, and of the Atari games (as `-v5` and one frame a step,
+//! `-emulation`), natively and in headless Chromium (wasm, the app's build profile),
+//! against the reference measured live in the same run. The references are the pinned
+//! Gymnasium packages and ale-py (`tests/golden/speed.py`), VisGym's and GameVerse's own
+//! code (`tests/golden/visgym/speed.py`, `tests/golden/gameverse/speed.py`), each in a
+//! virtual environment under `.cache/` made on first use ([`SETUPS`]); the two
+//! repositories are exported there at their pinned commits (from a clone named by
+//! `PLAYBENCH_VISGYM_GIT` / `PLAYBENCH_GAMEVERSE_GIT`, else cloned from GitHub); the
+//! Atari ROMs come from the ale-py wheel, as for the golden tests. Repetitions interleave
+//! the three sides (reference, native, wasm), all pinned to one core; the table gives the
+//! ratios' min and median over repetitions, then the worst environment per family and the
+//! machine. The figures go to `target/bench/speed.json`, a chart per family beside them.
 //!
 //! Options: `--reference` (without it, ours only); `--reps N` (default 3); `--only S,T`
 //! (cases whose name contains S or T); `--native-only` (no browser); `--core N` (the core
@@ -34,26 +38,106 @@ use playbench_tests::bench::turns::{
     measure_turns, turn_cases_matching, turn_table, TurnFigures, REQUESTS,
 };
 use playbench_tests::bench::{
-    cases_matching, measure, needs_roms, BenchCase, Measured, SECONDS, WARM_UP_NATIVE,
+    cases_matching, measure, needs_roms, BenchCase, Measured, Reference, SECONDS, WARM_UP_NATIVE,
 };
 use playbench_tests::speed::{flag, option, run_reference, wasm_bench_command, Figure};
 use serde_json::json;
 
-/// The reference packages, pinned as the golden data's (`docs/golden-data.md`,
-/// `tests/golden/thirdparty/generate.py`).
-const REFERENCE_PACKAGES: [&str; 8] = [
-    "gymnasium==1.4.0",
-    "minigrid==3.2.0",
-    "numpy==2.4.6",
-    "pygame==2.6.1",
-    "tetris-gymnasium==0.3.1",
-    "flappy-bird-gymnasium==0.4.0",
-    "pandas==3.1.1",
-    "ale-py==0.12.1",
+/// A reference's Python side: a virtual environment under `.cache/` with pinned
+/// packages, the script that measures it, and for VisGym and GameVerse their
+/// repository's files at a pinned commit (neither is a package).
+struct Setup {
+    measures: &'static [Reference],
+    venv: &'static str,
+    packages: &'static [&'static str],
+    /// Installed without their dependencies.
+    no_deps: &'static [&'static str],
+    script: &'static str,
+    checkout: Option<Checkout>,
+}
+
+/// Files of a reference repository at a commit, exported into `.cache/<dir>`.
+struct Checkout {
+    dir: &'static str,
+    /// The repository to export from: a clone's path or URL in this variable, else `url`.
+    repo_variable: &'static str,
+    url: &'static str,
+    commit: &'static str,
+    /// Paths (git pathspecs) to export.
+    paths: &'static [&'static str],
+}
+
+const SETUPS: [Setup; 3] = [
+    // The golden data's pins (`docs/golden-data.md`, `tests/golden/thirdparty/generate.py`).
+    // highway-env asks for pygame-ce, which installs the same `pygame` module as pygame
+    // (the golden data's environment does the same).
+    Setup {
+        measures: &[Reference::Gym, Reference::AleAct],
+        venv: ".cache/venv-reference",
+        packages: &[
+            "gymnasium==1.4.0",
+            "minigrid==3.2.0",
+            "numpy==2.4.6",
+            "pygame==2.6.1",
+            "tetris-gymnasium==0.3.1",
+            "flappy-bird-gymnasium==0.4.0",
+            "pandas==3.1.1",
+            "ale-py==0.12.1",
+        ],
+        no_deps: &["highway-env==1.12.1"],
+        script: "tests/golden/speed.py",
+        checkout: None,
+    },
+    // As `tests/golden/visgym/generate.py` pins them.
+    Setup {
+        measures: &[Reference::VisGym],
+        venv: ".cache/venv-visgym",
+        packages: &[
+            "numpy==1.26.4",
+            "pygame==2.6.1",
+            "opencv-python-headless==4.11.0.86",
+            "matplotlib==3.10.1",
+            "pillow==13.0.0",
+            "trimesh==4.5.2",
+            "cloudpickle",
+            "typing_extensions",
+            "farama-notifications",
+        ],
+        no_deps: &[],
+        script: "tests/golden/visgym/speed.py",
+        checkout: Some(Checkout {
+            dir: ".cache/visgym-ref",
+            repo_variable: "PLAYBENCH_VISGYM_GIT",
+            url: "https://github.com/visgym/VisGym",
+            commit: "0289034b0cefa6fbbad27f7dd8c01545df324afd",
+            // Its demo notebooks are large and unused.
+            paths: &["gymnasium", ":(exclude)gymnasium/demos"],
+        }),
+    },
+    // As `tests/golden/gameverse/generate.py` pins them.
+    Setup {
+        measures: &[Reference::GameVerse],
+        venv: ".cache/venv-gameverse",
+        packages: &[
+            "pygame==2.6.1",
+            "numpy==2.2.6",
+            "pillow==11.3.0",
+            "pyyaml==6.0.2",
+            "omegaconf==2.3.0",
+            "gymnasium==1.1.1",
+            "rich==14.0.0",
+        ],
+        no_deps: &[],
+        script: "tests/golden/gameverse/speed.py",
+        checkout: Some(Checkout {
+            dir: ".cache/gameverse-ref",
+            repo_variable: "PLAYBENCH_GAMEVERSE_GIT",
+            url: "https://github.com/THUSI-Lab/GameVerse",
+            commit: "7cbb4236a95508ad33a195663fa1c20dfe5f0a33",
+            paths: &["src"],
+        }),
+    },
 ];
-/// Installed without its dependencies: it asks for pygame-ce, which installs the same
-/// `pygame` module as pygame (the golden data's environment does the same).
-const REFERENCE_NO_DEPS: &str = "highway-env==1.12.1";
 
 /// Pins this process, and so everything it starts, to one core.
 fn pin_to_one_core(cores: usize) -> Result<usize, String> {
@@ -76,56 +160,153 @@ fn pin_to_one_core(cores: usize) -> Result<usize, String> {
     Ok(core)
 }
 
-/// The reference's Python, installing its packages into an ignored folder when missing.
-fn reference_python(root: &Path) -> Result<PathBuf, String> {
-    let venv = root.join(".cache/venv-reference");
-    let python = venv.join("bin/python");
-    let marker = venv.join("playbench-packages.txt");
-    let wanted = format!("{}\n{REFERENCE_NO_DEPS}", REFERENCE_PACKAGES.join("\n"));
-    if std::fs::read_to_string(&marker).ok().as_deref() == Some(wanted.as_str()) {
-        return Ok(python);
+/// Runs `cmd`, failing with its standard error.
+fn run(cmd: &mut Command) -> Result<(), String> {
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{cmd:?} failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ))
     }
-    eprintln!("installing the reference into .cache/venv-reference: {wanted:?}...");
-    let run = |cmd: &mut Command| -> Result<(), String> {
-        let out = cmd
-            .output()
-            .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
-        if out.status.success() {
-            Ok(())
-        } else {
-            Err(format!(
-                "{cmd:?} failed:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            ))
-        }
-    };
-    run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
-    run(Command::new(&python)
-        .args(["-m", "pip", "install", "--quiet"])
-        .args(REFERENCE_PACKAGES))?;
-    run(Command::new(&python)
-        .args(["-m", "pip", "install", "--quiet", "--no-deps"])
-        .arg(REFERENCE_NO_DEPS))?;
-    std::fs::write(&marker, wanted).map_err(|e| e.to_string())?;
-    Ok(python)
 }
 
-fn reference_figures(
-    root: &Path,
-    python: &Path,
-    cases: &[&BenchCase],
-) -> Result<Vec<Figure>, String> {
-    let mut cmd = Command::new(python);
-    // No dummy video driver: highway-env then draws blank frames (the `rgb_array` frames
-    // of the others need no display either way).
-    cmd.arg(root.join("tests/golden/speed.py"))
-        .env_remove("SDL_VIDEODRIVER")
-        .env("SDL_AUDIODRIVER", "dummy");
-    let job = json!({
-        "seconds": SECONDS,
-        "cases": cases.iter().map(|c| c.to_json()).collect::<Vec<_>>(),
-    });
-    run_reference(cmd, Some(job.to_string()), "env")
+/// A ready reference: the Python to run `setup.script` with and its argument (the
+/// checkout), made on first use.
+struct Ready {
+    python: PathBuf,
+    checkout: Option<PathBuf>,
+}
+
+impl Setup {
+    /// Installs the packages into the venv when its record of them differs, and exports
+    /// the checkout when missing.
+    fn prepare(&self, root: &Path) -> Result<Ready, String> {
+        let venv = root.join(self.venv);
+        let python = venv.join("bin/python");
+        let marker = venv.join("playbench-packages.txt");
+        let wanted = [self.packages, self.no_deps].concat().join("\n");
+        if std::fs::read_to_string(&marker).ok().as_deref() != Some(wanted.as_str()) {
+            eprintln!("installing the reference into {}: {wanted:?}...", self.venv);
+            run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
+            run(Command::new(&python)
+                .args(["-m", "pip", "install", "--quiet"])
+                .args(self.packages))?;
+            if !self.no_deps.is_empty() {
+                run(Command::new(&python)
+                    .args(["-m", "pip", "install", "--quiet", "--no-deps"])
+                    .args(self.no_deps))?;
+            }
+            std::fs::write(&marker, &wanted).map_err(|e| e.to_string())?;
+        }
+        let checkout = match &self.checkout {
+            Some(c) => Some(c.export(root)?),
+            None => None,
+        };
+        Ok(Ready { python, checkout })
+    }
+
+    /// What `speed.json` records of the reference.
+    fn describe(&self) -> serde_json::Value {
+        let packages = [self.packages, self.no_deps].concat();
+        json!({
+            "venv": self.venv,
+            "packages": packages,
+            "repository": self.checkout.as_ref().map(|c| json!({"url": c.url, "commit": c.commit})),
+        })
+    }
+}
+
+impl Checkout {
+    /// `.cache/<dir>` holding the repository's `paths` at `commit`, exported when it does
+    /// not say so already. The repository is `$<repo_variable>` (a clone, e.g. made where
+    /// GitHub is reachable), else a bare clone of `url` under `.cache/`.
+    fn export(&self, root: &Path) -> Result<PathBuf, String> {
+        let dir = root.join(self.dir);
+        let marker = dir.join("playbench-commit.txt");
+        if std::fs::read_to_string(&marker).ok().as_deref() == Some(self.commit) {
+            return Ok(dir);
+        }
+        let repo = match std::env::var(self.repo_variable) {
+            Ok(repo) => PathBuf::from(repo),
+            Err(_) => {
+                let bare = root.join(format!("{}.git", self.dir));
+                if !bare.exists() {
+                    eprintln!("cloning {} into {}...", self.url, bare.display());
+                    run(Command::new("git")
+                        .args(["clone", "--quiet", "--bare", self.url])
+                        .arg(&bare))
+                    .map_err(|e| {
+                        format!(
+                            "{e}\n(where {} cannot be reached, set {} to a clone of it)",
+                            self.url, self.repo_variable
+                        )
+                    })?;
+                }
+                bare
+            }
+        };
+        eprintln!(
+            "exporting {} of {} at {} into {}...",
+            self.paths[0],
+            repo.display(),
+            &self.commit[..7],
+            self.dir
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let archive = dir.join("export.tar");
+        run(Command::new("git")
+            .arg("-C")
+            .arg(&repo)
+            .args(["archive", "-o"])
+            .arg(&archive)
+            .args([self.commit, "--"])
+            .args(self.paths))?;
+        run(Command::new("tar")
+            .arg("-xf")
+            .arg(&archive)
+            .arg("-C")
+            .arg(&dir))?;
+        std::fs::remove_file(&archive).map_err(|e| e.to_string())?;
+        std::fs::write(&marker, self.commit).map_err(|e| e.to_string())?;
+        Ok(dir)
+    }
+}
+
+/// The reference's figures for `cases`, each measured by its own setup's script.
+fn reference_figures(root: &Path, ready: &[(&Setup, Ready)], cases: &[&BenchCase]) -> Vec<Figure> {
+    let mut out = Vec::new();
+    for (setup, ready) in ready {
+        let mine: Vec<_> = cases
+            .iter()
+            .filter(|c| setup.measures.contains(&c.reference))
+            .map(|c| c.to_json())
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let mut cmd = Command::new(&ready.python);
+        cmd.arg(root.join(setup.script));
+        if let Some(checkout) = &ready.checkout {
+            cmd.arg(checkout);
+        }
+        // No dummy video driver for the Gymnasium packages: highway-env then draws blank
+        // frames (the `rgb_array` frames of the others need no display either way); the
+        // VisGym and GameVerse scripts choose their own.
+        cmd.env_remove("SDL_VIDEODRIVER")
+            .env("SDL_AUDIODRIVER", "dummy");
+        let job = json!({"seconds": SECONDS, "cases": mine});
+        match run_reference(cmd, Some(job.to_string()), "env") {
+            Ok(figures) => out.extend(figures),
+            Err(e) => eprintln!("{}: {e}", setup.script),
+        }
+    }
+    out
 }
 
 fn native_figures(cases: &[&BenchCase]) -> Vec<Measured> {
@@ -283,29 +464,35 @@ fn main() {
     let core = pin_to_one_core(cores)
         .map_err(|e| eprintln!("{e}; measuring unpinned"))
         .ok();
-    let python = if flag("--reference") {
-        match reference_python(&root) {
-            Ok(p) => Some(p),
-            Err(e) => {
-                eprintln!("{e}");
-                std::process::exit(1);
-            }
-        }
+    // The setups the chosen cases need; one that cannot be made leaves its cases
+    // without a reference (said on standard error), not the others.
+    let ready: Vec<(&Setup, Ready)> = if flag("--reference") {
+        SETUPS
+            .iter()
+            .filter(|s| cases.iter().any(|c| s.measures.contains(&c.reference)))
+            .filter_map(|s| {
+                s.prepare(&root)
+                    .map(|r| (s, r))
+                    .map_err(|e| eprintln!("{}: no reference: {e}", s.script))
+                    .ok()
+            })
+            .collect()
     } else {
-        None
+        Vec::new()
     };
+    if flag("--reference") && ready.is_empty() {
+        eprintln!("no reference could be made");
+        std::process::exit(1);
+    }
     let mut repetitions = Vec::new();
     for rep in 1..=reps {
         let mut r = Repetition::default();
-        if let Some(python) = &python {
+        if !ready.is_empty() {
             eprintln!(
                 "repetition {rep}/{reps}: the reference, {} cases...",
                 cases.len()
             );
-            r.reference = reference_figures(&root, python, &cases).unwrap_or_else(|e| {
-                eprintln!("{e}");
-                Vec::new()
-            });
+            r.reference = reference_figures(&root, &ready, &cases);
         }
         eprintln!("repetition {rep}/{reps}: native...");
         r.native = native_figures(&cases);
@@ -323,7 +510,7 @@ fn main() {
     print!("{}", table(&figures));
     print!("{}", worst_per_family(&figures));
     println!("machine: {machine}");
-    if python.is_none() {
+    if ready.is_empty() {
         println!("(no reference measured: run with --reference for the ratios)");
     }
     let out = root.join("target/bench");
@@ -332,7 +519,7 @@ fn main() {
             "seconds_per_mode": SECONDS,
             "repetitions": reps,
             "machine": machine,
-            "reference": if python.is_some() { json!([&REFERENCE_PACKAGES[..], &[REFERENCE_NO_DEPS]].concat()) } else { json!(null) },
+            "reference": ready.iter().map(|(s, _)| s.describe()).collect::<Vec<_>>(),
             "cases": figures,
         });
         std::fs::write(out.join("speed.json"), format!("{record:#}\n"))?;
