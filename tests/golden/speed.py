@@ -2,7 +2,7 @@
 flappy-bird-gymnasium, highway-env) and Atari (ale-py) references, timed the way
 `tests/src/bench.rs` times ours: through `gym.make`, uniformly random actions, resets
 included in the time, and for frames an `rgb_array` render after every step. A case
-with "ale_act" (the Atari emulation cases) is timed through ALE's own interface
+with "reference": "ale_act" (the Atari emulation cases) is timed through ALE's own interface
 instead: `ale.act` with a random action of the minimal set, one frame a call, a reset at
 game over, and for frames `getScreenRGB` after every call -- ALE's C++ core with no
 Gymnasium step around each frame. Steps are timed on an
@@ -17,7 +17,7 @@ numpy 2.4.6, pygame 2.6.1, the third-party packages as the golden data pins them
 ale-py 0.12.1 with the ROMs its wheel carries).
 Reads on standard input
 
-    {"seconds": S, "cases": [{"name": ..., "env": ..., "kwargs": {...}}, ...]}
+    {"seconds": S, "cases": [{"name": ..., "env": ..., "kwargs": {...}, "reference": ...}, ...]}
 
 and prints a first line with the versions, then one JSON line per case:
 {"env": name, "steps_per_s": ..., "frames_per_s": ...}. A case that fails prints its
@@ -25,6 +25,7 @@ error on standard error and is left out.
 """
 
 import json
+import os
 import sys
 import time
 from importlib import metadata
@@ -40,6 +41,9 @@ import numpy as np
 import tetris_gymnasium.envs  # noqa: F401  (registers tetris_gymnasium/Tetris)
 from tetris_gymnasium.wrappers.observation import RgbObservation
 
+sys.path.append(os.path.dirname(os.path.abspath(__file__)))
+from speed_job import report, steps_per_second  # noqa: E402
+
 gym.register_envs(highway_env)
 gym.register_envs(ale_py)
 
@@ -50,27 +54,18 @@ def rate(env, seconds, render, f64_action):
     """Steps per second of `env`; `render` is None or the frame-drawing call."""
     env.reset(seed=0)
     env.action_space.seed(0)
-    steps = 0
-    block = 1
-    start = time.perf_counter()
-    while True:
-        # Read the clock every 64 steps, as ours does, once 64 steps take well under the
-        # time given (a highway-env step takes a good part of a second).
-        for _ in range(block):
-            action = env.action_space.sample()
-            if f64_action:
-                action = action.astype(np.float64)
-            _, _, terminated, truncated, _ = env.step(action)
-            if render is not None:
-                render()
-            if terminated or truncated:
-                env.reset()
-            steps += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return steps / elapsed
-        if block == 1 and steps >= 64 and 64 * elapsed / steps < seconds / 8:
-            block = 64
+
+    def step():
+        action = env.action_space.sample()
+        if f64_action:
+            action = action.astype(np.float64)
+        _, _, terminated, truncated, _ = env.step(action)
+        if render is not None:
+            render()
+        if terminated or truncated:
+            env.reset()
+
+    return steps_per_second(step, seconds)
 
 
 def ale_rate(env, seconds, render):
@@ -137,20 +132,8 @@ def main():
         ),
         flush=True,
     )
-    for case in job["cases"]:
-        measure = ale_case if case.get("ale_act") else gym_case
-        try:
-            steps, frames = measure(case, job["seconds"])
-        except Exception as e:  # one broken case must not hide the others
-            print(f"{case['name']}: {type(e).__name__}: {e}", file=sys.stderr)
-            continue
-        print(
-            json.dumps(
-                {"env": case["name"], "steps_per_s": steps, "frames_per_s": frames}
-            ),
-            flush=True,
-        )
-
+    measures = {"gym": gym_case, "ale_act": ale_case}
+    report(job["cases"], lambda case: measures[case["reference"]](case, job["seconds"]))
 
 if __name__ == "__main__":
     main()

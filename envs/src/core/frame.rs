@@ -84,50 +84,57 @@ impl Frame {
         self.fill_rect(0, 0, w, h, color);
     }
 
+    /// The byte ranges, row by row, of the rectangle with top-left (x, y) and size w×h
+    /// clipped to the frame (empty when nothing is left). Clears the stamp: the caller
+    /// is about to change them.
+    fn rect_spans(
+        &mut self,
+        x: i64,
+        y: i64,
+        w: i64,
+        h: i64,
+    ) -> impl Iterator<Item = std::ops::Range<usize>> + use<> {
+        let (fw, fh) = (i64::from(self.width), i64::from(self.height));
+        let (x0, y0) = (x.max(0), y.max(0));
+        let (x1, y1) = ((x + w).min(fw), (y + h).min(fh));
+        let rows = if x0 < x1 && y0 < y1 {
+            self.stamp = 0;
+            y0 as usize..y1 as usize
+        } else {
+            0..0
+        };
+        let stride = self.width as usize * 3;
+        let (left, right) = (x0.max(0) as usize * 3, x1.max(0) as usize * 3);
+        rows.map(move |row| row * stride + left..row * stride + right)
+    }
+
     /// Fills the rectangle with top-left (x, y) and size w×h, clipped to the frame. Whole
     /// rows at a time: a grey is a `memset`; another colour is written pixel by pixel
     /// into the first row only, which the other rows copy.
     pub fn fill_rect(&mut self, x: i64, y: i64, w: i64, h: i64, color: Rgb) {
-        let (fw, fh) = (i64::from(self.width), i64::from(self.height));
-        let (x0, y0) = (x.max(0), y.max(0));
-        let (x1, y1) = ((x + w).min(fw), (y + h).min(fh));
-        if x0 >= x1 || y0 >= y1 {
+        let mut spans = self.rect_spans(x, y, w, h);
+        let Some(first) = spans.next() else {
             return;
-        }
-        self.stamp = 0;
-        let stride = self.width as usize * 3;
-        let (left, right) = (x0 as usize * 3, x1 as usize * 3);
-        let rows = y0 as usize..y1 as usize;
+        };
         if color[0] == color[1] && color[1] == color[2] {
-            for row in rows {
-                self.data[row * stride + left..row * stride + right].fill(color[0]);
+            self.data[first].fill(color[0]);
+            for span in spans {
+                self.data[span].fill(color[0]);
             }
             return;
         }
-        let first = rows.start * stride;
-        for px in self.data[first + left..first + right].chunks_exact_mut(3) {
+        for px in self.data[first.clone()].chunks_exact_mut(3) {
             px.copy_from_slice(&color);
         }
-        for row in rows.skip(1) {
-            self.data
-                .copy_within(first + left..first + right, row * stride + left);
+        for span in spans {
+            self.data.copy_within(first.clone(), span.start);
         }
     }
 
     /// Applies `f` to every channel byte of the rectangle (clipped to the frame).
     pub fn map_rect_bytes(&mut self, x: i64, y: i64, w: i64, h: i64, f: impl Fn(u8) -> u8) {
-        let (fw, fh) = (i64::from(self.width), i64::from(self.height));
-        let (x0, y0) = (x.max(0), y.max(0));
-        let (x1, y1) = ((x + w).min(fw), (y + h).min(fh));
-        if x0 >= x1 || y0 >= y1 {
-            return;
-        }
-        self.stamp = 0;
-        let stride = self.width as usize * 3;
-        for row in y0 as usize..y1 as usize {
-            let span =
-                &mut self.data[row * stride + x0 as usize * 3..row * stride + x1 as usize * 3];
-            for b in span {
+        for span in self.rect_spans(x, y, w, h) {
+            for b in &mut self.data[span] {
                 *b = f(*b);
             }
         }
@@ -135,18 +142,8 @@ impl Frame {
 
     /// Applies `f` to every pixel of the rectangle (clipped to the frame), row by row.
     pub fn map_rect(&mut self, x: i64, y: i64, w: i64, h: i64, mut f: impl FnMut(Rgb) -> Rgb) {
-        let (fw, fh) = (i64::from(self.width), i64::from(self.height));
-        let (x0, y0) = (x.max(0), y.max(0));
-        let (x1, y1) = ((x + w).min(fw), (y + h).min(fh));
-        if x0 >= x1 || y0 >= y1 {
-            return;
-        }
-        self.stamp = 0;
-        let stride = self.width as usize * 3;
-        for row in y0 as usize..y1 as usize {
-            let span =
-                &mut self.data[row * stride + x0 as usize * 3..row * stride + x1 as usize * 3];
-            for px in span.chunks_exact_mut(3) {
+        for span in self.rect_spans(x, y, w, h) {
+            for px in self.data[span].chunks_exact_mut(3) {
                 let new = f([px[0], px[1], px[2]]);
                 px.copy_from_slice(&new);
             }

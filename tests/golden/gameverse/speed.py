@@ -59,6 +59,9 @@ from game_servers.snake.game.game import SnakeGame  # noqa: E402
 from game_servers.snake.game.snake_env import SnakeEnv  # noqa: E402
 import game_servers.tic_tac_toe.game.tic_tac_toe_env as ttt  # noqa: E402
 
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from speed_job import report  # noqa: E402
+
 TMP = tempfile.mkdtemp(prefix="gameverse-speed-")
 clock = time.perf_counter
 
@@ -161,17 +164,12 @@ GAMES = {
 def main():
     job = json.load(sys.stdin)
     print(json.dumps({"versions": {"python": sys.version.split()[0], "pygame": pygame.version.ver}}), flush=True)
-    for case in job["cases"]:
-        try:
-            new_episode, replies = GAMES[case["env"]], case["actions"]
-            rate(new_episode, replies, 0.05)  # untimed: first calls load fonts and caches
-            steps = rate(new_episode, replies, job["seconds"])
-            frames = rate(new_episode, replies, job["seconds"])
-        except Exception as e:  # noqa: BLE001 - one broken case must not hide the others
-            print(f"{case['name']}: {type(e).__name__}: {e}", file=sys.stderr)
-            continue
-        print(json.dumps({"env": case["name"], "steps_per_s": steps, "frames_per_s": frames}), flush=True)
+    def measure(case):
+        new_episode, replies = GAMES[case["env"]], case["actions"]
+        rate(new_episode, replies, 0.05)  # untimed: first calls load fonts and caches
+        return rate(new_episode, replies, job["seconds"]), rate(new_episode, replies, job["seconds"])
 
+    report(job["cases"], measure)
 
 if __name__ == "__main__":
     main()

@@ -25,9 +25,10 @@ import json
 import os
 import random
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.append(os.path.dirname(HERE))
+from speed_job import report, steps_per_second  # noqa: E402
 
 
 def maze_3d_readback_only(env):
@@ -83,25 +84,18 @@ def rate(env, actions, seconds, render):
     """Steps per second of `env` stepping random `actions`, rendering after each or not."""
     rng = random.Random(0)
     env.reset(seed=0)
-    steps, block = 0, 1
-    start = time.perf_counter()
-    while True:
-        for _ in range(block):
-            try:
-                _, _, terminated, truncated, _ = env.step(rng.choice(actions))
-            except Exception:  # noqa: BLE001 - an action the reference raises on
-                terminated = truncated = False
-            if render:
-                env.render()
-            if terminated or truncated:
-                env.reset()
-            steps += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return steps / elapsed
-        # Read the clock every 64 steps, as ours does, once 64 steps are quick.
-        if block == 1 and steps >= 64 and 64 * elapsed / steps < seconds / 8:
-            block = 64
+
+    def step():
+        try:
+            _, _, terminated, truncated, _ = env.step(rng.choice(actions))
+        except Exception:  # noqa: BLE001 - an action the reference raises on
+            terminated = truncated = False
+        if render:
+            env.render()
+        if terminated or truncated:
+            env.reset()
+
+    return steps_per_second(step, seconds)
 
 
 def main():
@@ -127,21 +121,16 @@ def main():
     import numpy
 
     print(json.dumps({"versions": {"python": sys.version.split()[0], "numpy": numpy.__version__}}), flush=True)
-    for case in job["cases"]:
-        try:
-            name, level = case["env"].split("/")
-            env = adapters[name].make(level, 0)
-            if name == "maze_3d":
-                maze_3d_readback_only(env)
-            actions = case["actions"]
-            rate(env, actions, 0.05, True)  # untimed: first calls load modules and caches
-            steps = rate(env, actions, job["seconds"], False)
-            frames = rate(env, actions, job["seconds"], True)
-        except Exception as e:  # noqa: BLE001 - one broken case must not hide the others
-            print(f"{case['name']}: {type(e).__name__}: {e}", file=sys.stderr)
-            continue
-        print(json.dumps({"env": case["name"], "steps_per_s": steps, "frames_per_s": frames}), flush=True)
+    def measure(case):
+        name, level = case["env"].split("/")
+        env = adapters[name].make(level, 0)
+        if name == "maze_3d":
+            maze_3d_readback_only(env)
+        actions = case["actions"]
+        rate(env, actions, 0.05, True)  # untimed: first calls load modules and caches
+        return rate(env, actions, job["seconds"], False), rate(env, actions, job["seconds"], True)
 
+    report(job["cases"], measure)
 
 if __name__ == "__main__":
     main()
