@@ -646,20 +646,41 @@ mod tests {
 
     #[test]
     fn a_kept_backdrop_draws_what_a_fresh_one_does() {
-        let mut game = Snake::new(SnakeConfig {
-            obstacles: 3,
-            ..SnakeConfig::default()
-        });
-        let (mut kept, mut backdrop) = (Frame::default(), render::Backdrop::default());
-        for seed in 0..6 {
-            game.reset(Some(seed));
-            for (i, text) in ["L", "U", "R", "R", "D", "L", "U", "U"].iter().enumerate() {
-                game.step(text);
-                game.render(&mut kept, &mut backdrop);
-                let mut fresh = Frame::default();
-                game.render(&mut fresh, &mut render::Backdrop::default());
-                assert_eq!(kept, fresh, "seed {seed} step {i}");
+        // Kept between frames: the backdrop and the cells' looks (only changed cells are
+        // repainted), through moves, meals, food expiring, game ends and new games with
+        // other obstacles, on two board sizes.
+        for (board_size, obstacles) in [(BOARD_SIZE, 3), (12, 6)] {
+            let mut game = Snake::new(SnakeConfig {
+                board_size,
+                obstacles,
+                ..SnakeConfig::default()
+            });
+            let (mut kept, mut backdrop) = (Frame::default(), render::Backdrop::default());
+            let mut rng = crate::rng::PyRandom::new(7);
+            let (mut frames, mut meals) = (0, 0);
+            for seed in 0..10 {
+                game.reset(Some(seed));
+                for i in 0..150 {
+                    if game.game_over() {
+                        break;
+                    }
+                    // Mostly the oracle's moves (long games, meals), sometimes a random one.
+                    let heading = if rng.randbelow(15).unwrap_or(0) == 0 {
+                        [Heading::L, Heading::U, Heading::R, Heading::D]
+                            [rng.randbelow(4).unwrap_or(0) as usize]
+                    } else {
+                        oracle::best_move(&game)
+                    };
+                    game.step(heading.letter());
+                    frames += 1;
+                    game.render(&mut kept, &mut backdrop);
+                    let mut fresh = Frame::default();
+                    game.render(&mut fresh, &mut render::Backdrop::default());
+                    assert_eq!(kept, fresh, "board {board_size} seed {seed} step {i}");
+                }
+                meals += game.foods_eaten();
             }
+            assert!(frames > 100 && meals > 5, "{frames} frames, {meals} meals");
         }
     }
 

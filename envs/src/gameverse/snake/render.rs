@@ -133,35 +133,67 @@ fn head(frame: &mut Frame, game: &Snake, p: Point, heading: Heading) {
     }
 }
 
-fn snake(frame: &mut Frame, game: &Snake) {
+/// What a board cell shows over the backdrop, in drawing order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Item {
+    Food { life: i64 },
+    Segment { neighbours: [Option<Point>; 2] },
+    Spot,
+    Head(Heading),
+}
+
+/// Each board cell's items (row-major by `(x, y)`): food in spawn order, then the snake
+/// from tail to head, the order a whole-board drawing paints them in. Every item's paint
+/// stays inside its cell, so cells can be painted in any order.
+fn cell_looks(game: &Snake) -> Vec<Vec<Item>> {
+    let b = game.config().board_size;
+    let mut looks = vec![Vec::new(); (b * b) as usize];
+    let mut put = |(x, y): Point, item: Item| {
+        if (0..b).contains(&x) && (0..b).contains(&y) {
+            looks[(y * b + x) as usize].push(item);
+        }
+    };
+    for (p, life) in game.food() {
+        put(p, Item::Food { life });
+    }
     let body = game.body_head_first();
     for (i, &p) in body.iter().enumerate().rev() {
-        let mut neighbours = Vec::new();
-        if i > 0 {
-            neighbours.push(body[i - 1]);
-        }
-        if let Some(&n) = body.get(i + 1) {
-            neighbours.push(n);
+        let neighbours = [i.checked_sub(1).map(|j| body[j]), body.get(i + 1).copied()];
+        if i > 0 || body.len() > 1 {
+            put(p, Item::Segment { neighbours });
         }
         if i == 0 {
-            if body.len() > 1 {
-                segment(frame, game, p, &neighbours);
-            }
-            head(frame, game, p, game.heading());
-        } else {
-            segment(frame, game, p, &neighbours);
-            if i % 2 == 1 {
-                let c = cell_size(game) as f64;
-                let (x, y) = cell_origin(game, p);
-                raster::fill_circle(
-                    frame,
-                    x as f64 + c * 0.42,
-                    y as f64 + c * 0.45,
-                    c * 0.1,
-                    SNAKE_SPOT,
-                );
-            }
+            put(p, Item::Head(game.heading()));
+        } else if i % 2 == 1 {
+            put(p, Item::Spot);
         }
+    }
+    looks
+}
+
+fn paint_item(frame: &mut Frame, game: &Snake, p: Point, item: Item) {
+    let c = cell_size(game);
+    let (x, y) = cell_origin(game, p);
+    match item {
+        Item::Food { life } => {
+            apple(frame, x, y, c);
+            life_bar(frame, x, y, c, life);
+        }
+        Item::Segment { neighbours } => {
+            let neighbours: Vec<Point> = neighbours.iter().flatten().copied().collect();
+            segment(frame, game, p, &neighbours);
+        }
+        Item::Spot => {
+            let c = c as f64;
+            raster::fill_circle(
+                frame,
+                x as f64 + c * 0.42,
+                y as f64 + c * 0.45,
+                c * 0.1,
+                SNAKE_SPOT,
+            );
+        }
+        Item::Head(heading) => head(frame, game, p, heading),
     }
 }
 
@@ -205,8 +237,36 @@ fn panel(frame: &mut Frame, game: &Snake, top: i64, width: i64) {
     }
 }
 
+/// The finished game's veil over the board: black at alpha 180.
+fn darken(frame: &mut Frame, x: i64, y: i64, w: i64, h: i64) {
+    pixels::blend_rect(frame, x, y, w, h, [0, 0, 0], 180);
+}
+
+/// Darkens the board as one blend over it would: cells showing only the backdrop take
+/// the darkened backdrop's pixels (blended once per backdrop), the others are blended.
+fn veil(frame: &mut Frame, game: &Snake, backdrop: &mut Backdrop, looks: &[Vec<Item>]) {
+    let (b, c) = (game.config().board_size, cell_size(game));
+    if backdrop.dark.is_empty() {
+        let mut dark = backdrop.pixels.clone();
+        darken(&mut dark, 0, 0, b * c, b * c);
+        backdrop.dark = dark.data().to_vec();
+    }
+    let stride = (b * c * 3) as usize;
+    for (i, items) in looks.iter().enumerate() {
+        let (x, y) = cell_origin(game, (i as i64 % b, i as i64 / b));
+        if !items.is_empty() {
+            darken(frame, x, y, c, c);
+            continue;
+        }
+        for row in y..y + c {
+            let at = row as usize * stride + x as usize * 3;
+            let span = at..at + c as usize * 3;
+            frame.data_mut()[span.clone()].copy_from_slice(&backdrop.dark[span]);
+        }
+    }
+}
+
 fn ending(frame: &mut Frame, game: &Snake, board: i64) {
-    pixels::blend_rect(frame, 0, 0, board, board, [0, 0, 0], 180);
     let n = game.foods_eaten();
     let (text, color) = if game.config().latency.is_realtime() {
         if game.time_up() {
@@ -228,12 +288,18 @@ fn ending(frame: &mut Frame, game: &Snake, board: i64) {
 
 /// The board without food or snake (ground, checks, walls, obstacles), which stays the
 /// same through a game: drawn once into its own frame, whose rows are the first rows of
-/// every frame drawn with it.
+/// every frame drawn with it. Also what the frame it last drew holds (`Frame::restamp`):
+/// each cell's items, so the next drawing into that frame repaints only the cells that
+/// changed (a move changes three or four of 81), as GameVerse Maze does.
 #[derive(Clone, Debug, Default)]
 pub struct Backdrop {
     /// Board size and obstacles it shows.
     key: Option<(i64, Vec<Point>)>,
     pixels: Frame,
+    /// `pixels` under the finished game's veil, made when first needed.
+    dark: Vec<u8>,
+    stamp: u64,
+    looks: Vec<Vec<Item>>,
 }
 
 fn paint_backdrop(game: &Snake, frame: &mut Frame) {
@@ -268,19 +334,71 @@ pub fn draw(game: &Snake, frame: &mut Frame, backdrop: &mut Backdrop) {
     if backdrop.key.as_ref() != Some(&key) {
         paint_backdrop(game, &mut backdrop.pixels);
         backdrop.key = Some(key);
+        backdrop.dark.clear();
+        backdrop.stamp = 0;
     }
-    // The board and the panel (drawn last) cover the whole frame.
-    frame.resize(board as u32, (board + PANEL_HEIGHT) as u32);
-    let ground = backdrop.pixels.data();
-    frame.data_mut()[..ground.len()].copy_from_slice(ground);
-    for (p, life) in game.food() {
-        let (px, py) = cell_origin(game, p);
-        apple(frame, px, py, c);
-        life_bar(frame, px, py, c, life);
+    let looks = cell_looks(game);
+    let known = frame.stamp() != 0 && frame.stamp() == backdrop.stamp;
+    if !known {
+        // The board and the panel (drawn last) cover the whole frame.
+        frame.resize(board as u32, (board + PANEL_HEIGHT) as u32);
+        let ground = backdrop.pixels.data();
+        frame.data_mut()[..ground.len()].copy_from_slice(ground);
     }
-    snake(frame, game);
+    let stride = (board * 3) as usize;
+    for (i, items) in looks.iter().enumerate() {
+        if known && backdrop.looks[i] == *items {
+            continue;
+        }
+        let p = (i as i64 % b, i as i64 / b);
+        let (x, y) = cell_origin(game, p);
+        if known {
+            // Back to the backdrop's pixels, row by row (the frame's rows are as wide).
+            let ground = backdrop.pixels.data();
+            for row in y..y + c {
+                let at = row as usize * stride + x as usize * 3;
+                let span = at..at + c as usize * 3;
+                frame.data_mut()[span.clone()].copy_from_slice(&ground[span]);
+            }
+        }
+        for &item in items {
+            paint_item(frame, game, p, item);
+        }
+    }
     panel(frame, game, board, board);
     if game.game_over() {
+        // Darkens the whole board: the next drawing starts afresh.
+        veil(frame, game, backdrop, &looks);
         ending(frame, game, board);
+        backdrop.stamp = 0;
+    } else {
+        backdrop.stamp = frame.restamp();
+    }
+    backdrop.looks = looks;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gameverse::snake::SnakeConfig;
+
+    #[test]
+    fn the_veil_is_one_blend_over_the_whole_board() {
+        let mut game = Snake::new(SnakeConfig {
+            obstacles: 4,
+            ..SnakeConfig::default()
+        });
+        game.reset(Some(3));
+        game.step(super::super::oracle::best_move(&game).letter());
+        assert!(!game.game_over());
+        let (mut frame, mut backdrop) = (Frame::default(), Backdrop::default());
+        draw(&game, &mut frame, &mut backdrop);
+        let board = game.config().board_size * cell_size(&game);
+        let mut whole = frame.clone();
+        darken(&mut whole, 0, 0, board, board);
+        let looks = cell_looks(&game);
+        assert!(looks.iter().filter(|l| !l.is_empty()).count() >= 3);
+        veil(&mut frame, &game, &mut backdrop, &looks);
+        assert_eq!(frame.data(), whole.data());
     }
 }
