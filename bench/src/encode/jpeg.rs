@@ -169,8 +169,8 @@ struct BitWriter<'a> {
 impl BitWriter<'_> {
     #[inline(always)]
     fn put(&mut self, value: u32, len: u32) {
-        // `len` is at most 16 + 11 (a code and its extra bits come one at a time, each
-        // under 17), and whole bytes leave as soon as there are 32 bits.
+        // `len` is at most 16 (a code, or a coefficient's extra bits), and whole bytes
+        // leave as soon as 32 bits wait: under 48 are ever held.
         self.acc = (self.acc << len) | u64::from(value & ((1u32 << len) - 1));
         self.bits += len;
         if self.bits >= 32 {

@@ -82,7 +82,7 @@ fn life_bar(frame: &mut Frame, x: i64, y: i64, c: i64, life: i64) {
 }
 
 /// One body cell: a rounded block reaching towards its neighbours.
-fn segment(frame: &mut Frame, game: &Snake, p: Point, neighbours: &[Point]) {
+fn segment(frame: &mut Frame, game: &Snake, p: Point, neighbours: [Option<Point>; 2]) {
     let c = cell_size(game);
     let (x, y) = cell_origin(game, p);
     let (xf, yf, cf) = (x as f64, y as f64, c as f64);
@@ -94,7 +94,7 @@ fn segment(frame: &mut Frame, game: &Snake, p: Point, neighbours: &[Point]) {
         cf / 2.0 - inset,
         SNAKE_GREEN,
     );
-    for &n in neighbours {
+    for n in neighbours.into_iter().flatten() {
         let (dx, dy) = (n.0 - p.0, -(n.1 - p.1));
         if dx.abs() + dy.abs() != 1 {
             continue;
@@ -179,10 +179,7 @@ fn paint_item(frame: &mut Frame, game: &Snake, p: Point, item: Item) {
             apple(frame, x, y, c);
             life_bar(frame, x, y, c, life);
         }
-        Item::Segment { neighbours } => {
-            let neighbours: Vec<Point> = neighbours.iter().flatten().copied().collect();
-            segment(frame, game, p, &neighbours);
-        }
+        Item::Segment { neighbours } => segment(frame, game, p, neighbours),
         Item::Spot => {
             let c = c as f64;
             raster::fill_circle(
@@ -237,6 +234,16 @@ fn panel(frame: &mut Frame, game: &Snake, top: i64, width: i64) {
     }
 }
 
+/// Copies cell (x, y)'s pixels from `from`, a board-wide picture as wide as the frame.
+fn copy_cell(frame: &mut Frame, from: &[u8], (x, y): (i64, i64), c: i64) {
+    let stride = frame.width() as usize * 3;
+    for row in y..y + c {
+        let at = row as usize * stride + x as usize * 3;
+        let span = at..at + c as usize * 3;
+        frame.data_mut()[span.clone()].copy_from_slice(&from[span]);
+    }
+}
+
 /// The finished game's veil over the board: black at alpha 180.
 fn darken(frame: &mut Frame, x: i64, y: i64, w: i64, h: i64) {
     pixels::blend_rect(frame, x, y, w, h, [0, 0, 0], 180);
@@ -251,17 +258,12 @@ fn veil(frame: &mut Frame, game: &Snake, backdrop: &mut Backdrop, looks: &[Vec<I
         darken(&mut dark, 0, 0, b * c, b * c);
         backdrop.dark = dark.data().to_vec();
     }
-    let stride = (b * c * 3) as usize;
     for (i, items) in looks.iter().enumerate() {
         let (x, y) = cell_origin(game, (i as i64 % b, i as i64 / b));
-        if !items.is_empty() {
+        if items.is_empty() {
+            copy_cell(frame, &backdrop.dark, (x, y), c);
+        } else {
             darken(frame, x, y, c, c);
-            continue;
-        }
-        for row in y..y + c {
-            let at = row as usize * stride + x as usize * 3;
-            let span = at..at + c as usize * 3;
-            frame.data_mut()[span.clone()].copy_from_slice(&backdrop.dark[span]);
         }
     }
 }
@@ -345,7 +347,6 @@ pub fn draw(game: &Snake, frame: &mut Frame, backdrop: &mut Backdrop) {
         let ground = backdrop.pixels.data();
         frame.data_mut()[..ground.len()].copy_from_slice(ground);
     }
-    let stride = (board * 3) as usize;
     for (i, items) in looks.iter().enumerate() {
         if known && backdrop.looks[i] == *items {
             continue;
@@ -353,13 +354,7 @@ pub fn draw(game: &Snake, frame: &mut Frame, backdrop: &mut Backdrop) {
         let p = (i as i64 % b, i as i64 / b);
         let (x, y) = cell_origin(game, p);
         if known {
-            // Back to the backdrop's pixels, row by row (the frame's rows are as wide).
-            let ground = backdrop.pixels.data();
-            for row in y..y + c {
-                let at = row as usize * stride + x as usize * 3;
-                let span = at..at + c as usize * 3;
-                frame.data_mut()[span.clone()].copy_from_slice(&ground[span]);
-            }
+            copy_cell(frame, backdrop.pixels.data(), (x, y), c);
         }
         for &item in items {
             paint_item(frame, game, p, item);
