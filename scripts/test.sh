@@ -28,7 +28,7 @@ done
 
 step "lints (native workspace, then the app for wasm32)"
 cargo clippy --workspace --all-targets -- -D warnings
-cargo clippy -p playbench-app --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p playbench-app -p playbench-web --target wasm32-unknown-unknown -- -D warnings
 
 step "native tests"
 if cargo nextest --version >/dev/null 2>&1; then

@@ -63,6 +63,20 @@ pub struct MentalRotation3dCube {
     cubes: Vec<(i64, i64, i64)>,
     secret: (f64, f64, f64),
     current: Mat3,
+    /// The frame up to the rotated panel (white, then the target panel), drawn once per
+    /// shape: only the right panel changes between frames.
+    target_view: TargetView,
+}
+
+/// [`MentalRotation3dCube`]'s kept drawing of the target panel, shared by clones.
+#[derive(Clone, Default)]
+struct TargetView(std::cell::OnceCell<std::rc::Rc<Frame>>);
+
+impl std::fmt::Debug for TargetView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let drawn = self.0.get().is_some();
+        f.debug_struct("TargetView").field("drawn", &drawn).finish()
+    }
 }
 
 fn functions() -> Vec<(&'static str, ArgSpace)> {
@@ -99,6 +113,7 @@ impl MentalRotation3dCube {
             cubes: Vec::new(),
             secret: (0.0, 0.0, 0.0),
             current: IDENTITY,
+            target_view: TargetView::default(),
         }
     }
 
@@ -140,6 +155,7 @@ impl MentalRotation3dCube {
             }
         }
         self.cubes = cubes;
+        self.target_view = TargetView::default();
     }
 
     fn rotate_actions(&self, pad: bool) -> Vec<String> {
@@ -281,9 +297,13 @@ Please respond with exactly one action and its arguments in the specified format
     }
 
     fn render(&self, frame: &mut Frame) {
-        frame.resize(512, 256);
-        frame.fill([255, 255, 255]);
-        draw_polycube(frame, 0.0, 256.0, &self.cubes, &IDENTITY);
+        let target = self.target_view.0.get_or_init(|| {
+            let mut f = Frame::new(512, 256);
+            f.fill([255, 255, 255]);
+            draw_polycube(&mut f, 0.0, 256.0, &self.cubes, &IDENTITY);
+            std::rc::Rc::new(f)
+        });
+        frame.copy_from(target);
         draw_polycube(frame, 256.0, 256.0, &self.cubes, &self.current);
     }
 
@@ -407,5 +427,52 @@ Please respond with exactly one action and its arguments in the specified format
     /// The angle of the remaining rotation, in radians.
     fn remaining(&self) -> f64 {
         angle(&self.current)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::visgym::VisGymEnv;
+
+    /// The frame as drawn before the target panel was kept: white, both panels.
+    fn fresh(env: &MentalRotation3dCube) -> Frame {
+        let mut f = Frame::new(512, 256);
+        f.fill([255, 255, 255]);
+        draw_polycube(&mut f, 0.0, 256.0, &env.cubes, &IDENTITY);
+        draw_polycube(&mut f, 256.0, 256.0, &env.cubes, &env.current);
+        f
+    }
+
+    #[test]
+    fn a_kept_target_panel_draws_what_a_fresh_frame_does() {
+        let mut env = MentalRotation3dCube::new(CubeConfig {
+            num_segments: 4,
+            action_frame: ActionFrame::World,
+            seed: 0,
+        });
+        let mut frame = Frame::default();
+        let mut shapes = std::collections::HashSet::new();
+        for episode in 0..6u64 {
+            env.reset(Some(episode));
+            shapes.insert(env.cubes.clone());
+            for turn in 0..8 {
+                env.render(&mut frame);
+                assert_eq!(frame, fresh(&env), "episode {episode}, turn {turn}");
+                // A clone shares the kept panel and draws its own rotation.
+                let mut other = env.clone();
+                other.step("('rotate', [0.0, 90.0, 0.0])").ok();
+                let mut g = Frame::default();
+                other.render(&mut g);
+                assert_eq!(g, fresh(&other));
+                env.step(&format!("('rotate', [{}.0, -20.0, 5.0])", 15 * turn))
+                    .ok();
+            }
+        }
+        assert!(
+            shapes.len() >= 5,
+            "resets draw new shapes: {}",
+            shapes.len()
+        );
     }
 }
