@@ -153,6 +153,13 @@ fn vertical(src: &[u8], w: usize, first_row: usize, axis: &Axis) -> Vec<u8> {
     out
 }
 
+/// Pillow 13 (`ImagingResampleInner`) runs the vertical pass first when the height
+/// shrinks by more than twice as many pixels as the width does; the two orders round
+/// differently.
+fn vertical_first(sw: usize, sh: usize, w: usize, h: usize) -> bool {
+    sh > h && sh - h > 2 * sw.saturating_sub(w)
+}
+
 /// Shrinks frames as Pillow's `resize(size, LANCZOS)` does, keeping the filter weights
 /// of the last sizes (a harness shrinks every frame of an episode to the same size).
 #[derive(Default)]
@@ -177,10 +184,7 @@ impl Resizer {
             self.vertical = Axis::new(sh, h);
         }
         let (need_h, need_v) = (sw != w, sh != h);
-        // Pillow 13 (`ImagingResampleInner`) runs the vertical pass first when the
-        // height shrinks by more than twice as many pixels as the width does; the two
-        // orders round differently.
-        let horizontal_first = !(sh > h && sh - h > 2 * sw.saturating_sub(w));
+        let horizontal_first = !vertical_first(sw, sh, w, h);
         let data = src.data();
         let pixels = if !need_h && !need_v {
             data.to_vec()
@@ -260,7 +264,7 @@ mod tests {
             out
         };
         let data = src.data();
-        if !(sh > h && sh - h > 2 * sw.saturating_sub(w)) {
+        if !vertical_first(sw, sh, w, h) {
             let temp = pass(data, (sw, sh), true);
             pass(&temp, (w, sh), false)
         } else {
