@@ -44,48 +44,154 @@ pub struct ClipPlay {
 /// Replays `clip` under the task's rules (frame skip, no-op fill), one frame per
 /// decision. A clip whose environment ends early stops there.
 pub fn play_clip(task: &Task, clip: &DemoClip) -> Result<ClipPlay, TaskError> {
-    let mut t = task.clone();
-    t.max_steps = clip.actions.len().max(1) as u32;
-    t.init_skip = clip.init_skip.unwrap_or(t.init_skip);
-    let mut runner = EpisodeRunner::start_from(&t, clip.seed, &clip.prefix)?;
-    let mut frame = Frame::default();
-    runner.env().render(&mut frame);
-    let mut frames = vec![frame];
-    let mut captions = vec!["Start State".to_string()];
-    for (i, name) in clip.actions.iter().enumerate() {
-        if runner.is_done() {
-            break;
-        }
-        runner
-            .apply_text(name, None, Vec::new())
-            .map_err(|e| TaskError {
-                field: format!("demos.actions[{i}]"),
-                message: e.to_string(),
-            })?;
-        let mut frame = Frame::default();
-        runner.env().render(&mut frame);
+    let mut replay = ClipReplay::start(task, clip)?;
+    let (mut frames, mut captions) = (Vec::new(), Vec::new());
+    while let Some((frame, caption)) = replay.next_frame()? {
         frames.push(frame);
-        captions.push(format!("Step {}: Action: {name}", i + 1));
-    }
-    let p = runner.progress();
-    let outcome = if p.draw {
-        Outcome::Draw
-    } else if p.success {
-        Outcome::Victory
-    } else if p.terminated {
-        Outcome::Terminated
-    } else {
-        Outcome::TimeOut
-    };
-    if let Some(last) = frames.last().cloned() {
-        frames.push(last);
-        captions.push(outcome.label().to_string());
+        captions.push(caption);
     }
     Ok(ClipPlay {
         frames,
         captions,
-        outcome,
+        outcome: replay.outcome().unwrap_or(Outcome::TimeOut),
     })
+}
+
+/// How many frames [`play_clip`] gives for `clip`, from a replay that draws none.
+pub fn clip_frame_count(task: &Task, clip: &DemoClip) -> Result<usize, TaskError> {
+    let mut count = ClipCount::start(task, clip)?;
+    while count.step()? {}
+    Ok(count.frames())
+}
+
+/// A clip's frames counted a decision at a time, by a replay that draws nothing.
+struct ClipCount {
+    runner: EpisodeRunner,
+    actions: Vec<String>,
+    played: usize,
+}
+
+impl ClipCount {
+    fn start(task: &Task, clip: &DemoClip) -> Result<Self, TaskError> {
+        Ok(Self {
+            runner: clip_runner(task, clip)?.undrawn(),
+            actions: clip.actions.clone(),
+            played: 0,
+        })
+    }
+
+    /// Replays one more decision; `false` once the clip is over.
+    fn step(&mut self) -> Result<bool, TaskError> {
+        match self.actions.get(self.played) {
+            Some(name) if !self.runner.is_done() => {
+                apply(&mut self.runner, self.played, name)?;
+                self.played += 1;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// The start, one frame per decision, the outcome.
+    fn frames(&self) -> usize {
+        self.played + 2
+    }
+}
+
+/// The runner a clip is replayed on: the task's rules with the clip's budget, skip,
+/// seed and prefix.
+fn clip_runner(task: &Task, clip: &DemoClip) -> Result<EpisodeRunner, TaskError> {
+    let mut t = task.clone();
+    t.max_steps = clip.actions.len().max(1) as u32;
+    t.init_skip = clip.init_skip.unwrap_or(t.init_skip);
+    EpisodeRunner::start_from(&t, clip.seed, &clip.prefix)
+}
+
+fn apply(runner: &mut EpisodeRunner, i: usize, name: &str) -> Result<(), TaskError> {
+    runner
+        .apply_text(name, None, Vec::new())
+        .map(|_| ())
+        .map_err(|e| TaskError {
+            field: format!("demos.actions[{i}]"),
+            message: e.to_string(),
+        })
+}
+
+/// A clip replayed a frame at a time, so that a caller draws only the frames it needs
+/// when it needs them (a model episode's first request encodes them one per slice of
+/// work: `crate::model_episode`).
+pub struct ClipReplay {
+    runner: EpisodeRunner,
+    actions: Vec<String>,
+    /// Decisions replayed so far.
+    played: usize,
+    /// The last frame given (the outcome frame repeats it).
+    last: Option<Frame>,
+    outcome: Option<Outcome>,
+}
+
+impl ClipReplay {
+    pub fn start(task: &Task, clip: &DemoClip) -> Result<Self, TaskError> {
+        Ok(Self {
+            runner: clip_runner(task, clip)?.unhashed(),
+            actions: clip.actions.clone(),
+            played: 0,
+            last: None,
+            outcome: None,
+        })
+    }
+
+    /// The next frame (without its caption strip) and its caption: the start, one per
+    /// decision, then the outcome on a copy of the last; `None` after that.
+    pub fn next_frame(&mut self) -> Result<Option<(Frame, String)>, TaskError> {
+        if self.outcome.is_some() {
+            return Ok(None);
+        }
+        if self.last.is_none() {
+            let mut frame = Frame::default();
+            self.runner.env().render(&mut frame);
+            self.last = Some(frame.clone());
+            return Ok(Some((frame, "Start State".to_string())));
+        }
+        match self.actions.get(self.played) {
+            Some(name) if !self.runner.is_done() => {
+                let (i, name) = (self.played, name.clone());
+                apply(&mut self.runner, i, &name)?;
+                self.played += 1;
+                // The decision drew the frame (for its hash): taken, not drawn again.
+                let frame = match self.runner.current_frame() {
+                    Some(drawn) => drawn.clone(),
+                    None => {
+                        let mut frame = Frame::default();
+                        self.runner.env().render(&mut frame);
+                        frame
+                    }
+                };
+                self.last = Some(frame.clone());
+                Ok(Some((frame, format!("Step {}: Action: {name}", i + 1))))
+            }
+            _ => {
+                let frame = self.last.clone().unwrap_or_default();
+                let p = self.runner.progress();
+                let outcome = if p.draw {
+                    Outcome::Draw
+                } else if p.success {
+                    Outcome::Victory
+                } else if p.terminated {
+                    Outcome::Terminated
+                } else {
+                    Outcome::TimeOut
+                };
+                self.outcome = Some(outcome);
+                Ok(Some((frame, outcome.label().to_string())))
+            }
+        }
+    }
+
+    /// How the clip ended, once its last frame was given.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
 }
 
 /// Splits `text` into lines of at most `max_chars` characters at spaces.
@@ -140,15 +246,195 @@ pub fn render_clip(task: &Task, clip: &DemoClip) -> Result<Vec<Frame>, TaskError
 
 /// Total frames of a task's demonstrations (start, one per decision, outcome).
 pub fn demo_frame_count(task: &Task) -> Result<usize, TaskError> {
-    task.demos
-        .iter()
-        .map(|c| play_clip(task, c).map(|p| p.frames.len()))
-        .sum()
+    task.demos.iter().map(|c| clip_frame_count(task, c)).sum()
+}
+
+/// A task's demonstrations as captioned frames ([`render_clip`]'s), each clip drawn
+/// only as far as asked and counted a decision at a time: a model episode's first
+/// request counts and draws them a slice of work at a time, and an episode whose
+/// images another episode of the task already encoded draws none (drawing them all up
+/// front held the page for 50-170 ms per episode in Chromium; issue 17's model turns,
+/// `docs/environments.md`).
+pub struct DemoReels {
+    /// Per clip, its frame count or the replay counting it.
+    counts: Vec<Count>,
+    drawn: Vec<Vec<Frame>>,
+    /// The replays still drawing (`None` once a clip is whole).
+    replays: Vec<Option<ClipReplay>>,
+}
+
+enum Count {
+    Counting(Box<ClipCount>),
+    Counted(usize),
+}
+
+impl DemoReels {
+    /// Makes the clips' environments; nothing is replayed yet.
+    pub fn new(task: &Task) -> Result<Self, TaskError> {
+        let counts = task
+            .demos
+            .iter()
+            .map(|c| ClipCount::start(task, c).map(|c| Count::Counting(Box::new(c))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let replays = task
+            .demos
+            .iter()
+            .map(|c| ClipReplay::start(task, c).map(Some))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            drawn: vec![Vec::new(); counts.len()],
+            counts,
+            replays,
+        })
+    }
+
+    /// How many clips there are.
+    pub fn clips(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// Frames per clip, once every clip is counted.
+    pub fn counts(&self) -> Option<Vec<usize>> {
+        self.counts
+            .iter()
+            .map(|c| match c {
+                Count::Counted(n) => Some(*n),
+                Count::Counting(_) => None,
+            })
+            .collect()
+    }
+
+    /// Counts one more decision of the first clip not yet counted; `false` when every
+    /// clip is counted.
+    pub fn count_step(&mut self) -> Result<bool, String> {
+        for count in &mut self.counts {
+            if let Count::Counting(c) = count {
+                if c.step().map_err(|e| e.to_string())? {
+                    return Ok(true);
+                }
+                *count = Count::Counted(c.frames());
+            }
+        }
+        Ok(false)
+    }
+
+    /// Frames per clip, counting what is left.
+    pub fn count_all(&mut self) -> Result<Vec<usize>, String> {
+        while self.count_step()? {}
+        self.counts()
+            .ok_or_else(|| "the demonstrations were not counted".to_string())
+    }
+
+    /// Frames drawn so far, over all clips.
+    pub fn drawn(&self) -> usize {
+        self.drawn.iter().map(Vec::len).sum()
+    }
+
+    /// Whether frame `frame` of clip `clip` is drawn.
+    pub fn is_drawn(&self, clip: usize, frame: usize) -> bool {
+        self.drawn.get(clip).is_some_and(|d| d.len() > frame)
+    }
+
+    /// Frame `frame` of clip `clip`, drawing the clip up to it.
+    pub fn frame(&mut self, clip: usize, frame: usize) -> Result<&Frame, String> {
+        let missing = || format!("no frame {frame} in demonstration {clip}");
+        let (Some(drawn), Some(replay)) = (self.drawn.get_mut(clip), self.replays.get_mut(clip))
+        else {
+            return Err(missing());
+        };
+        while drawn.len() <= frame {
+            let next = match replay.as_mut() {
+                Some(r) => r.next_frame().map_err(|e| e.to_string())?,
+                None => None,
+            };
+            match next {
+                Some((f, caption)) => drawn.push(caption_frame(&f, &caption)),
+                None => {
+                    *replay = None;
+                    return Err(missing());
+                }
+            }
+        }
+        drawn.get(frame).ok_or_else(missing)
+    }
+
+    /// Every clip's frames, drawing what is left.
+    pub fn all(&mut self) -> Result<&[Vec<Frame>], String> {
+        for (clip, count) in self.count_all()?.into_iter().enumerate() {
+            if count > 0 {
+                self.frame(clip, count - 1)?;
+            }
+        }
+        Ok(&self.drawn)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A clip's frames the way they were drawn before replays took each decision's
+    /// own drawing: every frame drawn afresh after its decision.
+    fn drawn_afresh(task: &Task, clip: &DemoClip) -> Vec<Frame> {
+        let mut runner = clip_runner(task, clip).unwrap();
+        let draw = |r: &EpisodeRunner| {
+            let mut f = Frame::default();
+            r.env().render(&mut f);
+            f
+        };
+        let mut frames = vec![draw(&runner)];
+        for (i, name) in clip.actions.iter().enumerate() {
+            if runner.is_done() {
+                break;
+            }
+            apply(&mut runner, i, name).unwrap();
+            frames.push(draw(&runner));
+        }
+        frames.push(frames[frames.len() - 1].clone());
+        frames
+    }
+
+    #[test]
+    fn replays_give_the_frames_drawn_afresh_and_reels_draw_in_any_order() {
+        let suite = crate::suites::latest("vical").unwrap();
+        let mut envs = std::collections::BTreeSet::new();
+        // One task per environment of the suite (Atari's need ROMs we do not ship).
+        let playable = suite.tasks.iter().filter(|t| t.make_env().is_ok());
+        for task in playable.filter(|t| envs.insert(t.env.clone())) {
+            let plays: Vec<ClipPlay> = task
+                .demos
+                .iter()
+                .map(|c| play_clip(task, c).unwrap())
+                .collect();
+            for (clip, play) in task.demos.iter().zip(&plays) {
+                assert_eq!(play.frames, drawn_afresh(task, clip), "{}", task.id);
+                assert_eq!(clip_frame_count(task, clip).unwrap(), play.frames.len());
+            }
+            // Last frames first, clips in reverse: the same captioned frames.
+            let mut reels = DemoReels::new(task).unwrap();
+            assert_eq!(reels.drawn(), 0);
+            assert_eq!(reels.counts(), None, "nothing replayed yet");
+            let counts: Vec<usize> = plays.iter().map(|p| p.frames.len()).collect();
+            assert_eq!(reels.count_all().unwrap(), counts, "{}", task.id);
+            assert_eq!(reels.drawn(), 0, "counting draws nothing");
+            for (clip, play) in plays.iter().enumerate().rev() {
+                for (k, (f, caption)) in play.frames.iter().zip(&play.captions).enumerate().rev() {
+                    assert_eq!(*reels.frame(clip, k).unwrap(), caption_frame(f, caption));
+                }
+                assert!(
+                    reels.frame(clip, play.frames.len()).is_err(),
+                    "past the end"
+                );
+            }
+            let whole: Vec<Vec<Frame>> = task
+                .demos
+                .iter()
+                .map(|c| render_clip(task, c).unwrap())
+                .collect();
+            assert_eq!(reels.all().unwrap(), whole.as_slice(), "{}", task.id);
+        }
+        assert!(envs.len() > 10, "{envs:?}");
+    }
 
     #[test]
     fn wrapping_keeps_words_whole() {

@@ -114,6 +114,12 @@ pub struct EpisodeRunner {
     /// Whether `frame` shows the environment as it is (drawn at the last decision, and
     /// nothing stepped or told the environment a time since).
     frame_current: bool,
+    /// Whether decisions draw the frame: not when only the decisions count, as when a
+    /// demonstration's frames are counted.
+    draws: bool,
+    /// Whether decisions record the drawn frame's hash: not for a demonstration, whose
+    /// decisions are not recorded (the hash is a serial pass over the frame).
+    hashes: bool,
 }
 
 fn env_action(task: &Task, env: &dyn Env, name: &str, field: &str) -> Result<Action, TaskError> {
@@ -211,7 +217,24 @@ impl EpisodeRunner {
             ending: None,
             frame: Frame::default(),
             frame_current: false,
+            draws: true,
+            hashes: true,
         })
+    }
+
+    /// This runner without drawing: its decisions record an empty frame hash and
+    /// [`current_frame`](Self::current_frame) is `None` (a replay that only counts).
+    pub fn undrawn(mut self) -> Self {
+        self.draws = false;
+        self.hashes = false;
+        self
+    }
+
+    /// This runner drawing without hashing: its decisions record an empty frame hash
+    /// (a demonstration's replay, whose frames are shown, not recorded).
+    pub fn unhashed(mut self) -> Self {
+        self.hashes = false;
+        self
     }
 
     pub fn task(&self) -> &Task {
@@ -226,6 +249,13 @@ impl EpisodeRunner {
     /// request's image needs no drawing of its own).
     pub fn current_frame(&self) -> Option<&Frame> {
         self.frame_current.then_some(&self.frame)
+    }
+
+    /// Draws the environment as it is now (`current_frame` has it until the
+    /// environment moves): a request's image drawn ahead of the request.
+    pub fn draw_current(&mut self) {
+        self.env.render(&mut self.frame);
+        self.frame_current = true;
     }
 
     /// Decisions taken so far.
@@ -414,8 +444,15 @@ impl EpisodeRunner {
         truncated: bool,
     ) {
         self.tracker.decision(self.env.as_ref());
-        self.env.render(&mut self.frame);
-        self.frame_current = true;
+        if self.draws {
+            self.env.render(&mut self.frame);
+            self.frame_current = true;
+        }
+        let frame_hash = if self.hashes {
+            format!("{:016x}", self.frame.hash())
+        } else {
+            String::new()
+        };
         self.decisions.push(Decision {
             idle_before: std::mem::take(&mut self.idle_pending),
             latency_ms: self.latency_pending.take(),
@@ -426,7 +463,7 @@ impl EpisodeRunner {
             reward,
             terminated,
             truncated,
-            frame_hash: format!("{:016x}", self.frame.hash()),
+            frame_hash,
         });
         let budget_out = self.tracker.progress().decisions >= self.task.max_steps;
         let success = self.tracker.progress().success;

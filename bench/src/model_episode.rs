@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::demo::render_clip;
+use crate::demo::DemoReels;
 pub use crate::encode::FrameEncoder;
 use crate::encode::{ImageEncoder, ImageSettings};
 use crate::latency::{LatencyClock, LatencySource};
@@ -150,7 +150,7 @@ pub struct ModelEpisode {
     endpoint: Endpoint,
     prices: Prices,
     agent: String,
-    demos: Vec<Vec<Frame>>,
+    demos: DemoReels,
     images: HashMap<ImageRef, EncodedImage>,
     /// Demonstration images shared with other episodes of the task, and the key part
     /// naming the encoder settings.
@@ -172,6 +172,9 @@ pub struct ModelEpisode {
     /// Work measured before the first request (demonstration frames encoded ahead),
     /// counted in that request's work.
     work_before_ms: f64,
+    /// V-ICAL's session settings until its first request is planned, which needs the
+    /// demonstrations' frame counts (`plan_session`).
+    unplanned: Option<SessionConfig>,
 }
 
 /// The agent name records carry: `endpoint:<provider>:<model>`.
@@ -190,16 +193,12 @@ impl ModelEpisode {
         config: SessionConfig,
         prices: Prices,
     ) -> Result<Self, String> {
-        let demos = task
-            .demos
-            .iter()
-            .map(|c| render_clip(task, c))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.to_string())?;
+        let demos = DemoReels::new(task).map_err(|e| e.to_string())?;
         let runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
         let (session, own_encoder) = match config.protocol {
             Protocol::Vical => (
-                Conversation::Vical(ModelSession::new(task, config).map_err(|e| e.to_string())?),
+                // Planned again once the demonstrations are counted (`plan_session`).
+                Conversation::Vical(ModelSession::with_demo_frames(task, config, &[])),
                 None,
             ),
             Protocol::Visgym => (
@@ -213,7 +212,9 @@ impl ModelEpisode {
             ),
         };
         let timing = LatencyClock::for_runner(&runner).map(|c| (c, LatencySource::Measured));
+        let unplanned = (config.protocol == Protocol::Vical).then_some(config);
         Ok(Self {
+            unplanned,
             timing,
             timed_replies: 0,
             work_before_ms: 0.0,
@@ -336,7 +337,7 @@ impl ModelEpisode {
         if !self.videos {
             return Vec::new();
         }
-        (0..self.demos.len())
+        (0..self.demos.clips())
             .filter(|&clip| {
                 let r = ImageRef::DemoVideo { clip };
                 if self.images.contains_key(&r) {
@@ -371,7 +372,12 @@ impl ModelEpisode {
     /// and every browser, no real-time recording); an error names the clip.
     pub fn encode_videos(&mut self, fps: u32) -> Result<(), String> {
         for clip in self.videos_needed() {
-            let frames = self.demos.get(clip).map(Vec::as_slice).unwrap_or_default();
+            let frames = self
+                .demos
+                .all()?
+                .get(clip)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
             let video = crate::video::webm_video(frames, f64::from(fps)).map_err(|e| {
                 format!(
                     "demonstration {} could not be encoded as video: {e}",
@@ -383,25 +389,69 @@ impl ModelEpisode {
         Ok(())
     }
 
-    /// Encodes one more of the demonstration frames V-ICAL's first request carries (its
-    /// images mode), so that a caller can yield between frames: a task's clips take
-    /// tens of milliseconds to encode, longer than a browser should go without
-    /// drawing. Returns how many are ready and of how many, or `None` when none is
-    /// left (or none is sent). `next` encodes whatever this left.
-    pub fn prepare_demo_frame(
+    /// Does one more piece of the first request's work ahead of it, so that a caller
+    /// can yield between pieces (a task's clips take tens of milliseconds to replay,
+    /// draw and encode, longer than a browser should go without drawing): counts a
+    /// decision of the demonstrations, draws or encodes one of the frames V-ICAL's
+    /// first request carries (its images mode), then draws and encodes the current
+    /// frame. Returns how many demonstration frames are encoded and of how many (0 of 0
+    /// while they are counted, n of n for the current frame), or `None` when nothing
+    /// is left. `next` does whatever this left.
+    pub fn prepare_first_request(
         &mut self,
         enc: &mut dyn FrameEncoder,
     ) -> Result<Option<(usize, usize)>, String> {
-        let sends_frames = matches!(self.session, Conversation::Vical(_)) && !self.videos;
-        if !sends_frames || self.runner.is_none() || !self.turns.is_empty() {
+        if self.runner.is_none() || !self.turns.is_empty() {
             return Ok(None);
         }
-        let total: usize = self.demos.iter().map(Vec::len).sum();
-        // Frames another episode of the task encoded are taken at once: only an
-        // encoding ends the call.
+        let sends_frames = matches!(self.session, Conversation::Vical(_)) && !self.videos;
+        let mut total = 0;
+        if sends_frames {
+            if self.plan_session(true)? {
+                return Ok(Some((0, 0)));
+            }
+            let counts = self.demos.count_all()?;
+            total = counts.iter().sum();
+            if let Some(done) = self.prepare_demo_frame(&counts, enc)? {
+                return Ok(Some((done, total)));
+            }
+        }
+        let Some(runner) = &mut self.runner else {
+            return Ok(None);
+        };
+        let current = ImageRef::Current {
+            step: runner.step_count(),
+        };
+        if self.images.contains_key(&current) {
+            return Ok(None);
+        }
+        // Drawn in one call, encoded in the next (with the protocol's encoder, as
+        // `next` would).
+        if runner.current_frame().is_none() {
+            runner.draw_current();
+            return Ok(Some((total, total)));
+        }
+        let mut own = self.own_encoder.take();
+        let enc: &mut dyn FrameEncoder = match own.as_mut() {
+            Some(e) => e.as_mut(),
+            None => enc,
+        };
+        let encoded = self.image(&current, enc);
+        self.own_encoder = own;
+        encoded.map(|_| Some((total, total)))
+    }
+
+    /// Draws or encodes the first demonstration frame not yet encoded; frames another
+    /// episode of the task encoded are taken at once (only a drawing or an encoding
+    /// ends the call). Returns how many are encoded after it, or `None` when all are.
+    fn prepare_demo_frame(
+        &mut self,
+        counts: &[usize],
+        enc: &mut dyn FrameEncoder,
+    ) -> Result<Option<usize>, String> {
         loop {
-            let refs = self.demos.iter().enumerate().flat_map(|(clip, frames)| {
-                (0..frames.len()).map(move |frame| ImageRef::DemoFrame { clip, frame })
+            let refs = counts.iter().enumerate().flat_map(|(clip, &frames)| {
+                (0..frames).map(move |frame| ImageRef::DemoFrame { clip, frame })
             });
             let Some((ready, r)) = refs.enumerate().find(|(_, r)| !self.images.contains_key(r))
             else {
@@ -411,11 +461,37 @@ impl ModelEpisode {
                 .demo_cache
                 .as_ref()
                 .is_some_and(|(c, e)| c.borrow().contains_key(&(e.clone(), r)));
+            if let ImageRef::DemoFrame { clip, frame } = r {
+                if !shared && !self.demos.is_drawn(clip, frame) {
+                    self.demos.frame(clip, frame)?;
+                    return Ok(Some(ready));
+                }
+            }
             self.image(&r, enc)?;
             if !shared {
-                return Ok(Some((ready + 1, total)));
+                return Ok(Some(ready + 1));
             }
         }
+    }
+
+    /// Plans V-ICAL's session once the demonstrations' frames are counted: when
+    /// `slice`, one decision of the counting at most (`true`: more to count), else all
+    /// that is left. Nothing to do for other protocols or once planned.
+    fn plan_session(&mut self, slice: bool) -> Result<bool, String> {
+        let (Some(config), Some(runner)) = (self.unplanned, &self.runner) else {
+            return Ok(false);
+        };
+        if slice && self.demos.count_step()? {
+            return Ok(true);
+        }
+        let counts = self.demos.count_all()?;
+        self.session = Conversation::Vical(ModelSession::with_demo_frames(
+            runner.task(),
+            config,
+            &counts,
+        ));
+        self.unplanned = None;
+        Ok(false)
     }
 
     /// Ends the episode before its first request (e.g. a demonstration could not be
@@ -453,9 +529,15 @@ impl ModelEpisode {
         )
     }
 
-    /// The demonstration frames (captioned), by clip.
-    pub fn demos(&self) -> &[Vec<Frame>] {
-        &self.demos
+    /// The demonstration frames (captioned), by clip, drawing those not drawn yet.
+    pub fn demos(&mut self) -> Result<&[Vec<Frame>], String> {
+        self.demos.all()
+    }
+
+    /// Demonstration frames drawn so far (none until one is needed that no other
+    /// episode of the task encoded).
+    pub fn demo_frames_drawn(&self) -> usize {
+        self.demos.drawn()
     }
 
     /// The current frame (after the last decision): the one drawn when it was recorded
@@ -502,12 +584,7 @@ impl ModelEpisode {
                 if let Some(img) = shared.and_then(|((c, _), k)| c.borrow().get(k).cloned()) {
                     img
                 } else {
-                    let f = self
-                        .demos
-                        .get(clip)
-                        .and_then(|c| c.get(frame))
-                        .ok_or_else(|| format!("no frame {frame} in demonstration {clip}"))?;
-                    let img = enc.encode(f)?;
+                    let img = enc.encode(self.demos.frame(clip, frame)?)?;
                     if let Some(((c, _), k)) = shared {
                         c.borrow_mut().insert(k.clone(), img.clone());
                     }
@@ -536,6 +613,14 @@ impl ModelEpisode {
 
     /// The next request, or `Done`.
     pub fn next(&mut self, enc: &mut dyn FrameEncoder, api_key: Option<&str>) -> Step {
+        if let Err(e) = self.plan_session(false) {
+            self.last_error = Some(ApiError::new(
+                ErrorKind::BadResponse,
+                format!("replaying a demonstration: {e}"),
+            ));
+            self.fail(FailureMode::ApiError);
+            return Step::Done;
+        }
         let Some(runner) = &self.runner else {
             return Step::Done;
         };
@@ -916,17 +1001,57 @@ mod tests {
         };
         let mut slices = Counting(0);
         let mut b = episode();
-        let total: usize = b.demos().iter().map(Vec::len).sum();
+        assert_eq!(
+            b.demo_frames_drawn(),
+            0,
+            "nothing drawn before it is needed"
+        );
+        let total = crate::demo::demo_frame_count(b.runner().unwrap().task()).unwrap();
         assert!(total > 1, "the task has demonstration frames");
         b.add_work(1.0);
+        // First the frames are counted, a decision per call, drawing nothing.
+        let decisions: usize = b
+            .runner()
+            .unwrap()
+            .task()
+            .demos
+            .iter()
+            .map(|c| c.actions.len())
+            .sum();
+        let mut counting = 0;
+        // The call after the last count draws the first frame.
+        while let Some((0, 0)) = b.prepare_first_request(&mut slices).unwrap() {
+            assert_eq!((b.demo_frames_drawn(), slices.0), (0, 0));
+            counting += 1;
+        }
+        assert!(
+            (1..=decisions).contains(&counting),
+            "{counting} of {decisions}"
+        );
         for done in 1..=total {
+            // A call draws the frame, the next encodes it.
+            if done > 1 {
+                assert_eq!(
+                    b.prepare_first_request(&mut slices).unwrap(),
+                    Some((done - 1, total))
+                );
+            }
+            assert_eq!((b.demo_frames_drawn(), slices.0), (done, done - 1));
             assert_eq!(
-                b.prepare_demo_frame(&mut slices).unwrap(),
+                b.prepare_first_request(&mut slices).unwrap(),
                 Some((done, total))
             );
-            assert_eq!(slices.0, done, "one frame per call");
+            assert_eq!((b.demo_frames_drawn(), slices.0), (done, done));
         }
-        assert_eq!(b.prepare_demo_frame(&mut slices).unwrap(), None);
+        // Then the current frame: drawn, then encoded.
+        for encoded in [total, total + 1] {
+            assert_eq!(
+                b.prepare_first_request(&mut slices).unwrap(),
+                Some((total, total))
+            );
+            assert_eq!(slices.0, encoded);
+        }
+        assert_eq!(b.prepare_first_request(&mut slices).unwrap(), None);
         b.add_work(0.5);
         let Step::Send { request: rb, .. } = b.next(&mut slices, None) else {
             panic!()
@@ -940,7 +1065,44 @@ mod tests {
         );
         // After the first request there is nothing to prepare.
         b.on_response(200, None, 0, &ok("[Action: Right]"), 1.0, None);
-        assert_eq!(b.prepare_demo_frame(&mut slices).unwrap(), None);
+        assert_eq!(b.prepare_first_request(&mut slices).unwrap(), None);
+    }
+
+    #[test]
+    fn every_protocol_draws_and_encodes_its_first_frame_ahead_with_its_own_encoder() {
+        for (suite, protocol) in [
+            ("visgym", Protocol::Visgym),
+            ("gameverse", Protocol::Gameverse),
+        ] {
+            let task = &crate::suites::latest(suite).unwrap().tasks[0];
+            let config = SessionConfig {
+                protocol,
+                ..SessionConfig::default()
+            };
+            let start = || {
+                ModelEpisode::new(task, episode().endpoint.clone(), config, Prices::default())
+                    .unwrap()
+            };
+            let mut caller = Counting(0);
+            let mut a = start();
+            let Step::Send { request: ra, .. } = a.next(&mut caller, None) else {
+                panic!("{suite}")
+            };
+            let mut b = start();
+            let mut pieces = 0;
+            while b.prepare_first_request(&mut caller).unwrap().is_some() {
+                pieces += 1;
+            }
+            assert_eq!(pieces, 2, "{suite}: drawn, then encoded");
+            let Step::Send { request: rb, .. } = b.next(&mut caller, None) else {
+                panic!("{suite}")
+            };
+            assert_eq!(ra.body, rb.body, "{suite}: the same request");
+            assert_eq!(
+                caller.0, 0,
+                "{suite}: the protocol's encoder, not the caller's"
+            );
+        }
     }
 
     #[test]
@@ -948,12 +1110,26 @@ mod tests {
         let cache = DemoCache::default();
         let mut first = Counting(0);
         let mut a = sharing(cache.clone(), "png");
-        while a.prepare_demo_frame(&mut first).unwrap().is_some() {}
+        while a.prepare_first_request(&mut first).unwrap().is_some() {}
         assert!(first.0 > 1);
         let mut second = Counting(0);
         let mut b = sharing(cache, "png");
-        assert_eq!(b.prepare_demo_frame(&mut second).unwrap(), None);
-        assert_eq!(second.0, 0, "nothing encoded again");
+        // Counted (a decision per call), then only the current frame is drawn and
+        // encoded.
+        let mut pieces = Vec::new();
+        while let Some(piece) = b.prepare_first_request(&mut second).unwrap() {
+            pieces.push(piece);
+        }
+        let total = pieces.last().unwrap().0;
+        assert!(total > 1);
+        assert!(pieces[..pieces.len() - 2].iter().all(|&p| p == (0, 0)));
+        assert_eq!(pieces[pieces.len() - 2..], [(total, total); 2]);
+        assert_eq!(second.0, 1, "only the current frame is encoded");
+        assert!(matches!(b.next(&mut second, None), Step::Send { .. }));
+        assert_eq!(second.0, 1, "the request encodes nothing more");
+        assert_eq!(b.demo_frames_drawn(), 0, "no demonstration frame drawn");
+        // Drawn when asked, as the first episode drew them.
+        assert_eq!(b.demos().unwrap(), a.demos().unwrap());
     }
 
     #[test]
@@ -1035,7 +1211,7 @@ mod tests {
             .collect();
         assert_eq!(videos.len(), task.demos.len());
         for (clip, data) in videos.iter().enumerate() {
-            crate::video::tests::assert_video_of(data, &a.demos()[clip], 2.0);
+            crate::video::tests::assert_video_of(data, &a.demos().unwrap()[clip], 2.0);
         }
     }
 }

@@ -211,7 +211,7 @@ fn demonstrations_go_to_gemini_as_the_encoders_webm() {
         },
         headers: vec![],
     };
-    let episode = bench::model_episode::ModelEpisode::new(
+    let mut episode = bench::model_episode::ModelEpisode::new(
         task,
         endpoint,
         bench::protocol::session::SessionConfig::default(),
@@ -220,6 +220,7 @@ fn demonstrations_go_to_gemini_as_the_encoders_webm() {
     .unwrap();
     let expected: Vec<String> = episode
         .demos()
+        .unwrap()
         .iter()
         .map(|clip| {
             bench::video::webm_video(clip, 2.0)

@@ -15,6 +15,23 @@ pub fn option(name: &str) -> Option<String> {
         .and_then(|i| args.get(i + 1).cloned())
 }
 
+/// What is wrong with the first argument of `args` (the program's name left out) that
+/// is neither one of `flags` nor one of `options` with its value: a misspelt option
+/// would otherwise be ignored and the whole benchmark run without it.
+pub fn unknown_argument(args: &[String], flags: &[&str], options: &[&str]) -> Option<String> {
+    let mut rest = args.iter();
+    while let Some(a) = rest.next() {
+        if options.contains(&a.as_str()) {
+            if rest.next().is_none() {
+                return Some(format!("{a} needs a value"));
+            }
+        } else if !flags.contains(&a.as_str()) {
+            return Some(format!("unknown argument {a}"));
+        }
+    }
+    None
+}
+
 /// Whether `--name` is on the command line.
 pub fn flag(name: &str) -> bool {
     std::env::args().any(|a| a == name)
@@ -91,4 +108,22 @@ pub fn run_reference(
         ));
     }
     Ok(figures)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_arguments_are_named_and_option_values_are_not() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let (flags, options) = (["--turns"], ["--only"]);
+        let check = |a: &[&str]| unknown_argument(&args(a), &flags, &options);
+        assert_eq!(check(&["--turns", "--only", "--help"]), None);
+        assert_eq!(check(&[]), None);
+        let unknown = |a: &str| Some(format!("unknown argument {a}"));
+        assert_eq!(check(&["--help"]), unknown("--help"));
+        assert_eq!(check(&["--turns", "--tunrs"]), unknown("--tunrs"));
+        assert_eq!(check(&["--only"]), Some("--only needs a value".into()));
+    }
 }

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use bench::agents::{OracleAgent, RandomAgent};
-use bench::demo::play_clip;
+use bench::demo::{clip_frame_count, play_clip};
 use bench::report::{report, Report};
 use bench::task::{Dynamics, Memory};
 use bench::{run_episode, Suite};
@@ -125,6 +125,7 @@ fn every_demo_replays_with_its_captions() {
         for clip in &t.demos {
             let play = play_clip(t, clip).unwrap();
             let n = play.frames.len();
+            assert_eq!(clip_frame_count(t, clip).unwrap(), n, "{}: counted", t.id);
             assert_eq!(play.captions.len(), n);
             assert_eq!(play.captions[0], "Start State", "{}", t.id);
             for (i, name) in clip.actions.iter().enumerate().take(n - 2) {

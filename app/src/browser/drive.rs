@@ -34,11 +34,12 @@ fn encode_videos(episode: &Rc<RefCell<ModelEpisode>>, fps: u32) {
     }
 }
 
-/// Encodes the demonstration frames of the first request one at a time, giving the
-/// page a turn after every few milliseconds of work (a task's clips take tens of
-/// milliseconds at once; a zero-delay timeout waits 4 ms or more, so not after every
-/// frame); a failure ends the episode (the run says why).
-async fn prepare_demo_frames(
+/// Does the first request's work ahead of it a piece at a time (its demonstration
+/// frames counted, drawn and encoded, then its current frame), giving the page a turn
+/// after every few milliseconds of work (a task's clips take tens of milliseconds at
+/// once; a zero-delay timeout waits 4 ms or more, so not after every piece); a failure
+/// ends the episode (the run says why).
+async fn prepare_first_request(
     episode: &Rc<RefCell<ModelEpisode>>,
     encoder: &mut dyn FrameEncoder,
     control: &Control,
@@ -49,7 +50,7 @@ async fn prepare_demo_frames(
             return Ended::Stopped;
         }
         let t0 = now_ms();
-        let prepared = episode.borrow_mut().prepare_demo_frame(encoder);
+        let prepared = episode.borrow_mut().prepare_first_request(encoder);
         let spent = now_ms() - t0;
         episode.borrow_mut().add_work(spent);
         since_turn += spent;
@@ -63,14 +64,14 @@ async fn prepare_demo_frames(
             Err(why) => {
                 episode
                     .borrow_mut()
-                    .abort(&format!("encoding a demonstration frame: {why}"));
+                    .abort(&format!("preparing the first request: {why}"));
                 return Ended::Finished;
             }
         }
     }
 }
 
-/// Work between the page's turns while demonstration frames are encoded.
+/// Work between the page's turns while the first request is prepared.
 const SLICE_MS: f64 = 4.0;
 
 /// Hands `answer` (an HTTP answer, or why none came) to the conversation.
@@ -107,7 +108,7 @@ pub async fn drive(
 ) -> Ended {
     encode_videos(&episode, video_fps);
     changed();
-    if prepare_demo_frames(&episode, encoder, &control).await == Ended::Stopped {
+    if prepare_first_request(&episode, encoder, &control).await == Ended::Stopped {
         return Ended::Stopped;
     }
     converse(

@@ -170,7 +170,7 @@ fn RunTask(target: Target) -> impl IntoView {
                 config.extend(o.settings());
             }
             run_config.set_value(config);
-            let ep = match ModelEpisode::new(
+            let mut ep = match ModelEpisode::new(
                 &task,
                 profile.endpoint(),
                 settings.session,
@@ -182,7 +182,7 @@ fn RunTask(target: Target) -> impl IntoView {
                     return;
                 }
             };
-            demos.set(demo_images(&ep));
+            demos.set(demo_images(&mut ep));
             let shared: Shared = Rc::new(RefCell::new(ep));
             episode.set_value(Some(shared.clone()));
             let key = Some(setup.key.get_untracked()).filter(|k| !k.is_empty());
@@ -328,14 +328,16 @@ fn phase_word(p: RunPhase) -> &'static str {
     }
 }
 
-/// Small PNGs of the demonstration frames (as sent, captions included).
-fn demo_images(ep: &ModelEpisode) -> Vec<Vec<String>> {
+/// Small PNGs of the demonstration frames (as sent, captions included); none when
+/// they cannot be drawn (the run then says why at its first request).
+fn demo_images(ep: &mut ModelEpisode) -> Vec<Vec<String>> {
     let mut enc = ImageEncoder::new(ImageSettings {
         format: ImageFormat::Png,
         quality: 1.0,
         scale: 0.5,
     });
     ep.demos()
+        .unwrap_or_default()
         .iter()
         .map(|clip| {
             clip.iter()

@@ -21,7 +21,7 @@ use super::prompt::{
 };
 use super::providers::{ApiError, ErrorKind};
 use super::retry::{backoff_ms, MAX_FORMAT_RETRIES, MAX_TRANSPORT_RETRIES};
-use crate::demo::play_clip;
+use crate::demo::clip_frame_count;
 use crate::episode::EpisodeError;
 use crate::{EpisodeRunner, FailureMode, Reply, Task, TaskError};
 
@@ -189,16 +189,21 @@ pub struct ModelSession {
 }
 
 impl ModelSession {
-    /// A session for `task` from its start (the demonstrations are replayed to count
-    /// their frames).
+    /// A session for `task` from its start (the demonstrations are replayed, without
+    /// drawing, to count their frames).
     pub fn new(task: &Task, config: SessionConfig) -> Result<Self, TaskError> {
         let frames = task
             .demos
             .iter()
-            .map(|c| play_clip(task, c).map(|p| p.frames.len()))
+            .map(|c| clip_frame_count(task, c))
             .collect::<Result<Vec<_>, _>>()?;
-        let first = first_turn(task, &task.env, &frames, config.demo_mode);
-        Ok(Self {
+        Ok(Self::with_demo_frames(task, config, &frames))
+    }
+
+    /// As [`new`](Self::new) with the demonstrations' frame counts, by clip, known.
+    pub fn with_demo_frames(task: &Task, config: SessionConfig, frames: &[usize]) -> Self {
+        let first = first_turn(task, &task.env, frames, config.demo_mode);
+        Self {
             config,
             actions: task.actions.clone(),
             hide_reward: match config.reward {
@@ -214,7 +219,7 @@ impl ModelSession {
             over: false,
             last_error: None,
             last_parse_error: None,
-        })
+        }
     }
 
     /// The request for the runner's current decision, or `None` when the episode is

@@ -40,7 +40,9 @@ use playbench_tests::bench::turns::{
 use playbench_tests::bench::{
     cases_matching, measure, needs_roms, BenchCase, Measured, Reference, SECONDS, WARM_UP_NATIVE,
 };
-use playbench_tests::speed::{flag, option, run_reference, wasm_bench_command, Figure};
+use playbench_tests::speed::{
+    flag, option, run_reference, unknown_argument, wasm_bench_command, Figure,
+};
 use serde_json::json;
 
 /// A reference's Python side: a virtual environment under `.cache/` with pinned
@@ -435,7 +437,30 @@ fn first_load(root: &Path) -> ! {
     }
 }
 
+/// What `--help` prints (the options of the module's documentation).
+const USAGE: &str = "usage: bench [--reference] [--reps N] [--only S,T] [--native-only] [--core N]
+       bench --turns [--only S,T]
+       bench --first-load
+  --reference    measure the reference live (pinned packages in a virtual environment)
+  --reps N       repetitions, interleaving reference, native and wasm (default 3)
+  --only S,T     only the cases whose name contains S or T
+  --native-only  no browser
+  --core N       the core to pin to (default the last)
+  --turns        the app's own work per model request, natively and in wasm
+  --first-load   the release build's first load in headless Chromium
+";
+
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{USAGE}");
+        return;
+    }
+    let flags = ["--reference", "--native-only", "--turns", "--first-load"];
+    if let Some(bad) = unknown_argument(&args, &flags, &["--reps", "--only", "--core"]) {
+        eprintln!("bench: {bad}\n{USAGE}");
+        std::process::exit(2);
+    }
     let root = playbench_tests::repo_root();
     let only = option("--only");
     if flag("--turns") {

@@ -9,7 +9,7 @@ pub mod recipe;
 use serde_json::Value;
 
 use crate::agents::{OracleAgent, RandomAgent};
-use crate::demo::play_clip;
+use crate::demo::clip_frame_count;
 use crate::episode::{run_episode, Agent, EpisodeRecord, EpisodeRunner};
 use crate::task::{
     DemoClip, Milestone, PassCondition, RatioValue, ScoreRule, Suite, Tags, Task, TaskError,
@@ -422,18 +422,12 @@ pub fn build(
 }
 
 fn clips_frames(task: &Task, clips: &[DemoClip]) -> Result<usize, TaskError> {
-    clips
-        .iter()
-        .map(|c| play_clip(task, c).map(|p| p.frames.len()))
-        .sum()
+    clips.iter().map(|c| clip_frame_count(task, c)).sum()
 }
 
 /// Frames of every demonstration of a task (for the 10-80 check).
 pub fn demo_frames(task: &Task) -> Result<usize, TaskError> {
-    task.demos
-        .iter()
-        .map(|c| play_clip(task, c).map(|p| p.frames.len()))
-        .sum()
+    clips_frames(task, &task.demos)
 }
 
 /// The suite as the committed JSON text.
