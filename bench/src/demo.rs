@@ -118,8 +118,8 @@ fn apply(runner: &mut EpisodeRunner, i: usize, name: &str) -> Result<(), TaskErr
 }
 
 /// A clip replayed a frame at a time, so that a caller draws only the frames it needs
-/// when it needs them (a model episode's first request encodes them one per slice of
-/// work: `crate::model_episode`).
+/// when it needs them (a model episode draws and encodes them a piece of work at a time
+/// before its first request: `crate::model_episode`).
 pub struct ClipReplay {
     runner: EpisodeRunner,
     actions: Vec<String>,
@@ -158,7 +158,7 @@ impl ClipReplay {
                 let (i, name) = (self.played, name.clone());
                 apply(&mut self.runner, i, &name)?;
                 self.played += 1;
-                // The decision drew the frame (for its hash): taken, not drawn again.
+                // The runner draws the frame after each decision: taken, not drawn again.
                 let frame = match self.runner.current_frame() {
                     Some(drawn) => drawn.clone(),
                     None => {
