@@ -59,22 +59,28 @@ pub fn play_clip(task: &Task, clip: &DemoClip) -> Result<ClipPlay, TaskError> {
 
 /// How many frames [`play_clip`] gives for `clip`, from a replay that draws none.
 pub fn clip_frame_count(task: &Task, clip: &DemoClip) -> Result<usize, TaskError> {
-    let mut count = ClipCount::start(task, clip)?;
+    let mut count = ClipWalk::start(task, clip, false)?;
     while count.step()? {}
     Ok(count.frames())
 }
 
-/// A clip's frames counted a decision at a time, by a replay that draws nothing.
-struct ClipCount {
+/// A clip's decisions replayed one at a time under the task's rules (frame skip, no-op
+/// fill): drawn for [`ClipReplay`], or drawing nothing to count the frames.
+struct ClipWalk {
     runner: EpisodeRunner,
     actions: Vec<String>,
     played: usize,
 }
 
-impl ClipCount {
-    fn start(task: &Task, clip: &DemoClip) -> Result<Self, TaskError> {
+impl ClipWalk {
+    fn start(task: &Task, clip: &DemoClip, drawn: bool) -> Result<Self, TaskError> {
+        let runner = clip_runner(task, clip)?;
         Ok(Self {
-            runner: clip_runner(task, clip)?.undrawn(),
+            runner: if drawn {
+                runner.unhashed()
+            } else {
+                runner.undrawn()
+            },
             actions: clip.actions.clone(),
             played: 0,
         })
@@ -121,10 +127,7 @@ fn apply(runner: &mut EpisodeRunner, i: usize, name: &str) -> Result<(), TaskErr
 /// when it needs them (a model episode draws and encodes them a piece of work at a time
 /// before its first request: `crate::model_episode`).
 pub struct ClipReplay {
-    runner: EpisodeRunner,
-    actions: Vec<String>,
-    /// Decisions replayed so far.
-    played: usize,
+    walk: ClipWalk,
     /// The last frame given (the outcome frame repeats it).
     last: Option<Frame>,
     outcome: Option<Outcome>,
@@ -133,9 +136,7 @@ pub struct ClipReplay {
 impl ClipReplay {
     pub fn start(task: &Task, clip: &DemoClip) -> Result<Self, TaskError> {
         Ok(Self {
-            runner: clip_runner(task, clip)?.unhashed(),
-            actions: clip.actions.clone(),
-            played: 0,
+            walk: ClipWalk::start(task, clip, true)?,
             last: None,
             outcome: None,
         })
@@ -147,45 +148,42 @@ impl ClipReplay {
         if self.outcome.is_some() {
             return Ok(None);
         }
+        let runner = &self.walk.runner;
         if self.last.is_none() {
             let mut frame = Frame::default();
-            self.runner.env().render(&mut frame);
+            runner.env().render(&mut frame);
             self.last = Some(frame.clone());
             return Ok(Some((frame, "Start State".to_string())));
         }
-        match self.actions.get(self.played) {
-            Some(name) if !self.runner.is_done() => {
-                let (i, name) = (self.played, name.clone());
-                apply(&mut self.runner, i, &name)?;
-                self.played += 1;
-                // The runner draws the frame after each decision: taken, not drawn again.
-                let frame = match self.runner.current_frame() {
-                    Some(drawn) => drawn.clone(),
-                    None => {
-                        let mut frame = Frame::default();
-                        self.runner.env().render(&mut frame);
-                        frame
-                    }
-                };
-                self.last = Some(frame.clone());
-                Ok(Some((frame, format!("Step {}: Action: {name}", i + 1))))
-            }
-            _ => {
-                let frame = self.last.clone().unwrap_or_default();
-                let p = self.runner.progress();
-                let outcome = if p.draw {
-                    Outcome::Draw
-                } else if p.success {
-                    Outcome::Victory
-                } else if p.terminated {
-                    Outcome::Terminated
-                } else {
-                    Outcome::TimeOut
-                };
-                self.outcome = Some(outcome);
-                Ok(Some((frame, outcome.label().to_string())))
-            }
+        if self.walk.step()? {
+            let runner = &self.walk.runner;
+            // The runner draws the frame after each decision: taken, not drawn again.
+            let frame = match runner.current_frame() {
+                Some(drawn) => drawn.clone(),
+                None => {
+                    let mut frame = Frame::default();
+                    runner.env().render(&mut frame);
+                    frame
+                }
+            };
+            self.last = Some(frame.clone());
+            let i = self.walk.played - 1;
+            let caption = format!("Step {}: Action: {}", i + 1, self.walk.actions[i]);
+            return Ok(Some((frame, caption)));
         }
+        let frame = self.last.clone().unwrap_or_default();
+        let p = self.walk.runner.progress();
+        let outcome = if p.draw {
+            Outcome::Draw
+        } else if p.success {
+            Outcome::Victory
+        } else if p.terminated {
+            Outcome::Terminated
+        } else {
+            Outcome::TimeOut
+        };
+        self.outcome = Some(outcome);
+        Ok(Some((frame, outcome.label().to_string())))
     }
 
     /// How the clip ended, once its last frame was given.
@@ -264,7 +262,7 @@ pub struct DemoReels {
 }
 
 enum Count {
-    Counting(Box<ClipCount>),
+    Counting(Box<ClipWalk>),
     Counted(usize),
 }
 
@@ -274,7 +272,7 @@ impl DemoReels {
         let counts = task
             .demos
             .iter()
-            .map(|c| ClipCount::start(task, c).map(|c| Count::Counting(Box::new(c))))
+            .map(|c| ClipWalk::start(task, c, false).map(|c| Count::Counting(Box::new(c))))
             .collect::<Result<Vec<_>, _>>()?;
         let replays = task
             .demos

@@ -114,12 +114,20 @@ pub struct EpisodeRunner {
     /// Whether `frame` shows the environment as it is (drawn at the last decision, and
     /// nothing stepped or told the environment a time since).
     frame_current: bool,
-    /// Whether decisions draw the frame: not when only the decisions count, as when a
-    /// demonstration's frames are counted.
-    draws: bool,
-    /// Whether decisions record the drawn frame's hash: not for a demonstration, whose
-    /// decisions are not recorded (the hash is a serial pass over the frame).
-    hashes: bool,
+    /// What each decision does with the frame.
+    drawing: Drawing,
+}
+
+/// What a runner's decisions do with the environment's frame.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Drawing {
+    /// Draw it and record its hash: a played episode.
+    DrawnAndHashed,
+    /// Draw it only: a demonstration's replay, whose frames are shown, not recorded
+    /// (the hash is a serial pass over the frame).
+    Drawn,
+    /// Neither: a replay that only counts the decisions.
+    Neither,
 }
 
 fn env_action(task: &Task, env: &dyn Env, name: &str, field: &str) -> Result<Action, TaskError> {
@@ -217,23 +225,21 @@ impl EpisodeRunner {
             ending: None,
             frame: Frame::default(),
             frame_current: false,
-            draws: true,
-            hashes: true,
+            drawing: Drawing::DrawnAndHashed,
         })
     }
 
     /// This runner without drawing: its decisions record an empty frame hash and
     /// [`current_frame`](Self::current_frame) is `None` (a replay that only counts).
     pub fn undrawn(mut self) -> Self {
-        self.draws = false;
-        self.hashes = false;
+        self.drawing = Drawing::Neither;
         self
     }
 
     /// This runner drawing without hashing: its decisions record an empty frame hash
     /// (a demonstration's replay, whose frames are shown, not recorded).
     pub fn unhashed(mut self) -> Self {
-        self.hashes = false;
+        self.drawing = Drawing::Drawn;
         self
     }
 
@@ -444,11 +450,11 @@ impl EpisodeRunner {
         truncated: bool,
     ) {
         self.tracker.decision(self.env.as_ref());
-        if self.draws {
+        if self.drawing != Drawing::Neither {
             self.env.render(&mut self.frame);
             self.frame_current = true;
         }
-        let frame_hash = if self.hashes {
+        let frame_hash = if self.drawing == Drawing::DrawnAndHashed {
             format!("{:016x}", self.frame.hash())
         } else {
             String::new()

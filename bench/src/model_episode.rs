@@ -157,6 +157,7 @@ pub struct ModelEpisode {
     demo_cache: Option<(DemoCache, String)>,
     /// Demonstrations go as one video per clip (recorded by the caller).
     videos: bool,
+    /// The frame the episode ended on (while it runs, its runner holds the frame).
     frame: Frame,
     turns: Vec<Turn>,
     usage: Usage,
@@ -542,21 +543,25 @@ impl ModelEpisode {
 
     /// The current frame (after the last decision): the one drawn when it was recorded
     /// while nothing has moved since, else drawn now.
+    /// Once the episode is over, the frame it ended on.
     pub fn frame(&mut self) -> &Frame {
-        let Some(r) = &self.runner else {
-            return &self.frame;
-        };
-        match r.current_frame() {
-            Some(drawn) => drawn,
-            None => {
-                r.env().render(&mut self.frame);
-                &self.frame
+        match &mut self.runner {
+            Some(r) => {
+                if r.current_frame().is_none() {
+                    r.draw_current();
+                }
+                r.current_frame().unwrap_or(&self.frame)
             }
+            None => &self.frame,
         }
     }
 
     fn finish(&mut self) {
         if let Some(r) = self.runner.take() {
+            match r.current_frame() {
+                Some(drawn) => self.frame.clone_from(drawn),
+                None => r.env().render(&mut self.frame),
+            }
             let mut record = r.finish(&self.agent);
             if let Conversation::GameVerse(s) = &self.session {
                 record.experience = s.experience().map(str::to_string);
@@ -903,6 +908,10 @@ mod tests {
         let rec = e.record().unwrap();
         assert!(rec.passed, "{rec:?}");
         assert_eq!(rec.decisions.len(), 6);
+        // The episode over, its frame is the one its last decision drew.
+        let last_hash = rec.decisions[5].frame_hash.clone();
+        assert_eq!(format!("{:016x}", e.frame().hash()), last_hash);
+        let rec = e.record().unwrap();
         assert_eq!(
             rec.decisions[0].raw.as_deref(),
             Some("[Action: Right]\nbecause")

@@ -9,9 +9,9 @@
 use std::collections::BTreeSet;
 
 use bench::agents::{OracleAgent, RandomAgent};
+use bench::demo::demo_frame_count;
 use bench::episode::run_episode;
 use bench::report::{report, Report};
-use bench::suites::calibrated::demo_frames;
 use bench::suites::vical::{recipes, SUITE_ID, SUITE_VERSION};
 use bench::task::{Dynamics, Memory, PassCondition};
 use bench::Suite;
@@ -91,7 +91,7 @@ fn every_vical_environment_is_here_with_its_tags() {
         // Breakout's 200 (docs/tasks.md, "Atari tasks") is the longest budget.
         assert!(t.max_steps <= 200, "{}: {} decisions", t.id, t.max_steps);
         assert!(t.hide_reward, "{}", t.id);
-        let frames = demo_frames(t).unwrap();
+        let frames = demo_frame_count(t).unwrap();
         assert!(
             (10..=80).contains(&frames),
             "{}: {frames} demo frames",

@@ -16,6 +16,25 @@ pub trait Bus {
     fn add_cycles(&mut self, cycles: u32);
     /// Set by the TIA when a frame ends (VSYNC): the CPU stops after the instruction.
     fn stop_requested(&self) -> bool;
+    /// A byte of code as the next fetch would read it, without a bus access: `None`
+    /// where a device answers (a read of it could switch banks).
+    fn code(&self, _addr: u16) -> Option<u8> {
+        None
+    }
+    /// A program waits on the RIOT timer: a loop reading `addr` every `cycles_per_loop`
+    /// cycles, from the cycle just reached, until the read is below `lowest`. Skips at
+    /// most `max_loops` whole loops whose reads are at least `lowest` and change
+    /// nothing, moving the clock past them; returns how many (0 if `addr` is not the
+    /// timer).
+    fn skip_timer_wait(
+        &mut self,
+        _addr: u16,
+        _lowest: u8,
+        _cycles_per_loop: u32,
+        _max_loops: u32,
+    ) -> u32 {
+        0
+    }
 }
 
 /// Base cycles per opcode (extra cycles for page crossings and branches come on top).
@@ -69,11 +88,13 @@ pub struct Cpu {
     pub y: u8,
     pub sp: u8,
     pub pc: u16,
-    n: bool,
+    /// N and Z as the value they come from: Z while its low byte is zero, N while bit 7
+    /// or bit 8 is set (bit 8 sets N apart from Z, for BIT and status loads). One value
+    /// written per instruction instead of two flags.
+    nz: u16,
     v: bool,
     d: bool,
     i: bool,
-    z: bool,
     c: bool,
     /// A jam opcode was executed: the CPU runs no further instruction.
     jammed: bool,
@@ -101,7 +122,7 @@ impl Cpu {
     #[inline(always)]
     fn status(&self) -> u8 {
         let mut ps = 0x30;
-        if self.n {
+        if self.n() {
             ps |= 0x80;
         }
         if self.v {
@@ -113,7 +134,7 @@ impl Cpu {
         if self.i {
             ps |= 0x04;
         }
-        if self.z {
+        if self.z() {
             ps |= 0x02;
         }
         if self.c {
@@ -124,18 +145,31 @@ impl Cpu {
 
     #[inline(always)]
     fn set_status(&mut self, ps: u8) {
-        self.n = ps & 0x80 != 0;
+        self.set_n_z(ps & 0x80 != 0, ps & 0x02 != 0);
         self.v = ps & 0x40 != 0;
         self.d = ps & 0x08 != 0;
         self.i = ps & 0x04 != 0;
-        self.z = ps & 0x02 != 0;
         self.c = ps & 0x01 != 0;
     }
 
     #[inline(always)]
     fn set_nz(&mut self, v: u8) {
-        self.z = v == 0;
-        self.n = v & 0x80 != 0;
+        self.nz = v as u16;
+    }
+
+    #[inline(always)]
+    fn set_n_z(&mut self, n: bool, z: bool) {
+        self.nz = u16::from(!z) | (u16::from(n) << 8);
+    }
+
+    #[inline(always)]
+    fn n(&self) -> bool {
+        self.nz & 0x180 != 0
+    }
+
+    #[inline(always)]
+    fn z(&self) -> bool {
+        self.nz & 0xff == 0
     }
 
     #[inline(always)]
@@ -292,8 +326,8 @@ impl Cpu {
     #[inline(always)]
     fn compare(&mut self, reg: u8, operand: u8) {
         let value = (reg as u16).wrapping_sub(operand as u16);
-        self.z = value == 0;
-        self.n = value & 0x80 != 0;
+        // Zero only when equal; bit 7 is N.
+        self.nz = value & 0xff;
         self.c = value & 0x100 == 0;
     }
 
@@ -329,17 +363,24 @@ impl Cpu {
         let mut cpu = self.clone();
         let mut remaining = count;
         while remaining != 0 && !cpu.jammed && !bus.stop_requested() {
-            cpu.step(bus);
-            remaining -= 1;
+            remaining -= cpu.step_within(bus, remaining);
         }
         *self = cpu;
         !self.jammed
     }
 
-    /// One instruction. Each opcode has its own arm, so its addressing mode is a
-    /// constant the compiler folds in (no second dispatch on the mode).
-    #[inline(always)]
+    /// One instruction.
+    #[cfg(test)]
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
+        self.step_within(bus, 1);
+    }
+
+    /// One instruction, or more where a wait on the timer is skipped: at most `budget`
+    /// (at least 1); returns how many ran. Each opcode has its own arm, so its
+    /// addressing mode is a constant the compiler folds in (no second dispatch on the
+    /// mode).
+    #[inline(always)]
+    fn step_within<B: Bus>(&mut self, bus: &mut B, budget: u32) -> u32 {
         let op = self.fetch(bus);
         bus.add_cycles(CYCLES[op as usize] as u32);
         // Reads: the operand goes to `$f`.
@@ -499,9 +540,9 @@ impl Cpu {
             0xa7 => read!(Zero, lax),
             0xa9 => read!(Imm, lda),
             0xab => read!(Imm, lxa),
-            0xac => read!(Abs, ldy),
-            0xad => read!(Abs, lda),
-            0xae => read!(Abs, ldx),
+            0xac => return self.load_abs(bus, budget, Self::ldy),
+            0xad => return self.load_abs(bus, budget, Self::lda),
+            0xae => return self.load_abs(bus, budget, Self::ldx),
             0xaf => read!(Abs, lax),
             0xb1 => read!(IndY, lda),
             0xb3 => read!(IndY, lax),
@@ -636,14 +677,14 @@ impl Cpu {
             0xd8 => self.d = false,
             0xf8 => self.d = true,
             // Branches.
-            0x10 => self.branch(bus, !self.n),
-            0x30 => self.branch(bus, self.n),
+            0x10 => self.branch(bus, !self.n()),
+            0x30 => self.branch(bus, self.n()),
             0x50 => self.branch(bus, !self.v),
             0x70 => self.branch(bus, self.v),
             0x90 => self.branch(bus, !self.c),
             0xb0 => self.branch(bus, self.c),
-            0xd0 => self.branch(bus, !self.z),
-            0xf0 => self.branch(bus, self.z),
+            0xd0 => self.branch(bus, !self.z()),
+            0xf0 => self.branch(bus, self.z()),
             // Jumps, calls, returns, stack.
             0x4c => self.pc = self.fetch_word(bus),
             0x6c => {
@@ -713,6 +754,37 @@ impl Cpu {
             // The jam opcodes (0x02, 0x12, ... 0xF2).
             _ => self.jammed = true,
         }
+        1
+    }
+
+    /// LDA, LDX or LDY absolute (`load` sets the register). Games wait for the end of
+    /// the blanking periods with `LD? INTIM` / `BNE` (or `BMI`) back to it, which was
+    /// a tenth to a half of all instructions run; the loops whose reads only show the
+    /// timer counting down are skipped in one go, with the clock moved as they would
+    /// have moved it, and this load reads the timer where they would have ended.
+    /// Nothing else happens in such a loop (no interrupts on the 6507, the TIA and the
+    /// timer are computed from the clock), so the machine is the same after it.
+    #[inline(always)]
+    fn load_abs<B: Bus>(&mut self, bus: &mut B, budget: u32, load: fn(&mut Self, u8)) -> u32 {
+        let addr = self.addr_abs(bus);
+        let mut skipped = 0;
+        if budget >= 3 && addr & 0x1280 == 0x0280 {
+            let lowest = match bus.code(self.pc) {
+                Some(0xd0) => 1,    // BNE: loops while the read is not zero
+                Some(0x30) => 0x80, // BMI: while bit 7 is set
+                _ => 0,
+            };
+            if lowest != 0 && bus.code(self.pc.wrapping_add(1)) == Some(0xfb) {
+                // The load (4), the branch (2) and its taken cycle, and one more where
+                // the jump back crosses a page.
+                let back = self.pc.wrapping_sub(3);
+                let cycles = 7 + u32::from(crosses_page(self.pc.wrapping_add(2), back));
+                skipped = bus.skip_timer_wait(addr, lowest, cycles, (budget - 1) / 2);
+            }
+        }
+        let v = bus.peek(addr);
+        load(self, v);
+        1 + 2 * skipped
     }
 
     // Read operations.
@@ -776,8 +848,7 @@ impl Cpu {
 
     #[inline(always)]
     fn bit(&mut self, v: u8) {
-        self.z = self.a & v == 0;
-        self.n = v & 0x80 != 0;
+        self.nz = (self.a & v) as u16 | ((v as u16 & 0x80) << 1);
         self.v = v & 0x40 != 0;
     }
 
@@ -788,7 +859,7 @@ impl Cpu {
     fn anc(&mut self, v: u8) {
         self.a &= v;
         self.set_nz(self.a);
-        self.c = self.n;
+        self.c = self.n();
     }
 
     #[inline(always)]
@@ -980,8 +1051,7 @@ impl Cpu {
         } else {
             let value = self.a & operand;
             self.a = (value >> 1) | (old_c << 7);
-            self.n = old_c != 0;
-            self.z = self.a == 0;
+            self.set_n_z(old_c != 0, self.a == 0);
             self.v = (value ^ self.a) & 0x40 != 0;
             if (value & 0x0f) + (value & 0x01) > 0x05 {
                 self.a = (self.a & 0xf0) | (self.a.wrapping_add(0x06) & 0x0f);
@@ -1075,7 +1145,7 @@ mod tests {
         // CLC; LDA #$50; ADC #$50 -> A=$A0, V=1, C=0, N=1
         let (cpu, _) = run(&[0x18, 0xa9, 0x50, 0x69, 0x50], 3, |_, _| {});
         assert_eq!(cpu.a, 0xa0);
-        assert!(cpu.v && !cpu.c && cpu.n && !cpu.z);
+        assert!(cpu.v && !cpu.c && cpu.n() && !cpu.z());
         // SEC; LDA #$50; SBC #$F0 -> A=$60, C=0, V=0
         let (cpu, _) = run(&[0x38, 0xa9, 0x50, 0xe9, 0xf0], 3, |_, _| {});
         assert_eq!(cpu.a, 0x60);
@@ -1111,12 +1181,12 @@ mod tests {
         let (_, bus) = run(&[0x9d, 0xf0, 0x02], 1, |cpu, _| cpu.x = 0x20);
         assert_eq!(bus.cycles, 5);
         // BNE taken on the same page: 2 + 1; not taken: 2.
-        let (cpu, bus) = run(&[0xd0, 0x10], 1, |cpu, _| cpu.z = false);
+        let (cpu, bus) = run(&[0xd0, 0x10], 1, |cpu, _| cpu.set_n_z(false, false));
         assert_eq!((bus.cycles, cpu.pc), (3, 0x0212));
-        let (cpu, bus) = run(&[0xd0, 0x10], 1, |cpu, _| cpu.z = true);
+        let (cpu, bus) = run(&[0xd0, 0x10], 1, |cpu, _| cpu.set_n_z(false, true));
         assert_eq!((bus.cycles, cpu.pc), (2, 0x0202));
         // BNE back across a page: 2 + 2.
-        let (cpu, bus) = run(&[0xd0, 0x80], 1, |cpu, _| cpu.z = false);
+        let (cpu, bus) = run(&[0xd0, 0x80], 1, |cpu, _| cpu.set_n_z(false, false));
         assert_eq!((bus.cycles, cpu.pc), (4, 0x0182));
     }
 
@@ -1163,7 +1233,7 @@ mod tests {
     fn undocumented_opcodes() {
         // LAX $80
         let (cpu, _) = run(&[0xa7, 0x80], 1, |_, bus| bus.mem[0x80] = 0x81);
-        assert_eq!((cpu.a, cpu.x, cpu.n), (0x81, 0x81, true));
+        assert_eq!((cpu.a, cpu.x, cpu.n()), (0x81, 0x81, true));
         // SAX $80 stores A & X.
         let (_, bus) = run(&[0x87, 0x80], 1, |cpu, _| {
             cpu.a = 0xf0;
@@ -1176,7 +1246,7 @@ mod tests {
             bus.mem[0x80] = 0x42;
         });
         assert_eq!(bus.writes, vec![(0x80, 0x41)]);
-        assert!(cpu.z && cpu.c);
+        assert!(cpu.z() && cpu.c);
         // ISB $80: increment then subtract.
         let (cpu, _) = run(&[0x38, 0xe7, 0x80], 2, |cpu, bus| {
             cpu.a = 0x10;

@@ -252,9 +252,7 @@ impl AtariEnv {
     /// exactly that many (a 160x210 [`Frame`]'s data); other lengths are filled as far
     /// as both go.
     pub fn screen_rgb_into(&self, out: &mut [u8]) {
-        for (px, &index) in out.chunks_exact_mut(3).zip(self.screen_indices()) {
-            px.copy_from_slice(&self.palette.rgb(index));
-        }
+        self.palette.rgb_into(self.screen_indices(), out);
     }
 
     /// The screen as RGB into a 160x210 frame.

@@ -109,6 +109,32 @@ impl Bus for Board {
     fn stop_requested(&self) -> bool {
         self.tia.stop_requested()
     }
+
+    fn code(&self, addr: u16) -> Option<u8> {
+        let a = (addr & 0x1fff) as usize;
+        let base = self.read_pages[(a >> 6) & (PAGES - 1)];
+        (base != DEVICE).then(|| self.memory[(base as usize + (a & 63)) & (MEMORY_SIZE - 1)])
+    }
+
+    fn skip_timer_wait(
+        &mut self,
+        addr: u16,
+        lowest: u8,
+        cycles_per_loop: u32,
+        max_loops: u32,
+    ) -> u32 {
+        // The RIOT's page (bit 12 clear, bits 9 and 7 set) and its timer register
+        // (INTIM at 0x04 or 0x06 of the eight).
+        let a = addr & 0x1fff;
+        if a & 0x1280 != 0x0280 || a & 0x05 != 0x04 {
+            return 0;
+        }
+        let loops = self
+            .riot
+            .timer_reads_at_least(self.cycles, lowest, cycles_per_loop, max_loops);
+        self.cycles = self.cycles.wrapping_add(loops * cycles_per_loop);
+        loops
+    }
 }
 
 impl Board {
@@ -410,5 +436,88 @@ impl Machine {
     /// The last frame: 160 palette indices per row.
     pub fn frame(&self) -> &[u8] {
         self.board.tia.frame()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 4K program: each frame a VSYNC, then the timer set to `value` through
+    /// `register` and a wait on it at `wait` (`load` INTIM, `branch` back), then a RAM
+    /// count and the next frame.
+    fn program(load: u8, branch: u8, register: u8, value: u8, wait: usize) -> Vec<u8> {
+        let mut rom = vec![0xea; 4096];
+        #[rustfmt::skip]
+        let frame = [
+            0xa9, 0x02, 0x85, 0x00, // VSYNC on
+            0x85, 0x02, 0x85, 0x02, 0x85, 0x02, // three lines
+            0xa9, 0x00, 0x85, 0x00, // VSYNC off: the frame ends
+            0xa9, value, 0x8d, register, 0x02, // the timer
+            0x4c, wait as u8, 0xf0 | (wait >> 8) as u8,
+        ];
+        rom[..frame.len()].copy_from_slice(&frame);
+        let body = [load, 0x84, 0x02, branch, 0xfb, 0xe6, 0x80, 0x4c, 0x00, 0xf0];
+        rom[wait..wait + body.len()].copy_from_slice(&body);
+        rom[0xffc] = 0x00;
+        rom[0xffd] = 0xf0;
+        rom
+    }
+
+    /// The state `n` instructions on, run instruction by instruction (no loop is
+    /// skipped) and through `execute` (which skips them).
+    fn both_ways(machine: &Machine, n: u32) -> (String, String) {
+        let mut stepped = machine.clone();
+        for _ in 0..n {
+            if stepped.board.stop_requested() {
+                break;
+            }
+            stepped.cpu.step(&mut stepped.board);
+        }
+        let mut run = machine.clone();
+        run.cpu.execute(&mut run.board, n);
+        let state = |m: &Machine| {
+            format!(
+                "{:?} cycles {} bus {} {} ram {:?} riot {:?}",
+                m.cpu,
+                m.board.cycles,
+                m.board.data_bus,
+                m.board.last_access_was_read,
+                m.ram(),
+                m.board.riot
+            )
+        };
+        (state(&stepped), state(&run))
+    }
+
+    #[test]
+    fn timer_waits_skipped_leave_the_machine_as_running_them() {
+        // Loads and branches, each timer interval, a jump back within its page and
+        // across one.
+        let cases = [
+            (0xad, 0xd0, 0x96, 40, 0x040),
+            (0xae, 0xd0, 0x95, 200, 0x0fd),
+            (0xac, 0xd0, 0x94, 250, 0x200),
+            (0xad, 0x30, 0x94, 230, 0x0fd),
+            (0xad, 0x30, 0x95, 140, 0x300),
+            (0xad, 0xd0, 0x97, 3, 0x400),
+        ];
+        for (load, branch, register, value, wait) in cases {
+            let rom = program(load, branch, register, value, wait);
+            let mut machine = Machine::new(&rom, RomProperties::default()).unwrap();
+            for frame in 0..3 {
+                // As `run_frame` starts a frame (the last one's VSYNC stopped the CPU).
+                machine.board.tia.clear_stop();
+                // Every budget through the first waits, so that some end inside one.
+                for n in (1..400).chain([1000, 5000, 25_000]) {
+                    let (stepped, run) = both_ways(&machine, n);
+                    assert_eq!(
+                        stepped, run,
+                        "{load:#x} {branch:#x} {value} frame {frame}, {n}"
+                    );
+                }
+                machine.run_frame();
+            }
+        }
     }
 }

@@ -73,6 +73,26 @@ impl Riot {
         }
     }
 
+    /// How many timer reads, the first at system clock `cycles` and the next every
+    /// `period` cycles, read at least `lowest` (at least 1) before the count reaches
+    /// zero: reads that change nothing. At most `max`.
+    pub fn timer_reads_at_least(&self, cycles: u32, lowest: u8, period: u32, max: u32) -> u32 {
+        // `read_timer` gives `timer - (delta >> shift) - 1` while that is not negative,
+        // so a read is at least `lowest` while `delta < (timer - lowest) << shift`.
+        let lowest = u32::from(lowest.max(1));
+        if self.timer <= lowest || period == 0 {
+            return 0;
+        }
+        let limit = (self.timer - lowest) << self.interval_shift;
+        let delta = cycles
+            .wrapping_sub(1)
+            .wrapping_sub(self.cycles_when_timer_set);
+        if delta >= limit {
+            return 0;
+        }
+        (limit - delta).div_ceil(period).min(max)
+    }
+
     fn read_timer(&mut self, cycles: u32) -> u8 {
         let now = cycles.wrapping_sub(1);
         let delta = now.wrapping_sub(self.cycles_when_timer_set);
@@ -116,6 +136,54 @@ impl Riot {
             self.interval_shift = shift;
             self.cycles_when_timer_set = cycles;
             self.timer_read_after_interrupt = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::atari::mt19937::Mt19937;
+
+    /// The count of skippable reads is exactly the run of reads, `period` apart, that
+    /// read at least `lowest` with no side effect on the RIOT, in every interval.
+    #[test]
+    fn timer_reads_at_least_counts_the_reads_that_change_nothing() {
+        let mut rng = Mt19937::new(7);
+        for case in 0..4000u32 {
+            let mut riot = Riot::new(&mut rng);
+            let register = 0x14 + (case % 4) as u16;
+            let set_at = rng.next_u32() % 100_000;
+            riot.poke(register, (rng.next_u32() % 256) as u8, set_at);
+            let start = set_at + 1 + rng.next_u32() % 3000;
+            let period = 7 + case % 2;
+            let lowest = if case % 3 == 0 { 0x80 } else { 1 };
+            let max = 1 + rng.next_u32() % 400;
+            let skippable = riot.timer_reads_at_least(start, lowest, period, max);
+            let mut probe = riot.clone();
+            let mut by_reading = 0;
+            while by_reading < max {
+                let before = format!("{probe:?}");
+                let v = probe.read_timer(start + by_reading * period);
+                if v < lowest || format!("{probe:?}") != before {
+                    break;
+                }
+                by_reading += 1;
+            }
+            // The count may stop short only where the timer has passed zero (reads
+            // from the underflow on are not skipped).
+            assert!(
+                skippable <= by_reading,
+                "case {case}: {skippable} > {by_reading}"
+            );
+            let next = riot.clone().read_timer(start + skippable * period);
+            let timer_left = riot.timer as i64
+                - i64::from((start + skippable * period - 1 - set_at) >> riot.interval_shift)
+                - 1;
+            assert!(
+                skippable == max || next < lowest || timer_left < i64::from(lowest),
+                "case {case}: stopped at {skippable} with {next:#x} still to read"
+            );
         }
     }
 }

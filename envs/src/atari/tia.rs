@@ -107,6 +107,24 @@ pub struct Tia {
     m0_cosmic_ark_counter: u32,
 }
 
+/// Per TIA write address (bit `addr`), whether the picture is drawn up to the write
+/// first: every register drawing reads, VSYNC (it may end the frame) and CXCLR (the
+/// collisions so far are latched by drawing). Not WSYNC (0x02), RSYNC (0x03), the audio
+/// registers (0x15-0x1a), the motion registers (0x20-0x24, read by HMOVE, which draws
+/// first), HMCLR (0x2b) and the undefined 0x2d-0x3f.
+const DRAWS_FIRST: u64 = {
+    let mut bits = 0u64;
+    let mut addr = 0;
+    while addr < 0x2d {
+        let skipped = matches!(addr, 0x02 | 0x03 | 0x15..=0x1a | 0x20..=0x24 | 0x2b);
+        if !skipped {
+            bits |= 1 << addr;
+        }
+        addr += 1;
+    }
+    bits
+};
+
 const BK: usize = 0;
 const PF: usize = 1;
 const P0: usize = 2;
@@ -825,7 +843,12 @@ impl Tia {
             }
             _ => 0,
         };
-        self.update_frame(clock + delay);
+        // A write nothing drawn reads leaves the picture to the next write that changes
+        // it: one segment instead of two, joined without a seam (the word writes past a
+        // segment's end and the HMOVE blank ahead of it are redrawn by the next).
+        if DRAWS_FIRST & (1 << addr) != 0 {
+            self.update_frame(clock + delay);
+        }
 
         if (clock - self.clock_when_frame_started) / 228 > self.max_scanlines {
             self.stop_requested = true;

@@ -425,11 +425,6 @@ fn clips_frames(task: &Task, clips: &[DemoClip]) -> Result<usize, TaskError> {
     clips.iter().map(|c| clip_frame_count(task, c)).sum()
 }
 
-/// Frames of every demonstration of a task (for the 10-80 check).
-pub fn demo_frames(task: &Task) -> Result<usize, TaskError> {
-    clips_frames(task, &task.demos)
-}
-
 /// The suite as the committed JSON text.
 pub fn to_json(suite: &Suite) -> String {
     let mut s = serde_json::to_string_pretty(&serde_json::to_value(suite).unwrap_or(Value::Null))
