@@ -9,6 +9,8 @@
 //! read-modify-write writes once. The undocumented opcodes behave as that core does;
 //! the twelve jam opcodes halt the CPU for good.
 
+use super::riot::Riot;
+
 /// What the CPU needs from the rest of the machine.
 pub trait Bus {
     fn peek(&mut self, addr: u16) -> u8;
@@ -768,7 +770,7 @@ impl Cpu {
     fn load_abs<B: Bus>(&mut self, bus: &mut B, budget: u32, load: fn(&mut Self, u8)) -> u32 {
         let addr = self.addr_abs(bus);
         let mut skipped = 0;
-        if budget >= 3 && addr & 0x1280 == 0x0280 {
+        if budget >= 3 && Riot::reads_timer(addr) {
             let lowest = match bus.code(self.pc) {
                 Some(0xd0) => 1,    // BNE: loops while the read is not zero
                 Some(0x30) => 0x80, // BMI: while bit 7 is set

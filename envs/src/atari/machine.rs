@@ -75,12 +75,9 @@ pub struct Board {
 impl Bus for Board {
     #[inline(always)]
     fn peek(&mut self, addr: u16) -> u8 {
-        let a = (addr & 0x1fff) as usize;
-        let base = self.read_pages[(a >> 6) & (PAGES - 1)];
-        let value = if base != DEVICE {
-            self.memory[(base as usize + (a & 63)) & (MEMORY_SIZE - 1)]
-        } else {
-            self.peek_device(a)
+        let value = match self.code(addr) {
+            Some(value) => value,
+            None => self.peek_device((addr & 0x1fff) as usize),
         };
         self.data_bus = value;
         self.last_access_was_read = true;
@@ -110,6 +107,7 @@ impl Bus for Board {
         self.tia.stop_requested()
     }
 
+    #[inline(always)]
     fn code(&self, addr: u16) -> Option<u8> {
         let a = (addr & 0x1fff) as usize;
         let base = self.read_pages[(a >> 6) & (PAGES - 1)];
@@ -123,10 +121,7 @@ impl Bus for Board {
         cycles_per_loop: u32,
         max_loops: u32,
     ) -> u32 {
-        // The RIOT's page (bit 12 clear, bits 9 and 7 set) and its timer register
-        // (INTIM at 0x04 or 0x06 of the eight).
-        let a = addr & 0x1fff;
-        if a & 0x1280 != 0x0280 || a & 0x05 != 0x04 {
+        if !Riot::reads_timer(addr) {
             return 0;
         }
         let loops = self

@@ -87,9 +87,7 @@ impl Palette {
     /// time, this was about a tenth of an Atari step with its RGB observation
     /// (`docs/environments.md`, "Reference throughput").
     pub fn rgb_into(&self, indices: &[u8], out: &mut [u8]) {
-        let mut outs = out.chunks_exact_mut(24);
-        let mut ins = indices.chunks_exact(8);
-        for (o, i) in (&mut outs).zip(&mut ins) {
+        for (o, i) in out.chunks_exact_mut(24).zip(indices.chunks_exact(8)) {
             let word = i.try_into().map_or(0, u64::from_le_bytes);
             if word == (word & 0xff) * 0x0101_0101_0101_0101 {
                 o.copy_from_slice(&self.run[i[0] as usize]);

@@ -73,6 +73,13 @@ impl Riot {
         }
     }
 
+    /// Whether a read of `addr` reads the timer (INTIM): the RIOT's page (bit 12 clear,
+    /// bits 9 and 7 set) and its register 0x04 or 0x06 of the eight.
+    #[inline(always)]
+    pub fn reads_timer(addr: u16) -> bool {
+        addr & 0x1280 == 0x0280 && addr & 0x05 == 0x04
+    }
+
     /// How many timer reads, the first at system clock `cycles` and the next every
     /// `period` cycles, read at least `lowest` (at least 1) before the count reaches
     /// zero: reads that change nothing. At most `max`.
