@@ -67,6 +67,12 @@ ensure_pip() { # tests take assets we may not ship from PyPI wheels (pip downloa
   apt-get install -y -qq python3-pip >/dev/null
 }
 
+ensure_browser_tools() { # what the wasm tests and `bench`'s browser half need
+  ensure_wasm_target
+  ensure_wasm_bindgen
+  ensure_chromium
+}
+
 ensure_test_tools() {
   ensure_build_tools
   ensure_chromium

@@ -152,6 +152,10 @@ pub struct ModelEpisode {
     agent: String,
     demos: DemoReels,
     images: HashMap<ImageRef, EncodedImage>,
+    /// How many demonstration frames, in order, are known to be encoded: the search for
+    /// the next one to prepare starts there (an image once made is kept), so preparing
+    /// a session's frames one per slice is not quadratic in their number.
+    demo_frames_ready: usize,
     /// Demonstration images shared with other episodes of the task, and the key part
     /// naming the encoder settings.
     demo_cache: Option<(DemoCache, String)>,
@@ -228,6 +232,7 @@ impl ModelEpisode {
             prices,
             demos,
             images: HashMap::new(),
+            demo_frames_ready: 0,
             demo_cache: None,
             frame: Frame::default(),
             turns: Vec::new(),
@@ -454,10 +459,15 @@ impl ModelEpisode {
             let refs = counts.iter().enumerate().flat_map(|(clip, &frames)| {
                 (0..frames).map(move |frame| ImageRef::DemoFrame { clip, frame })
             });
-            let Some((ready, r)) = refs.enumerate().find(|(_, r)| !self.images.contains_key(r))
+            let Some((ready, r)) = refs
+                .enumerate()
+                .skip(self.demo_frames_ready)
+                .find(|(_, r)| !self.images.contains_key(r))
             else {
+                self.demo_frames_ready = counts.iter().sum();
                 return Ok(None);
             };
+            self.demo_frames_ready = ready;
             let shared = self
                 .demo_cache
                 .as_ref()

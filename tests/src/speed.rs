@@ -41,10 +41,15 @@ pub fn flag(name: &str) -> bool {
 /// `wasm-bench`) in headless Chromium, with its output shown, built with the app's
 /// profile (`wasm-release` in Cargo.toml, as index.html builds it) so that the figures
 /// are those of the code the app ships. (Trunk then runs wasm-opt over the app, which
-/// this build does not.)
+/// this build does not.) It runs through `scripts/tools.sh`, which first installs what
+/// is missing (the wasm target, the test runner, Chromium) and sets the tools' paths.
 pub fn wasm_bench_command(test: &str) -> Command {
-    let mut cmd = Command::new(env!("CARGO"));
+    let mut cmd = Command::new("bash");
     cmd.args([
+        "-c",
+        "source scripts/tools.sh && ensure_browser_tools >&2 && exec \"$@\"",
+        "bash",
+        env!("CARGO"),
         "test",
         "--profile",
         "wasm-release",

@@ -130,6 +130,17 @@ const PF: usize = 1;
 const P0: usize = 2;
 const P1: usize = 3;
 
+/// Where in `colors` a COLU* write (0x06-0x09) goes.
+#[inline(always)]
+fn color_index(addr: u16) -> usize {
+    match addr {
+        0x06 => P0,
+        0x07 => P1,
+        0x08 => PF,
+        _ => BK,
+    }
+}
+
 impl Tia {
     pub fn new(y_start: u32, height: u32, allow_hmove_blanks: bool) -> Self {
         let tables = t::tables();
@@ -739,6 +750,63 @@ impl Tia {
         }
     }
 
+    /// Colour clocks from a write at `clock` to where it takes effect in the picture.
+    #[inline(always)]
+    fn write_delay(&self, addr: u16, clock: i32) -> i32 {
+        match addr {
+            0x01 | 0x0b | 0x0c | 0x1b | 0x1c => 1,
+            0x04 | 0x05 | 0x12 | 0x13 => 8,
+            0x0d..=0x0f => {
+                // Playfield writes land on the next 4-pixel playfield boundary.
+                const D: [i32; 4] = [4, 5, 2, 3];
+                let x = (clock - self.clock_when_frame_started) % 228;
+                D[((x / 3) & 3) as usize]
+            }
+            _ => 0,
+        }
+    }
+
+    /// Whether writing `value` to `addr` leaves the picture as it is: the registers
+    /// kernels rewrite on every line (colours, CTRLPF, playfield, graphics, enables)
+    /// keep what drawing reads; `false` for the others.
+    #[inline(always)]
+    fn writes_the_same(&self, addr: u16, value: u8) -> bool {
+        let on = value & 0x02 != 0;
+        match addr {
+            0x06..=0x09 => self.colors[color_index(addr)] == self.color_of(value),
+            0x0d => self.pf & 0x0f == u32::from(value >> 4),
+            0x0e => (self.pf >> 4) & 0xff == u32::from(value),
+            0x0f => self.pf >> 12 == u32::from(value),
+            // The playfield's reflection switches at the write before pixel 79, else at
+            // the end of the line, which may not be drawn yet.
+            0x0a => self.ctrlpf == value && self.pf_table == usize::from(value & 1),
+            // Graphics: the players and the ball as drawn stay as they are (a delayed
+            // register changes out of sight).
+            0x1b => {
+                let g0 = if self.vdelp0 { self.dgrp0 } else { value };
+                self.current_grp0 == self.reflected(g0, self.refp0)
+                    && self.current_grp1 == self.reflected(self.grp1, self.refp1)
+            }
+            0x1c => {
+                let g1 = if self.vdelp1 { self.dgrp1 } else { value };
+                self.current_grp1 == self.reflected(g1, self.refp1)
+                    && self.current_grp0 == self.reflected(self.grp0, self.refp0)
+                    && (self.enabled_objects & t::BL_BIT != 0) == self.enabl
+            }
+            0x1d => self.enam0 == on,
+            0x1e => self.enam1 == on,
+            0x1f => self.enabl == on,
+            _ => false,
+        }
+    }
+
+    /// The colour a COLU* write sets (PAL sets bit 0 on odd frames).
+    #[inline(always)]
+    fn color_of(&self, value: u8) -> u8 {
+        let odd = self.pal && self.scanline_count_for_last_frame & 1 != 0;
+        value & 0xfe | u8::from(odd)
+    }
+
     fn player_mask_at(&self, pos: i32, suppress_first: usize, nusiz: u8) -> usize {
         t::player_mask((pos & 3) as usize, suppress_first, (nusiz & 7) as usize) + 160
             - (pos & 0xfc) as usize
@@ -771,17 +839,18 @@ impl Tia {
 
     fn refresh_current_graphics(&mut self) {
         let g0 = if self.vdelp0 { self.dgrp0 } else { self.grp0 };
-        self.current_grp0 = if self.refp0 {
-            self.tables.reflect[g0 as usize]
-        } else {
-            g0
-        };
+        self.current_grp0 = self.reflected(g0, self.refp0);
         let g1 = if self.vdelp1 { self.dgrp1 } else { self.grp1 };
-        self.current_grp1 = if self.refp1 {
-            self.tables.reflect[g1 as usize]
+        self.current_grp1 = self.reflected(g1, self.refp1);
+    }
+
+    #[inline(always)]
+    fn reflected(&self, graphics: u8, reflect: bool) -> u8 {
+        if reflect {
+            self.tables.reflect[graphics as usize]
         } else {
-            g1
-        };
+            graphics
+        }
     }
 
     /// A read at system clock `cycles`; `data_bus` is the bus's last value (the bits the
@@ -832,22 +901,12 @@ impl Tia {
     pub fn poke(&mut self, addr: u16, value: u8, cycles: &mut u32, last_access_was_read: bool) {
         let addr = addr & 0x3f;
         let clock = cycles.wrapping_mul(3) as i32;
-        let delay = match addr {
-            0x01 | 0x0b | 0x0c | 0x1b | 0x1c => 1,
-            0x04 | 0x05 | 0x12 | 0x13 => 8,
-            0x0d..=0x0f => {
-                // Playfield writes land on the next 4-pixel playfield boundary.
-                const D: [i32; 4] = [4, 5, 2, 3];
-                let x = (clock - self.clock_when_frame_started) % 228;
-                D[((x / 3) & 3) as usize]
-            }
-            _ => 0,
-        };
-        // A write nothing drawn reads leaves the picture to the next write that changes
-        // it: one segment instead of two, joined without a seam (the word writes past a
-        // segment's end and the HMOVE blank ahead of it are redrawn by the next).
-        if DRAWS_FIRST & (1 << addr) != 0 {
-            self.update_frame(clock + delay);
+        // A write nothing drawn reads, or one that leaves its registers as they are,
+        // leaves the picture to the next write that changes it: one segment instead of
+        // two, joined without a seam (the word writes past a segment's end and the HMOVE
+        // blank ahead of it are redrawn by the next).
+        if DRAWS_FIRST & (1 << addr) != 0 && !self.writes_the_same(addr, value) {
+            self.update_frame(clock + self.write_delay(addr, clock));
         }
 
         if (clock - self.clock_when_frame_started) / 228 > self.max_scanlines {
@@ -896,19 +955,7 @@ impl Tia {
                 self.p1_mask = self.player_mask_at(self.posp1, 0, self.nusiz1);
                 self.m1_mask = self.missile_mask_at(self.posm1, self.nusiz1);
             }
-            0x06..=0x09 => {
-                let mut color = value & 0xfe;
-                if self.pal && self.scanline_count_for_last_frame & 1 != 0 {
-                    color |= 1;
-                }
-                let index = match addr {
-                    0x06 => P0,
-                    0x07 => P1,
-                    0x08 => PF,
-                    _ => BK,
-                };
-                self.colors[index] = color;
-            }
+            0x06..=0x09 => self.colors[color_index(addr)] = self.color_of(value),
             0x0a => {
                 self.ctrlpf = value;
                 self.priority_and_score = (self.ctrlpf & 0x06) << 5;
@@ -1134,5 +1181,72 @@ impl Tia {
             0x2c => self.collision = 0,
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random writes through a frame, most of them rewriting what kernels rewrite on
+    /// every line from a few values (so that many change nothing), the others moving,
+    /// delaying, reflecting and resizing objects: the picture and the collisions equal
+    /// those of drawing up to every write first, as the reference does.
+    #[test]
+    fn rewrites_left_undrawn_leave_the_picture_as_drawing_first() {
+        const REWRITTEN: [u16; 13] = [
+            0x06, 0x07, 0x08, 0x09, 0x0a, 0x0d, 0x0e, 0x0f, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f,
+        ];
+        const OTHERS: [u16; 25] = [
+            0x01, 0x02, 0x03, 0x04, 0x05, 0x0b, 0x0c, 0x10, 0x11, 0x12, 0x13, 0x14, 0x20, 0x21,
+            0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2a, 0x2b, 0x2c,
+        ];
+        const VALUES: [u8; 6] = [0x00, 0x02, 0x18, 0x55, 0xf3, 0xff];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 33) as usize % n
+        };
+        let mut left_undrawn = 0;
+        for frame in 0..200 {
+            let mut lazy = Tia::new(0, 210, true);
+            lazy.reset(0);
+            lazy.start_frame(0);
+            let mut eager = lazy.clone();
+            let mut cycles = 0u32;
+            while cycles < 76 * 200 {
+                cycles += 2 + next(5) as u32;
+                let addr = if next(4) == 0 {
+                    OTHERS[next(OTHERS.len())]
+                } else {
+                    REWRITTEN[next(REWRITTEN.len())]
+                };
+                let value = VALUES[next(VALUES.len())];
+                let clock = cycles.wrapping_mul(3) as i32;
+                left_undrawn += usize::from(lazy.writes_the_same(addr, value));
+                if DRAWS_FIRST & (1 << addr) != 0 {
+                    eager.update_frame(clock + eager.write_delay(addr, clock));
+                }
+                let (mut at_lazy, mut at_eager) = (cycles, cycles);
+                lazy.poke(addr, value, &mut at_lazy, true);
+                eager.poke(addr, value, &mut at_eager, true);
+                assert_eq!(at_lazy, at_eager);
+                cycles = at_lazy;
+            }
+            for tia in [&mut lazy, &mut eager] {
+                let end = tia.clock_stop_display;
+                tia.update_frame(end);
+            }
+            let differ = lazy
+                .frame()
+                .iter()
+                .zip(eager.frame())
+                .position(|(a, b)| a != b);
+            assert_eq!(differ, None, "frame {frame}: first differing pixel");
+            assert_eq!(lazy.collision, eager.collision, "frame {frame}");
+        }
+        assert!(left_undrawn > 50_000, "{left_undrawn} writes left undrawn");
     }
 }

@@ -397,12 +397,14 @@ fn turns(root: &Path, only: Option<&str>) {
                 .ok()
         })
         .collect();
+    let mut browser_failed = false;
     let wasm = if flag("--native-only") {
         Vec::new()
     } else {
         eprintln!("wasm in headless Chromium...");
         browser_lines::<TurnFigures>("wasm_turns", "TURNS ", only).unwrap_or_else(|e| {
             eprintln!("{e}");
+            browser_failed = true;
             Vec::new()
         })
     };
@@ -414,6 +416,16 @@ fn turns(root: &Path, only: Option<&str>) {
     {
         Ok(()) => println!("figures: target/bench/turns.json"),
         Err(e) => eprintln!("cannot write target/bench: {e}"),
+    }
+    exit_if_the_browser_failed(browser_failed);
+}
+
+/// A browser half that could not run leaves its column empty in what was printed and
+/// written, and the command fails, so that no script takes the table as complete.
+fn exit_if_the_browser_failed(failed: bool) {
+    if failed {
+        eprintln!("bench: the browser half failed (above); its figures are missing");
+        std::process::exit(1);
     }
 }
 
@@ -510,6 +522,7 @@ fn main() {
         std::process::exit(1);
     }
     let mut repetitions = Vec::new();
+    let mut browser_failed = false;
     for rep in 1..=reps {
         let mut r = Repetition::default();
         if !ready.is_empty() {
@@ -525,6 +538,7 @@ fn main() {
             eprintln!("repetition {rep}/{reps}: wasm in headless Chromium...");
             r.wasm = browser_figures(only.as_deref()).unwrap_or_else(|e| {
                 eprintln!("{e}");
+                browser_failed = true;
                 Vec::new()
             });
         }
@@ -558,4 +572,5 @@ fn main() {
         Ok(()) => println!("figures: target/bench/speed.json, charts: target/bench/*.svg"),
         Err(e) => eprintln!("cannot write target/bench: {e}"),
     }
+    exit_if_the_browser_failed(browser_failed);
 }
