@@ -774,29 +774,36 @@ impl Tia {
         let on = value & 0x02 != 0;
         match addr {
             0x06..=0x09 => self.colors[color_index(addr)] == self.color_of(value),
-            0x0d => self.pf & 0x0f == u32::from(value >> 4),
-            0x0e => (self.pf >> 4) & 0xff == u32::from(value),
-            0x0f => self.pf >> 12 == u32::from(value),
+            0x0d..=0x0f => self.pf_after(addr, value) == self.pf,
             // The playfield's reflection switches at the write before pixel 79, else at
             // the end of the line, which may not be drawn yet.
             0x0a => self.ctrlpf == value && self.pf_table == usize::from(value & 1),
             // Graphics: the players and the ball as drawn stay as they are (a delayed
             // register changes out of sight).
+            // (GRP0 copies GRP1 to its delayed register, GRP1 copies GRP0 and ENABL.)
             0x1b => {
-                let g0 = if self.vdelp0 { self.dgrp0 } else { value };
-                self.current_grp0 == self.reflected(g0, self.refp0)
-                    && self.current_grp1 == self.reflected(self.grp1, self.refp1)
+                self.shown_graphics([value, self.dgrp0], [self.grp1, self.grp1])
+                    == (self.current_grp0, self.current_grp1)
             }
             0x1c => {
-                let g1 = if self.vdelp1 { self.dgrp1 } else { value };
-                self.current_grp1 == self.reflected(g1, self.refp1)
-                    && self.current_grp0 == self.reflected(self.grp0, self.refp0)
+                self.shown_graphics([self.grp0, self.grp0], [value, self.dgrp1])
+                    == (self.current_grp0, self.current_grp1)
                     && (self.enabled_objects & t::BL_BIT != 0) == self.enabl
             }
             0x1d => self.enam0 == on,
             0x1e => self.enam1 == on,
             0x1f => self.enabl == on,
             _ => false,
+        }
+    }
+
+    /// The 20 playfield bits after a write of PF0, PF1 or PF2 (0x0d-0x0f).
+    #[inline(always)]
+    fn pf_after(&self, addr: u16, value: u8) -> u32 {
+        match addr {
+            0x0d => (self.pf & 0x000f_fff0) | ((value as u32 >> 4) & 0x0f),
+            0x0e => (self.pf & 0x000f_f00f) | ((value as u32) << 4),
+            _ => (self.pf & 0x0000_0fff) | ((value as u32) << 12),
         }
     }
 
@@ -838,19 +845,26 @@ impl Tia {
     }
 
     fn refresh_current_graphics(&mut self) {
-        let g0 = if self.vdelp0 { self.dgrp0 } else { self.grp0 };
-        self.current_grp0 = self.reflected(g0, self.refp0);
-        let g1 = if self.vdelp1 { self.dgrp1 } else { self.grp1 };
-        self.current_grp1 = self.reflected(g1, self.refp1);
+        (self.current_grp0, self.current_grp1) =
+            self.shown_graphics([self.grp0, self.dgrp0], [self.grp1, self.dgrp1]);
     }
 
+    /// The players' graphics as drawn from their registers `[GRPn, delayed GRPn]`
+    /// (VDELPn picks the delayed one, REFPn mirrors it).
     #[inline(always)]
-    fn reflected(&self, graphics: u8, reflect: bool) -> u8 {
-        if reflect {
-            self.tables.reflect[graphics as usize]
-        } else {
-            graphics
-        }
+    fn shown_graphics(&self, p0: [u8; 2], p1: [u8; 2]) -> (u8, u8) {
+        let shown = |[now, delayed]: [u8; 2], vdel: bool, reflect: bool| {
+            let g = if vdel { delayed } else { now };
+            if reflect {
+                self.tables.reflect[g as usize]
+            } else {
+                g
+            }
+        };
+        (
+            shown(p0, self.vdelp0, self.refp0),
+            shown(p1, self.vdelp1, self.refp1),
+        )
     }
 
     /// A read at system clock `cycles`; `data_bus` is the bus's last value (the bits the
@@ -979,11 +993,7 @@ impl Tia {
                 }
             }
             0x0d..=0x0f => {
-                self.pf = match addr {
-                    0x0d => (self.pf & 0x000f_fff0) | ((value as u32 >> 4) & 0x0f),
-                    0x0e => (self.pf & 0x000f_f00f) | ((value as u32) << 4),
-                    _ => (self.pf & 0x0000_0fff) | ((value as u32) << 12),
-                };
+                self.pf = self.pf_after(addr, value);
                 self.set_enabled(t::PF_BIT, self.pf != 0);
             }
             0x10 | 0x11 => {
