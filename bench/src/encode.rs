@@ -5,6 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::providers::EncodedImage;
+use crate::protocol::session::Protocol;
+use crate::{EpisodeRunner, Task};
 use envs::Frame;
 
 mod jpeg;
@@ -119,8 +121,26 @@ impl ImageEncoder {
         .shrinking_to(VISGYM_MAX_LONG_SIDE)
     }
 
+    /// The encoder a run of `protocol` sends its frames through: V-ICAL's as the user
+    /// set it (`image`), VisGym's harness's, GameVerse's PNG at the frame's own size.
+    pub fn for_protocol(protocol: Protocol, image: ImageSettings) -> Self {
+        match protocol {
+            Protocol::Vical => Self::new(image),
+            Protocol::Visgym => Self::visgym(),
+            Protocol::Gameverse => Self::new(ImageSettings::default()),
+        }
+    }
+
     pub fn settings(&self) -> ImageSettings {
         self.settings
+    }
+
+    /// The size a `w`×`h` frame is sent at.
+    pub fn sent_size(&self, w: u32, h: u32) -> (u32, u32) {
+        match self.max_long_side {
+            Some(max) => crate::lanczos::shrunk_size(w, h, max),
+            None => self.settings.scaled(w, h),
+        }
     }
 
     /// The frame's bytes in the chosen format (without the base64 wrapping).
@@ -190,6 +210,33 @@ impl FrameEncoder for ImageEncoder {
         let bytes = self.encode_bytes(frame)?;
         Ok(EncodedImage::from_bytes(mime, bytes))
     }
+}
+
+/// What the model will see first: the task's first frame, and that frame as the run
+/// sends it.
+pub struct FirstImage {
+    pub frame: Frame,
+    pub image: EncodedImage,
+    /// The image's size as sent.
+    pub size: (u32, u32),
+}
+
+/// The run page's work before Start (`app/src/pages/run.rs`, `app/src/runner/estimate.rs`):
+/// it shows the task's first frame and sizes its estimate by that frame encoded as a run
+/// of `protocol` with `image` encodes it. A run therefore starts with the family's art
+/// drawn and the encoder used once, and `bench --turns` opens its cases with this call.
+pub fn first_image(
+    task: &Task,
+    protocol: Protocol,
+    image: ImageSettings,
+) -> Result<FirstImage, String> {
+    let runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
+    let mut frame = Frame::default();
+    runner.env().render(&mut frame);
+    let mut encoder = ImageEncoder::for_protocol(protocol, image);
+    let image = encoder.encode(&frame)?;
+    let size = encoder.sent_size(frame.width(), frame.height());
+    Ok(FirstImage { frame, image, size })
 }
 
 /// Nearest-neighbour resize of an RGB frame into `out` (`tw`×`th`×3).

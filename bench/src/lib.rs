@@ -12,6 +12,7 @@ pub mod demo;
 pub mod encode;
 pub mod episode;
 pub mod exchange;
+pub mod first_request;
 pub mod judge;
 pub mod lanczos;
 pub mod latency;

@@ -208,12 +208,17 @@ impl ModelEpisode {
             ),
             Protocol::Visgym => (
                 Conversation::VisGym(VisGymSession::new(task, &runner, config)?),
-                Some(Box::new(ImageEncoder::visgym()) as Box<dyn FrameEncoder>),
+                Some(Box::new(ImageEncoder::for_protocol(
+                    config.protocol,
+                    ImageSettings::default(),
+                )) as Box<dyn FrameEncoder>),
             ),
-            // GameVerse sends its screenshots as PNG at their own size.
             Protocol::Gameverse => (
                 Conversation::GameVerse(GameVerseSession::new(task, &runner, config)?),
-                Some(Box::new(ImageEncoder::new(ImageSettings::default())) as Box<dyn FrameEncoder>),
+                Some(Box::new(ImageEncoder::for_protocol(
+                    config.protocol,
+                    ImageSettings::default(),
+                )) as Box<dyn FrameEncoder>),
             ),
         };
         let timing = LatencyClock::for_runner(&runner).map(|c| (c, LatencySource::Measured));
@@ -541,6 +546,11 @@ impl ModelEpisode {
     }
 
     /// The demonstration frames (captioned), by clip, drawing those not drawn yet.
+    /// How many demonstration clips the task has (nothing drawn).
+    pub fn demo_clips(&self) -> usize {
+        self.demos.clips()
+    }
+
     pub fn demos(&mut self) -> Result<&[Vec<Frame>], String> {
         self.demos.all()
     }

@@ -590,3 +590,35 @@ test('the run page says what a run will send before it starts', { timeout: TIMEO
   assert.equal((await scripted.log()).length, 0, 'nothing was sent');
 });
 
+
+test('the first request is prepared while the form is filled in, and sent as prepared', { timeout: TIMEOUT }, async () => {
+  await profile({ base: base(), model: LAKE_ROUTE });
+  const page = await open(`/run?task=${LAKE_TASK}`);
+  const prepared = async (not = '') => {
+    await page.waitForFunction((old) => {
+      const line = document.querySelector('[data-testid="run-ahead"]')?.textContent ?? '';
+      return line.startsWith('The first request is prepared') && line !== old;
+    }, not);
+    return page.getByTestId('run-ahead').textContent();
+  };
+  const png = await prepared();
+  const [, images, kb] = png.match(/^The first request is prepared: (\d+) images, (\d+) KB\.$/);
+  // Other image settings, another first request; back to PNG, the same one again.
+  await page.getByTestId('run-image-format').selectOption('jpeg');
+  const jpeg = await prepared(png);
+  assert.match(jpeg, new RegExp(`: ${images} images, \\d+ KB\\.$`));
+  await page.getByTestId('run-image-format').selectOption('png');
+  assert.equal(await prepared(jpeg), png);
+  assert.equal((await scripted.log()).length, 0, 'nothing was sent');
+  await page.getByTestId('run-start').click();
+  assert.equal((await finished(page)).verdict, 'Passed');
+  const first = (await scripted.log())[0];
+  assert.equal(first.images, Number(images));
+  assert.equal(Math.round(first.bytes / 1000), Number(kb), `${first.bytes} bytes`);
+  // The demonstrations sent, drawn when asked for.
+  const strip = page.getByTestId('run-demos');
+  assert.equal(await strip.locator('img').count(), 0);
+  await strip.locator('summary').click();
+  await strip.locator('img').first().waitFor();
+  assert.equal(await strip.locator('img').count(), Number(images) - 1);
+});

@@ -307,6 +307,9 @@ test('/run offers VisGym\'s harness, and a run of Maze 2D sends the reference co
     await page.goto(`${harness.url()}/run?task=maze-2d-easy-s0&suite=visgym`);
     await page.getByTestId('run-protocol').selectOption('visgym');
     await page.getByTestId('run-visgym-options').waitFor();
+    // VisGym's own conversation estimated and its first request prepared: one frame.
+    await page.getByTestId('run-estimate').getByText(/^Before you start: played like the oracle/).waitFor();
+    await page.getByTestId('run-ahead').getByText(/^The first request is prepared: 1 image, /).waitFor();
     await page.getByTestId('run-feedback').setChecked(true);
     // The server error is provoked on purpose (the harness retries after a second).
     harness.allow(/HTTP 500|HTTP 400|status of 500|status of 400/);

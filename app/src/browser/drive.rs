@@ -35,38 +35,46 @@ fn encode_videos(episode: &Rc<RefCell<ModelEpisode>>, fps: u32) {
 }
 
 /// Does the first request's work ahead of it a piece at a time (its demonstration
-/// frames counted, drawn and encoded, then its current frame), giving the page a turn
-/// after every few milliseconds of work (a task's clips take tens of milliseconds at
-/// once; a zero-delay timeout waits 4 ms or more, so not after every piece); a failure
-/// ends the episode (the run says why).
+/// frames counted, drawn and encoded, then its current frame), giving the page turns
+/// between pieces (`in_slices`); a failure ends the episode (the run says why).
 async fn prepare_first_request(
     episode: &Rc<RefCell<ModelEpisode>>,
     encoder: &mut dyn FrameEncoder,
     control: &Control,
 ) -> Ended {
-    let mut since_turn = 0.0;
-    loop {
-        if control.is_stopped() {
-            return Ended::Stopped;
-        }
+    let piece = || {
         let t0 = now_ms();
         let prepared = episode.borrow_mut().prepare_first_request(encoder);
-        let spent = now_ms() - t0;
-        episode.borrow_mut().add_work(spent);
-        since_turn += spent;
+        episode.borrow_mut().add_work(now_ms() - t0);
         match prepared {
-            Ok(Some(_)) if since_turn >= SLICE_MS => {
-                yield_to_page().await;
-                since_turn = 0.0;
-            }
-            Ok(Some(_)) => {}
-            Ok(None) => return Ended::Finished,
+            Ok(p) => p.is_some(),
             Err(why) => {
                 episode
                     .borrow_mut()
                     .abort(&format!("preparing the first request: {why}"));
-                return Ended::Finished;
+                false
             }
+        }
+    };
+    in_slices(piece, || control.is_stopped()).await
+}
+
+/// Calls `piece` until it returns `false` (nothing left) or `stopped` says so, giving
+/// the page a turn after every few milliseconds of work (a task's clips take tens of
+/// milliseconds at once; a zero-delay timeout waits 4 ms or more, so not after every
+/// piece).
+pub async fn in_slices(mut piece: impl FnMut() -> bool, stopped: impl Fn() -> bool) -> Ended {
+    let mut turn_start = now_ms();
+    loop {
+        if stopped() {
+            return Ended::Stopped;
+        }
+        if !piece() {
+            return Ended::Finished;
+        }
+        if now_ms() - turn_start >= SLICE_MS {
+            yield_to_page().await;
+            turn_start = now_ms();
         }
     }
 }

@@ -4,6 +4,7 @@
 //! errors. Frames sent to models are encoded in Rust (`bench::encode::ImageEncoder`),
 //! the same bytes as the command line.
 
+pub mod ahead;
 pub mod drive;
 pub mod files;
 pub mod full_app;

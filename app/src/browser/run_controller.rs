@@ -38,6 +38,11 @@ impl RunController {
         self.phase.get().is_active()
     }
 
+    /// Whether workers are going, untracked.
+    pub fn is_active_untracked(&self) -> bool {
+        self.phase.get_untracked().is_active()
+    }
+
     /// Starts `workers` workers with fresh pause and stop flags. When the last one
     /// ends, `complete()` says whether the run got to its end (finished) or not
     /// (stopped), and `ended` hears of it.

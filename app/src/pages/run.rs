@@ -13,6 +13,7 @@ use bench::Task;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_query_map};
 
+use crate::browser::ahead::Ahead;
 use crate::browser::drive::{drive, Ended};
 use crate::browser::files::download;
 use crate::browser::run_controller::RunController;
@@ -29,6 +30,7 @@ use crate::pages::task_play::{forked_task, suite_id};
 use crate::replay::fork::ForkOrigin;
 use crate::replay::share::{episode_file_name, share_target};
 use crate::routes::{self, task_href};
+use crate::runner::ahead::progress_text;
 use crate::runner::control::RunPhase;
 use crate::runner::latency_view::LatencyView;
 use crate::task_session::{failure_text, score_text};
@@ -135,7 +137,8 @@ fn RunTask(target: Target) -> impl IntoView {
     let run = RunController::new();
     let tick = RwSignal::new(0u64);
     let problems = RwSignal::new(Vec::<String>::new());
-    let demos = RwSignal::new(Vec::<Vec<String>>::new());
+    // The demonstration clips the run's first turn sends, drawn when the strip opens.
+    let demo_clips = RwSignal::new(0usize);
     // The settings the episode was started with (stored with its file).
     let run_config = StoredValue::new(serde_json::Map::new());
     let task = Arc::new(task);
@@ -152,6 +155,23 @@ fn RunTask(target: Target) -> impl IntoView {
             })
         }
     };
+    // The first request prepared while the form is filled in, again when the settings
+    // change (not during a run); the run shares what it encoded.
+    let ahead = StoredValue::new_local(Ahead::new());
+    let progress = ahead.with_value(|a| a.progress);
+    Effect::new({
+        let task = task.clone();
+        move |_| {
+            let profile = setup.profiles.with(|p| p.current().clone());
+            let settings = setup.settings.get().resolved(profile.provider);
+            if !run.is_active_untracked() {
+                ahead.with_value(|a| a.restart(&task, &settings, &profile));
+            }
+        }
+    });
+    on_cleanup(move || {
+        ahead.try_with_value(|a| a.stop());
+    });
     let fork_origin = origin.clone();
     let start = {
         let task = task.clone();
@@ -182,7 +202,11 @@ fn RunTask(target: Target) -> impl IntoView {
                     return;
                 }
             };
-            demos.set(demo_images(&mut ep));
+            ahead.with_value(|a| {
+                a.stop();
+                ep.share_demo_images(a.cache.clone(), settings.image_key());
+            });
+            demo_clips.set(ep.demo_clips());
             let shared: Shared = Rc::new(RefCell::new(ep));
             episode.set_value(Some(shared.clone()));
             let key = Some(setup.key.get_untracked()).filter(|k| !k.is_empty());
@@ -277,6 +301,9 @@ fn RunTask(target: Target) -> impl IntoView {
                         <button type="button" data-testid="run-stop" on:click=stop disabled=move || !running()>"Stop"</button>
                     </div>
                     <p class="hint" data-testid="run-estimate">{estimate_text}</p>
+                    {move || progress.with(progress_text).map(|t| view! {
+                        <p class="hint" data-testid="run-ahead">{t}</p>
+                    })}
                     {move || {
                         let p = problems.get();
                         (!p.is_empty()).then(|| view! {
@@ -308,7 +335,7 @@ fn RunTask(target: Target) -> impl IntoView {
                     <Totals episode=episode tick=tick max_steps=max_steps />
                     <LiveLatency episode=episode tick=tick task=task_for_latency.clone() />
                     {move || (run.phase() == RunPhase::Finished).then(|| view! { <Outcome episode=episode task=task_for_outcome.clone() task_ref=task_ref.clone() config=run_config.get_value() /> })}
-                    <DemoStrip demos=demos />
+                    <DemoStrip clips=demo_clips episode=episode />
                 </div>
             </div>
             <h2>"Requests and replies"</h2>
@@ -348,14 +375,36 @@ fn demo_images(ep: &mut ModelEpisode) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The run's demonstrations, closed until asked for: their frames are drawn and
+/// encoded when the strip first opens (not when Start is pressed, when the run's first
+/// request needs the page).
 #[component]
-fn DemoStrip(demos: RwSignal<Vec<Vec<String>>>) -> impl IntoView {
+fn DemoStrip(
+    clips: RwSignal<usize>,
+    episode: StoredValue<Option<Shared>, LocalStorage>,
+) -> impl IntoView {
+    let images = RwSignal::new(None::<Vec<Vec<String>>>);
+    // A new run, a new strip.
+    Effect::new(move |_| {
+        clips.track();
+        images.set(None);
+    });
+    let opened = move |_| {
+        if images.with_untracked(Option::is_none) {
+            let drawn = episode.with_value(|e| {
+                e.as_ref()
+                    .map(|e| demo_images(&mut e.borrow_mut()))
+                    .unwrap_or_default()
+            });
+            images.set(Some(drawn));
+        }
+    };
     move || {
-        let clips = demos.get();
-        (!clips.is_empty()).then(|| view! {
-            <details class="demo-strip" data-testid="run-demos">
-                <summary>{format!("The {} demonstration(s) sent in the first turn", clips.len())}</summary>
-                {clips
+        let count = clips.get();
+        (count > 0).then(|| view! {
+            <details class="demo-strip" data-testid="run-demos" on:toggle=opened>
+                <summary>{format!("The {count} demonstration(s) sent in the first turn")}</summary>
+                {move || images.get().unwrap_or_default()
                     .into_iter()
                     .enumerate()
                     .map(|(i, frames)| view! {

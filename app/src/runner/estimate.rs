@@ -1,16 +1,17 @@
 //! What a model run will send, shown before it starts: requests, images and bytes for
 //! an episode played like the oracle's (the conversation replayed through the same
-//! `ModelSession` the run uses) and for one that uses the whole decision budget, with
+//! session the run uses: V-ICAL's, VisGym's or GameVerse's) and for one that uses the whole decision budget, with
 //! each image counted at the size of the task's first frame as the run encodes it.
 //! Transport retries and reply retries come on top.
 
 use bench::agents::OracleAgent;
-use bench::encode::{FrameEncoder, ImageEncoder};
+use bench::encode::first_image;
 use bench::protocol::endpoint::Prices;
 use bench::protocol::gameverse::GameVerseSession;
 use bench::protocol::prompt::{Message, Part};
 use bench::protocol::providers::{Provider, DEFAULT_MAX_TOKENS};
-use bench::protocol::session::{ModelSession, Next, Protocol, SessionConfig};
+use bench::protocol::session::{ModelSession, Next, Protocol, RequestPlan, SessionConfig};
+use bench::protocol::visgym::VisGymSession;
 use bench::{run_episode, EpisodeRunner, Task};
 
 use super::profiles::Profile;
@@ -149,12 +150,16 @@ fn count(messages: &[Message]) -> (u64, u64) {
 /// (base64). The whole budget continues the oracle's conversation: each later request
 /// grows as the oracle's last one did over the one before.
 pub fn estimate(task: &Task, config: SessionConfig, image_bytes: u64) -> Result<Estimate, String> {
-    if config.protocol == Protocol::Gameverse {
-        return estimate_gameverse(task, config, image_bytes);
-    }
     let oracle = run_episode(task, &mut OracleAgent::new()).map_err(|e| e.to_string())?;
     let mut runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
-    let mut session = ModelSession::new(task, config).map_err(|e| e.to_string())?;
+    let mut session: Box<dyn Conversation> = match config.protocol {
+        Protocol::Gameverse => return estimate_gameverse(task, config, image_bytes),
+        Protocol::Vical => Box::new(ModelSession::new(task, config).map_err(|e| e.to_string())?),
+        Protocol::Visgym => Box::new(VisGym {
+            session: VisGymSession::new(task, &runner, config)?,
+            verbalize: config.verbalize,
+        }),
+    };
     let mut like_oracle = Sent::default();
     let mut sizes = Vec::new();
     for d in &oracle.decisions {
@@ -164,7 +169,7 @@ pub fn estimate(task: &Task, config: SessionConfig, image_bytes: u64) -> Result<
         let (images, text) = count(&plan.messages);
         like_oracle.add(images, text, image_bytes);
         sizes.push((images, text));
-        match session.on_reply(&format!("[Action: {}]", d.action)) {
+        match session.on_action(&d.action) {
             Next::Decide(reply) => {
                 ModelSession::settle(&mut runner, reply).map_err(|e| e.to_string())?
             }
@@ -186,6 +191,41 @@ pub fn estimate(task: &Task, config: SessionConfig, image_bytes: u64) -> Result<
         like_oracle,
         whole_budget,
     })
+}
+
+/// V-ICAL's and VisGym's conversations, replayed with the oracle's actions.
+trait Conversation {
+    fn next_request(&mut self, runner: &EpisodeRunner) -> Option<RequestPlan>;
+    /// The reply a model would give to choose `action`.
+    fn on_action(&mut self, action: &str) -> Next;
+}
+
+impl Conversation for ModelSession {
+    fn next_request(&mut self, runner: &EpisodeRunner) -> Option<RequestPlan> {
+        ModelSession::next_request(self, runner)
+    }
+    fn on_action(&mut self, action: &str) -> Next {
+        self.on_reply(&format!("[Action: {action}]"))
+    }
+}
+
+struct VisGym {
+    session: VisGymSession,
+    /// The harness reads the action inside `<answer>` when it asks for reasoning.
+    verbalize: bool,
+}
+
+impl Conversation for VisGym {
+    fn next_request(&mut self, runner: &EpisodeRunner) -> Option<RequestPlan> {
+        self.session.next_request(runner)
+    }
+    fn on_action(&mut self, action: &str) -> Next {
+        if self.verbalize {
+            self.session.on_reply(&format!("<answer>{action}</answer>"))
+        } else {
+            self.session.on_reply(action)
+        }
+    }
 }
 
 /// GameVerse's conversation (docs/gameverse.md, "Harness"): its own session replayed
@@ -233,16 +273,12 @@ fn estimate_gameverse(
 }
 
 /// The estimate for `task` run with `settings`, with the size of each image as sent:
-/// the task's first frame encoded as the run will encode it.
+/// the task's first frame encoded as the run will encode it (`bench::encode::first_image`).
 pub fn run_estimate(task: &Task, settings: &RunSettings) -> Result<(Estimate, (u32, u32)), String> {
-    let runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
-    let mut frame = envs::Frame::default();
-    runner.env().render(&mut frame);
-    let image = ImageEncoder::new(settings.image).encode(&frame)?;
-    let size = settings.image.scaled(frame.width(), frame.height());
+    let first = first_image(task, settings.session.protocol, settings.image)?;
     Ok((
-        estimate(task, settings.session, image.base64().len() as u64)?,
-        size,
+        estimate(task, settings.session, first.image.base64().len() as u64)?,
+        first.size,
     ))
 }
 
@@ -380,6 +416,36 @@ mod tests {
         assert_eq!(memory.like_oracle.requests, 2 * steps - 1);
         assert_eq!(memory.whole_budget.requests, 2 * task.max_steps - 1);
         assert!(memory.like_oracle.text > zero_shot.like_oracle.text);
+    }
+
+    #[test]
+    fn visgym_estimates_count_visgyms_conversation_at_its_image_size() {
+        let suite = bench::suites::latest("visgym").unwrap();
+        // Frames of 512×256.
+        let task = suite
+            .tasks
+            .iter()
+            .find(|t| t.env == "mental_rotation_3d_cube/easy")
+            .unwrap();
+        let oracle = run_episode(task, &mut OracleAgent::new()).unwrap();
+        let steps = oracle.decisions.len() as u64;
+        let mut settings = RunSettings::default();
+        settings.session.protocol = Protocol::Visgym;
+        let (e, size) = run_estimate(task, &settings).unwrap();
+        assert_eq!(u64::from(e.like_oracle.requests), steps);
+        assert_eq!(e.whole_budget.requests, task.max_steps);
+        // The full history: the k-th request carries the k frames seen so far.
+        assert_eq!(e.like_oracle.images, steps * (steps + 1) / 2);
+        // Shrunk by the harness, not sent at the frame's size.
+        assert_eq!(size, (336, 168));
+        // The oracle's actions were read: its episode ends where the run's would.
+        assert!(steps < u64::from(task.max_steps));
+        let windowed = SessionConfig {
+            history: HistoryWindow::Last(1),
+            ..settings.session
+        };
+        let w = estimate(task, windowed, 1000).unwrap();
+        assert!(w.like_oracle.images < e.like_oracle.images);
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //! ([`settings`]), start / pause / stop and the worker count ([`control`]),
 //! whole-suite runs that survive reloads ([`suite_run`]) and what network failures
 //! mean ([`diagnose`]), what a run will send ([`estimate`]), a real-time run's latency mode and thinking
-//! times ([`latency_view`]). One model episode is `bench::model_episode`,
+//! times ([`latency_view`]), the first request prepared ahead ([`ahead`]). One model episode is `bench::model_episode`,
 //! shared with the command line. No IO here: the pages fetch, store and draw.
 
+pub mod ahead;
 pub mod control;
 pub mod diagnose;
 pub mod estimate;
