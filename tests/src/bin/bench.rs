@@ -432,7 +432,8 @@ fn exit_if_the_browser_failed(failed: bool) {
 /// `--first-load`: the release build's first load in the browser; exits as the
 /// measurement does (1 when the first load is over its target).
 fn first_load(root: &Path) -> ! {
-    let script = "source scripts/tools.sh && ensure_build_tools && ensure_test_tools \
+    // `ensure_test_tools` installs the build tools first (`scripts/tools.sh`).
+    let script = "source scripts/tools.sh && ensure_test_tools \
         && cargo fetch --locked >/dev/null \
         && trunk build --config trunk.toml --release --offline --locked \
         && node tests/e2e/load-bench.mjs";
@@ -534,7 +535,8 @@ fn main() {
         }
         eprintln!("repetition {rep}/{reps}: native...");
         r.native = native_figures(&cases);
-        if !flag("--native-only") {
+        // A browser half that failed once is not tried again in later repetitions.
+        if !flag("--native-only") && !browser_failed {
             eprintln!("repetition {rep}/{reps}: wasm in headless Chromium...");
             r.wasm = browser_figures(only.as_deref()).unwrap_or_else(|e| {
                 eprintln!("{e}");
