@@ -150,25 +150,15 @@ impl ImageEncoder {
         if w == 0 || h == 0 {
             return Err("the frame is empty".into());
         }
-        let (tw, th, pixels): (u32, u32, &[u8]) = match self.max_long_side {
-            Some(max) => {
-                let (tw, th) = crate::lanczos::shrunk_size(w, h, max);
-                if (tw, th) == (w, h) {
-                    (w, h, frame.data())
-                } else {
-                    self.shrunk = self.resizer.resize(frame, tw, th);
-                    (tw, th, self.shrunk.data())
-                }
-            }
-            None => {
-                let (tw, th) = self.settings.scaled(w, h);
-                if (tw, th) == (w, h) {
-                    (w, h, frame.data())
-                } else {
-                    scale_nearest(frame, tw, th, &mut self.scaled);
-                    (tw, th, &self.scaled)
-                }
-            }
+        let (tw, th) = self.sent_size(w, h);
+        let pixels: &[u8] = if (tw, th) == (w, h) {
+            frame.data()
+        } else if self.max_long_side.is_some() {
+            self.shrunk = self.resizer.resize(frame, tw, th);
+            self.shrunk.data()
+        } else {
+            scale_nearest(frame, tw, th, &mut self.scaled);
+            &self.scaled
         };
         self.out.clear();
         let failed = |e: &dyn std::fmt::Display| format!("encoding a {tw}×{th} frame: {e}");

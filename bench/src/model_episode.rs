@@ -200,27 +200,24 @@ impl ModelEpisode {
     ) -> Result<Self, String> {
         let demos = DemoReels::new(task).map_err(|e| e.to_string())?;
         let runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
-        let (session, own_encoder) = match config.protocol {
-            Protocol::Vical => (
-                // Planned again once the demonstrations are counted (`plan_session`).
-                Conversation::Vical(ModelSession::with_demo_frames(task, config, &[])),
-                None,
-            ),
-            Protocol::Visgym => (
-                Conversation::VisGym(VisGymSession::new(task, &runner, config)?),
-                Some(Box::new(ImageEncoder::for_protocol(
-                    config.protocol,
-                    ImageSettings::default(),
-                )) as Box<dyn FrameEncoder>),
-            ),
-            Protocol::Gameverse => (
-                Conversation::GameVerse(GameVerseSession::new(task, &runner, config)?),
-                Some(Box::new(ImageEncoder::for_protocol(
-                    config.protocol,
-                    ImageSettings::default(),
-                )) as Box<dyn FrameEncoder>),
-            ),
+        let session = match config.protocol {
+            // Planned again once the demonstrations are counted (`plan_session`).
+            Protocol::Vical => {
+                Conversation::Vical(ModelSession::with_demo_frames(task, config, &[]))
+            }
+            Protocol::Visgym => Conversation::VisGym(VisGymSession::new(task, &runner, config)?),
+            Protocol::Gameverse => {
+                Conversation::GameVerse(GameVerseSession::new(task, &runner, config)?)
+            }
         };
+        // VisGym's and GameVerse's harnesses encode their frames themselves; V-ICAL's
+        // encoder is the caller's.
+        let own_encoder = (config.protocol != Protocol::Vical).then(|| {
+            Box::new(ImageEncoder::for_protocol(
+                config.protocol,
+                ImageSettings::default(),
+            )) as Box<dyn FrameEncoder>
+        });
         let timing = LatencyClock::for_runner(&runner).map(|c| (c, LatencySource::Measured));
         let unplanned = (config.protocol == Protocol::Vical).then_some(config);
         Ok(Self {

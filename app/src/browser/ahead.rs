@@ -70,10 +70,15 @@ impl Ahead {
     }
 
     /// Stops the preparation under way (the run takes over, the settings changed, the
-    /// page closed); what it encoded stays in the cache. Returns the new generation.
+    /// page closed); what it encoded stays in the cache, and an unfinished one's
+    /// progress is no longer shown (the run goes on with the work). Returns the new
+    /// generation.
     pub fn stop(&self) -> u64 {
         let next = self.generation.get() + 1;
         self.generation.set(next);
+        if self.progress.try_with_untracked(Progress::is_over) == Some(false) {
+            self.progress.try_set(Progress::Starting);
+        }
         next
     }
 }

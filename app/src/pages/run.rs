@@ -36,7 +36,6 @@ use crate::runner::latency_view::LatencyView;
 use crate::task_session::{failure_text, score_text};
 use crate::task_text;
 use bench::encode::{FrameEncoder, ImageEncoder, ImageFormat, ImageSettings};
-use bench::first_request::Progress;
 use bench::model_episode::{ModelEpisode, Turn};
 
 /// What a run page runs: the task, how its episode file names it, the suite its links
@@ -205,10 +204,6 @@ fn RunTask(target: Target) -> impl IntoView {
             };
             ahead.with_value(|a| {
                 a.stop();
-                // Unfinished, the run goes on with it: its progress would mislead.
-                if !a.progress.with_untracked(Progress::is_over) {
-                    a.progress.set(Progress::Starting);
-                }
                 ep.share_demo_images(a.cache.clone(), settings.image_key());
             });
             demo_clips.set(ep.demo_clips());

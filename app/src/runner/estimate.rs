@@ -12,7 +12,7 @@ use bench::protocol::prompt::{Message, Part};
 use bench::protocol::providers::{Provider, DEFAULT_MAX_TOKENS};
 use bench::protocol::session::{ModelSession, Next, Protocol, RequestPlan, SessionConfig};
 use bench::protocol::visgym::VisGymSession;
-use bench::{run_episode, EpisodeRunner, Task};
+use bench::{run_episode, EpisodeRecord, EpisodeRunner, Task};
 
 use super::profiles::Profile;
 use super::settings::RunSettings;
@@ -153,7 +153,9 @@ pub fn estimate(task: &Task, config: SessionConfig, image_bytes: u64) -> Result<
     let oracle = run_episode(task, &mut OracleAgent::new()).map_err(|e| e.to_string())?;
     let mut runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
     let mut session: Box<dyn Conversation> = match config.protocol {
-        Protocol::Gameverse => return estimate_gameverse(task, config, image_bytes),
+        Protocol::Gameverse => {
+            return estimate_gameverse(task, config, image_bytes, &oracle, runner)
+        }
         Protocol::Vical => Box::new(ModelSession::new(task, config).map_err(|e| e.to_string())?),
         Protocol::Visgym => Box::new(VisGym {
             session: VisGymSession::new(task, &runner, config)?,
@@ -237,9 +239,9 @@ fn estimate_gameverse(
     task: &Task,
     config: SessionConfig,
     image_bytes: u64,
+    oracle: &EpisodeRecord,
+    mut runner: EpisodeRunner,
 ) -> Result<Estimate, String> {
-    let oracle = run_episode(task, &mut OracleAgent::new()).map_err(|e| e.to_string())?;
-    let mut runner = EpisodeRunner::start(task).map_err(|e| e.to_string())?;
     let mut session = GameVerseSession::new(task, &runner, config)?;
     let mut like_oracle = Sent::default();
     let mut last_decision = Vec::new();
