@@ -83,7 +83,7 @@ pub struct Group {
 /// Every registered environment grouped by family, families in order of first appearance.
 pub fn groups() -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
-    for spec in envs::specs() {
+    for spec in envs::specs().filter(|s| !loads_pictures(s.id)) {
         let mut links = vec![PlayLink {
             label: "Play".to_string(),
             request: default_request(spec.id),
@@ -120,6 +120,14 @@ pub fn groups() -> Vec<Group> {
         }
     }
     groups
+}
+
+/// VisGym's image environments play pictures of an image set that the app does not load
+/// yet (docs/visgym.md, "Image sets"): they are not listed.
+fn loads_pictures(env_id: &str) -> bool {
+    let name = env_id.split('/').next().unwrap_or_default();
+    envs::spec(env_id).is_some_and(|s| s.family.id == envs::visgym::FAMILY.id)
+        && envs::visgym::IMAGE_NAMES.contains(&name)
 }
 
 /// The first frame of an episode: make, reset with the request's seed, render.
@@ -193,7 +201,10 @@ mod tests {
             .iter()
             .flat_map(|g| g.entries.iter().map(|e| e.id))
             .collect();
-        let registered: Vec<&str> = envs::specs().map(|s| s.id).collect();
+        let registered: Vec<&str> = envs::specs()
+            .map(|s| s.id)
+            .filter(|id| !loads_pictures(id))
+            .collect();
         let mut sorted_listed = listed.clone();
         sorted_listed.sort_unstable();
         let mut sorted_registered = registered.clone();
@@ -246,6 +257,7 @@ mod tests {
         // The first-load build cannot make these families to ask: none may have a limit of
         // its own at its defaults, or the two builds' cards would differ.
         assert!(playbench_tests::atari::shelve_test_roms().unwrap().len() >= 20);
+        playbench_tests::visgym::shelve_bundled_images().unwrap();
         for spec in envs::specs() {
             if !envs::core::spec::ALWAYS_BUILT_IN.contains(&spec.family.id) {
                 let env = envs::make_default(spec.id).unwrap();

@@ -735,8 +735,10 @@ mod tests {
 
     #[test]
     fn every_env_starts_with_a_frame_and_bound_keys() {
-        // Atari ids need their ROMs (`tests/missing_roms.rs` covers them missing).
+        // Atari ids need their ROMs (`tests/missing_roms.rs` covers them missing), VisGym's
+        // image environments their pictures.
         playbench_tests::atari::shelve_test_roms().unwrap();
+        playbench_tests::visgym::shelve_bundled_images().unwrap();
         for spec in envs::specs() {
             let s = PlaySession::new(PlayRequest::new(spec.id, Map::new(), 0)).unwrap();
             let (w, h) = (s.frame().width(), s.frame().height());
@@ -758,8 +760,10 @@ mod tests {
 
     #[test]
     fn one_key_press_is_one_step_or_one_input_to_the_clock_everywhere() {
-        // Atari ids need their ROMs (`tests/missing_roms.rs` covers them missing).
+        // Atari ids need their ROMs (`tests/missing_roms.rs` covers them missing), VisGym's
+        // image environments their pictures.
         playbench_tests::atari::shelve_test_roms().unwrap();
+        playbench_tests::visgym::shelve_bundled_images().unwrap();
         for spec in envs::specs() {
             let mut s = PlaySession::new(PlayRequest::new(spec.id, Map::new(), 1)).unwrap();
             let c = s

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
+use crate::image_folder::shelve_sample_dir;
 use crate::png_out::write_png;
 use crate::rom_folder::{shelve_folder, Shelved, ROMS_KWARG};
 
@@ -207,6 +208,9 @@ impl Driver {
                 Some((shelve_folder(std::path::Path::new(&dir))?, dir))
             }
         };
+        if envs::visgym::IMAGE_NAMES.contains(&id.split('/').next().unwrap_or_default()) {
+            shelve_sample_dir(kwargs.get("sample_dir"))?;
+        }
         let env = envs::make(&id, &kwargs).map_err(|e| match (&e, &shelved) {
             (envs::EnvError::MissingAsset(_), Some((found, dir))) => {
                 format!("{e} (the folder {dir} holds {})", describe(found))
@@ -241,6 +245,10 @@ impl Driver {
     fn reset(&mut self, seed: Option<u64>) -> Result<Value, String> {
         let loaded = self.loaded()?;
         let reset = loaded.env.reset(seed);
+        if let Some(why) = loaded.env.reset_failure() {
+            loaded.reset = false;
+            return Err(why);
+        }
         loaded.reset = true;
         let state = reset_state_json(loaded.env.as_ref(), &reset.obs, &reset.info);
         self.reply(json!({ "state": state }))

@@ -8,6 +8,7 @@ pub mod commands;
 pub mod driver;
 pub mod endpoint;
 pub mod error;
+pub mod image_folder;
 pub mod judge;
 pub mod png_out;
 pub mod reflect;

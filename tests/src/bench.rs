@@ -201,7 +201,18 @@ pub fn cases() -> Vec<&'static BenchCase> {
     static ATARI: OnceLock<Vec<BenchCase>> = OnceLock::new();
     let minigrid =
         MINIGRID.get_or_init(|| family_cases(&envs::minigrid::FAMILY, "MiniGrid-", Reference::Gym));
-    let visgym = VISGYM.get_or_init(|| family_cases(&envs::visgym::FAMILY, "", Reference::VisGym));
+    // The image environments run out of pictures after a set's worth of resets (the
+    // reference then raises), which a rate loop resetting on every stop reaches: not
+    // measured yet.
+    let visgym = VISGYM.get_or_init(|| {
+        family_cases(&envs::visgym::FAMILY, "", Reference::VisGym)
+            .into_iter()
+            .filter(|c| {
+                let name = c.env.split('/').next().unwrap_or_default();
+                !envs::visgym::IMAGE_NAMES.contains(&name)
+            })
+            .collect()
+    });
     let gameverse = GAMEVERSE
         .get_or_init(|| family_cases(&envs::gameverse::FAMILY, "GameVerse/", Reference::GameVerse));
     FIXED

@@ -124,6 +124,8 @@ env_golden![
     "matchstick_rotation_hard",
     "mental_rotation_3d_cube_easy",
     "mental_rotation_3d_cube_hard",
+    "jigsaw_easy",
+    "jigsaw_hard",
 ];
 
 /// What a replay covered.
@@ -220,6 +222,7 @@ impl EnvPlayer {
 
 impl VisGymPlayer for EnvPlayer {
     fn make(&mut self, id: &str, kwargs: &Map<String, Value>) -> Result<(), String> {
+        shelve_bundled_images()?;
         self.env = Some(envs::make(id, kwargs).map_err(|e| e.to_string())?);
         Ok(())
     }
@@ -504,6 +507,85 @@ fn check_observation(
         cov.frames += 1;
     }
     Ok(())
+}
+
+/// The bundled image set (`public/visgym-images/images.zip`), as the app and the driver
+/// load it.
+pub const BUNDLED_IMAGES: &[u8] = include_bytes!("../../public/visgym-images/images.zip");
+
+/// Puts the bundled image set on the environments' shelf (`sample_dir`'s default).
+pub fn shelve_bundled_images() -> Result<(), String> {
+    use envs::visgym::images::{shelf, ImageSet, BUNDLED};
+    if shelf::get(BUNDLED).is_none() {
+        shelf::put(
+            BUNDLED,
+            ImageSet::from_zip(BUNDLED_IMAGES).map_err(|e| e.to_string())?,
+        );
+    }
+    Ok(())
+}
+
+/// How the reference lists a folder of awkward names for each image environment, and
+/// the sample order its constructor draws for several seeds (`generate.py
+/// image_listing`).
+pub const IMAGE_LISTING_GOLDEN: &[u8] = include_bytes!("../golden/visgym/image_listing.json.gz");
+
+/// Checks every listing and order; the number of orders checked.
+pub fn check_image_listing_golden() -> Result<usize, String> {
+    use envs::rng::{NpRandom, RandomState};
+    use envs::visgym::images::{ImageFile, ImageSet, Listing};
+    let golden: Value = serde_json::from_str(&decompress(IMAGE_LISTING_GOLDEN)?)
+        .map_err(|e| format!("golden file: {e}"))?;
+    let paths: Vec<String> =
+        serde_json::from_value(golden["paths"].clone()).map_err(|e| e.to_string())?;
+    let set = ImageSet::new(
+        paths
+            .iter()
+            .map(|p| ImageFile::new(p.as_str(), &b""[..]))
+            .collect(),
+    )
+    .map_err(|e| e.to_string())?;
+    let mut checked = 0;
+    let envs = golden["envs"].as_object().ok_or("no envs")?;
+    for (name, want) in envs {
+        let listing = match name.as_str() {
+            "jigsaw" => Listing::TopAndOneDown,
+            "zoom_in_puzzle" => Listing::Recursive,
+            "colorization" | "mental_rotation_2d" => Listing::RecursiveAnyCase,
+            other => return Err(format!("unknown environment {other}")),
+        };
+        let listed: Vec<String> = set.list(listing).into_iter().map(|f| f.path).collect();
+        if serde_json::json!(listed) != want["listed"] {
+            return Err(format!(
+                "{name} lists
+ {listed:?}
+ want {}",
+                want["listed"]
+            ));
+        }
+        for (seed, order) in want["orders"].as_object().ok_or("no orders")? {
+            let seed: u32 = seed.parse().map_err(|_| "bad seed")?;
+            let mut idx: Vec<usize> = (0..listed.len()).collect();
+            match name.as_str() {
+                // `Generator.permutation(n)` / `Generator.shuffle(list)`: one algorithm.
+                "jigsaw" | "colorization" | "mental_rotation_2d" => {
+                    NpRandom::seeded(u128::from(seed)).shuffle(&mut idx)
+                }
+                // The legacy `RandomState(seed).permutation(n)`.
+                _ => idx = RandomState::new(seed).permutation(listed.len()),
+            }
+            let got: Vec<&str> = idx.iter().map(|&i| listed[i].as_str()).collect();
+            if serde_json::json!(got) != *order {
+                return Err(format!(
+                    "{name} seed {seed} orders
+ {got:?}
+ want {order}"
+                ));
+            }
+            checked += 1;
+        }
+    }
+    Ok(checked)
 }
 
 /// The reference harness's conversation on Maze 2D easy, seed 0 (`generate.py

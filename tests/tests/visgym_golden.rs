@@ -93,6 +93,15 @@ env_tests! {
     matchstick_rotation_hard => "matchstick_rotation_hard", 1e-9,
     mental_rotation_3d_cube_easy => "mental_rotation_3d_cube_easy", 1e-9,
     mental_rotation_3d_cube_hard => "mental_rotation_3d_cube_hard", 1e-9,
+    jigsaw_easy => "jigsaw_easy", 0.0,
+    jigsaw_hard => "jigsaw_hard", 0.0,
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn image_sets_are_listed_and_ordered_as_the_reference_lists_them() {
+    let n = playbench_tests::visgym::check_image_listing_golden().unwrap();
+    assert_eq!(n, 24, "four environments, six seeds each");
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]

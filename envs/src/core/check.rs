@@ -310,6 +310,7 @@ mod tests {
 
     #[test]
     fn every_registered_environment_passes() {
+        crate::visgym::images::shelf::shelve_bundled_for_tests();
         let results = check_all();
         assert!(results.len() >= 92, "{}", results.len());
         let broken: Vec<String> = results

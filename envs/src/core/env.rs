@@ -278,6 +278,13 @@ pub trait Env {
 
     fn reset(&mut self, seed: Option<u64>) -> Reset;
 
+    /// Why the last reset started no episode (a VisGym image environment out of
+    /// pictures, or a picture it cannot read): the reference raises there. `None` after
+    /// a reset that started one.
+    fn reset_failure(&self) -> Option<String> {
+        None
+    }
+
     fn step(&mut self, action: Action) -> Result<Step, EnvError>;
 
     /// The current observation (what the last reset or step returned).

@@ -90,6 +90,9 @@ impl<E: Env + Clone + 'static> Env for Registered<E> {
     fn ending_note(&self) -> Option<String> {
         self.inner.ending_note()
     }
+    fn reset_failure(&self) -> Option<String> {
+        self.inner.reset_failure()
+    }
     fn reset(&mut self, seed: Option<u64>) -> Reset {
         self.has_reset = true;
         self.elapsed = 0;

@@ -1,5 +1,6 @@
 //! Drawing helpers shared by the environments' renderers.
 
 pub mod font;
+pub mod png;
 pub mod raster;
 pub mod sprite;

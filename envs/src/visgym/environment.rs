@@ -187,6 +187,12 @@ impl Env for VisGym {
         }
     }
 
+    fn reset_failure(&self) -> Option<String> {
+        self.env
+            .reset_failure()
+            .map(|e| format!("the reference raises {}: {}", e.class, e.message))
+    }
+
     fn step(&mut self, action: Action) -> Result<Step, EnvError> {
         let text = match action {
             Action::Text(t) => t,
@@ -332,6 +338,7 @@ mod tests {
 
     #[test]
     fn every_id_passes_the_checker() {
+        super::super::images::shelf::shelve_bundled_for_tests();
         let mut broken = Vec::new();
         for spec in super::super::FAMILY.specs {
             let mut configs = vec![Map::new()];

@@ -3,9 +3,12 @@
 //! keyword names (`seed`, `maze_width`, `grid_size`, …). Unknown keywords are errors.
 
 use std::cell::RefCell;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::images::{shelf, ImageSet, BUNDLED};
+use super::jigsaw::{Jigsaw, JigsawConfig};
 use super::matchstick_equation::{MatchstickEquation, MatchstickEquationConfig};
 use super::matchstick_rotation::{MatchstickRotation, MatchstickRotationConfig};
 use super::maze_2d::{Maze2d, Maze2dConfig};
@@ -81,6 +84,22 @@ impl<'a> Kwargs<'a> {
             None => Ok(()),
         }
     }
+}
+
+/// The shelved image set `sample_dir` names (the bundled set by default).
+pub fn sample_set(kwargs: &Map<String, Value>) -> Result<Arc<ImageSet>, String> {
+    let name = match kwargs.get("sample_dir") {
+        None | Some(Value::Null) => BUNDLED,
+        Some(Value::String(s)) => s.as_str(),
+        Some(other) => return Err(format!("sample_dir must be a string, got {other}")),
+    };
+    shelf::get(name).ok_or_else(|| {
+        if name == BUNDLED {
+            "the bundled VisGym image set is not loaded (public/visgym-images/images.zip)".into()
+        } else {
+            format!("the image folder {name:?} is not loaded")
+        }
+    })
 }
 
 fn maze_size(kw: &Kwargs<'_>, default: usize) -> Result<(usize, usize), String> {
@@ -187,6 +206,20 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
                 action_frame: frame,
                 seed: seed.unwrap_or(0),
             }))
+        }
+        "jigsaw" => {
+            let n = if hard { 3 } else { 2 };
+            let images = sample_set(kwargs)?;
+            kw.get("sample_dir");
+            if kw.usize("border_width", 1)? != 1 {
+                return Err("border_width: only the evaluation's 1 is reproduced".into());
+            }
+            Box::new(Jigsaw::new(JigsawConfig {
+                rows: kw.usize("num_rows", n)?,
+                cols: kw.usize("num_cols", n)?,
+                seed: seed.unwrap_or(0),
+                images,
+            })?)
         }
         _ => return Err(format!("unknown VisGym environment {name}")),
     };

@@ -11,6 +11,8 @@
 pub mod action;
 pub mod environment;
 mod equation_eval;
+pub mod images;
+mod jigsaw;
 mod make;
 mod matchstick_equation;
 mod matchstick_frame;
@@ -43,6 +45,7 @@ use crate::core::kwargs::Kwargs;
 use crate::core::spec::{wrap, EnvSpec, Family, Variant};
 pub use action::{StepResult, VisAction};
 pub use make::make;
+pub use jigsaw::{Jigsaw, JigsawConfig};
 pub use matchstick_equation::{MatchstickEquation, MatchstickEquationConfig, SolveStrategy};
 pub use matchstick_rotation::{MatchstickRotation, MatchstickRotationConfig};
 pub use maze_2d::{Maze2d, Maze2dConfig};
@@ -68,6 +71,13 @@ pub enum RenderMode {
 pub trait VisGymEnv {
     /// `reset(seed=…)`; `None` continues the environment's generator.
     fn reset(&mut self, seed: Option<u64>);
+
+    /// The exception the last reset raised in the reference (an image environment out
+    /// of samples, or a picture it cannot read); the state is then as the reference
+    /// left it, without a new episode.
+    fn reset_failure(&self) -> Option<PyException> {
+        None
+    }
 
     /// `step(action_string)`. `Err` is the exception the reference raises for this
     /// action (it has no feedback for it); the state is then as the reference left it.
@@ -156,6 +166,9 @@ pub const NAMES: [&str; 7] = [
     "mental_rotation_3d_cube",
 ];
 
+/// The environments that play pictures of an image set (`sample_dir`).
+pub const IMAGE_NAMES: [&str; 1] = ["jigsaw"];
+
 pub static FAMILY: Family = Family {
     id: "visgym",
     label: "VisGym",
@@ -167,6 +180,10 @@ pub static FAMILY: Family = Family {
 /// checked by [`make`] itself.
 fn make_registered(spec: &'static EnvSpec, kw: &mut Kwargs) -> Result<Box<dyn Env>, EnvError> {
     let kwargs = kw.take_all();
+    let name = spec.id.split('/').next().unwrap_or_default();
+    if IMAGE_NAMES.contains(&name) {
+        make::sample_set(&kwargs).map_err(EnvError::MissingAsset)?;
+    }
     let env = make(spec.id, &kwargs).map_err(EnvError::BadKwargs)?;
     Ok(wrap(spec, environment::VisGym::new(spec.id, env)))
 }
@@ -196,6 +213,7 @@ const ROTATION: &str =
     "Move and turn a stick onto a target when a unit of movement has an unknown scale.";
 const PATCHES: &str = "Place irregular patches so they tile the board.";
 const CUBE: &str = "Turn a polycube back to its original orientation (within 10°).";
+const JIGSAW: &str = "Put the scrambled pieces of a picture back in order.";
 
 const OBJECT_FRAME: Variant = Variant {
     label: "object axes",
@@ -274,5 +292,15 @@ static SPECS: &[EnvSpec] = &[
         CUBE,
         "seed (default 0); num_segments (default 6); action_frame \"world\" | \"object\" (default \"world\")",
         OBJECT_FRAME
+    ),
+    spec!(
+        "jigsaw/easy",
+        JIGSAW,
+        "seed (default 0); sample_dir (an image set, default the bundled one); num_rows, num_cols (default 2)"
+    ),
+    spec!(
+        "jigsaw/hard",
+        JIGSAW,
+        "seed (default 0); sample_dir (an image set, default the bundled one); num_rows, num_cols (default 3)"
     ),
 ];

@@ -22,6 +22,8 @@ pub enum Payload {
     Tuple,
     /// The same as a list: `[src, seg, dst, seg]`.
     List,
+    /// A tuple of cells, each cell a tuple: `((row1, col1), (row2, col2))`.
+    CellPairs,
 }
 
 /// One action function: its interface description and its payload form.
@@ -93,6 +95,11 @@ pub fn call_to_action(sigs: &[FnSig], call: &Call) -> Option<VisAction> {
             (ArgKind::Floats { .. }, ArgValue::List(v)) => items.push(PyValue::List(
                 v.iter().map(|&x| PyValue::Float(x)).collect(),
             )),
+            (ArgKind::Permutation { .. }, ArgValue::List(v)) => items.push(PyValue::List(
+                v.iter()
+                    .map(|&x| whole(x).map(int))
+                    .collect::<Option<Vec<PyValue>>>()?,
+            )),
             _ => return None,
         }
     }
@@ -101,6 +108,12 @@ pub fn call_to_action(sigs: &[FnSig], call: &Call) -> Option<VisAction> {
         Payload::Value => return None,
         Payload::Tuple => PyValue::Tuple(items),
         Payload::List => PyValue::List(items),
+        Payload::CellPairs => PyValue::Tuple(
+            items
+                .chunks(2)
+                .map(|c| PyValue::Tuple(c.to_vec()))
+                .collect(),
+        ),
     };
     Some(VisAction::new(&call.name, payload))
 }
@@ -112,6 +125,16 @@ fn action_to_call(sigs: &[FnSig], action: &VisAction) -> Option<Call> {
         (Payload::Value, v) => vec![v],
         (Payload::Tuple, PyValue::Tuple(v)) | (Payload::List, PyValue::List(v)) => {
             v.iter().collect()
+        }
+        (Payload::CellPairs, PyValue::Tuple(cells)) => {
+            let mut flat = Vec::new();
+            for cell in cells {
+                match cell {
+                    PyValue::Tuple(rc) if rc.len() == 2 => flat.extend(rc.iter()),
+                    _ => return None,
+                }
+            }
+            flat
         }
         _ => return None,
     };
@@ -144,7 +167,15 @@ fn action_to_call(sigs: &[FnSig], action: &VisAction) -> Option<Call> {
                 ),
                 _ => return None,
             },
-            ArgKind::Point { .. } | ArgKind::Permutation { .. } => return None,
+            ArgKind::Permutation { .. } => match items.next()? {
+                PyValue::List(v) => ArgValue::List(
+                    v.iter()
+                        .map(|x| small(x).map(|i| i as f64))
+                        .collect::<Option<Vec<f64>>>()?,
+                ),
+                _ => return None,
+            },
+            ArgKind::Point { .. } => return None,
         };
         args.push(arg);
     }

@@ -13,6 +13,16 @@ pub enum ArgSpace {
     Discrete { n: i64, start: i64 },
     /// A sequence of numbers with `0 <= x[i] < nvec[i]`.
     MultiDiscrete { nvec: Vec<i64> },
+    /// A nested sequence of `shape` with `start <= x[i] < start + nvec[i]` (`nvec`
+    /// flattened in C order): Jigsaw's `((row, col), (row, col))`, Zoom-In's 1-based pair.
+    MultiDiscreteNd {
+        nvec: Vec<i64>,
+        shape: Vec<usize>,
+        start: i64,
+    },
+    /// VisGym's `Permutation(n, start)`: a **list** holding `start..start + n` once each;
+    /// any other payload type makes the reference raise (it reads `x.shape`).
+    Permutation { n: usize, start: i64 },
     /// A float32 array of `shape` within `[low, high]` elementwise.
     Box {
         low: f32,
@@ -53,20 +63,29 @@ impl ArgSpace {
                 }
                 _ => false,
             }),
-            ArgSpace::MultiDiscrete { nvec } => multi_discrete_contains(nvec, x),
+            ArgSpace::MultiDiscrete { nvec } => multi_discrete_contains(nvec, &[nvec.len()], 0, x),
+            ArgSpace::MultiDiscreteNd { nvec, shape, start } => {
+                multi_discrete_contains(nvec, shape, *start, x)
+            }
+            ArgSpace::Permutation { n, start } => permutation_contains(*n, *start, x),
             ArgSpace::Box { low, high, shape } => box_contains(*low, *high, shape, x),
         }
     }
 }
 
-fn multi_discrete_contains(nvec: &[i64], x: &PyValue) -> Result<bool, PyException> {
+fn multi_discrete_contains(
+    nvec: &[i64],
+    shape: &[usize],
+    start: i64,
+    x: &PyValue,
+) -> Result<bool, PyException> {
     // Only `collections.abc.Sequence` values are turned into arrays; str and bytes
     // become 0-d arrays, whose shape never matches.
     if !matches!(x, PyValue::Tuple(_) | PyValue::List(_)) {
         return Ok(false);
     }
     let d = discover(x)?;
-    if d.shape != [nvec.len()] {
+    if d.shape != shape {
         return Ok(false);
     }
     let dtype = dtype_of(&d.leaves);
@@ -87,8 +106,8 @@ fn multi_discrete_contains(nvec: &[i64], x: &PyValue) -> Result<bool, PyExceptio
         }
         _ => {}
     }
-    // `all(0 <= x)` then `all(x < nvec)`; complex values compare lexicographically
-    // (real part, then imaginary part), as numpy 1.26 does.
+    // `all(start <= x)` then `all(x - start < nvec)`; complex values compare
+    // lexicographically (real part, then imaginary part), as numpy 1.26 does.
     let value = |v: &PyValue| -> (f64, f64) {
         match v {
             PyValue::Bool(b) => (f64::from(u8::from(*b)), 0.0),
@@ -98,16 +117,43 @@ fn multi_discrete_contains(nvec: &[i64], x: &PyValue) -> Result<bool, PyExceptio
             _ => (f64::NAN, 0.0),
         }
     };
-    let geq_zero = d.leaves.iter().all(|v| {
+    let start = start as f64;
+    let geq_start = d.leaves.iter().all(|v| {
         let (re, im) = value(v);
-        re > 0.0 || (re == 0.0 && im >= 0.0)
+        re > start || (re == start && im >= 0.0)
     });
     let below = d.leaves.iter().zip(nvec).all(|(v, &n)| {
         let (re, im) = value(v);
-        let n = n as f64;
+        let (re, n) = (re - start, n as f64);
         re < n || (re == n && im < 0.0)
     });
-    Ok(geq_zero && below)
+    Ok(geq_start && below)
+}
+
+fn permutation_contains(n: usize, start: i64, x: &PyValue) -> Result<bool, PyException> {
+    let PyValue::List(items) = x else {
+        return Err(PyException {
+            class: "AttributeError",
+            message: format!("'{}' object has no attribute 'shape'", x.type_name()),
+        });
+    };
+    let d = discover(x)?;
+    if d.shape != [n] || !matches!(dtype_of(&d.leaves), DType::Int64 | DType::UInt64) {
+        return Ok(false);
+    }
+    let mut values: Vec<i128> = items
+        .iter()
+        .map(|v| match v {
+            PyValue::Int(i) => i.as_i128().unwrap_or(i128::MAX),
+            PyValue::Bool(b) => i128::from(*b),
+            _ => i128::MAX,
+        })
+        .collect();
+    values.sort_unstable();
+    Ok(values
+        .iter()
+        .enumerate()
+        .all(|(k, &v)| v == i128::from(start) + k as i128))
 }
 
 fn box_contains(low: f32, high: f32, shape: &[usize], x: &PyValue) -> Result<bool, PyException> {

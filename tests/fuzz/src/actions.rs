@@ -19,6 +19,10 @@ struct Prepared {
 
 impl Prepared {
     fn new(keep: impl Fn(&str) -> bool) -> Self {
+        // VisGym's image environments play the bundled pictures (built into the CLI).
+        if let Err(e) = cli::image_folder::shelve_sample_dir(None) {
+            panic!("the bundled image set: {e}");
+        }
         let envs = envs::registry::specs()
             .filter(|s| keep(s.id))
             .filter_map(|s| {

@@ -17,6 +17,9 @@ level; they are replaced by an inert stub because only its state is recorded her
 
 Writes tests/golden/visgym/*.json.gz (replayed by tests/tests/visgym_golden.rs); `lanczos`
 needs Pillow alone: Pillow's resize as the harness shrinks frames (bench/src/lanczos.rs).
+Jigsaw plays the bundled image set (public/visgym-images/images.zip, built by
+scripts/visgym-images/build.py), unpacked into a temporary folder as the reference takes
+a directory; `image_listing` lists a temporary folder of awkward names.
 """
 
 import argparse
@@ -808,6 +811,135 @@ class CubeAdapter:
         return [w, h]
 
 
+# ----- image sets ---------------------------------------------------------------------
+
+BUNDLED_ZIP = os.path.join(HERE, "..", "..", "..", "public", "visgym-images", "images.zip")
+_bundled_dir = None
+
+
+def bundled_dir():
+    """The bundled image set (public/visgym-images/images.zip) unpacked, as the
+    reference takes a directory."""
+    global _bundled_dir
+    if _bundled_dir is None:
+        import tempfile
+        import zipfile
+
+        _bundled_dir = tempfile.mkdtemp(prefix="visgym-images-")
+        with zipfile.ZipFile(BUNDLED_ZIP) as z:
+            z.extractall(_bundled_dir)
+    return _bundled_dir
+
+
+# File names that exercise the listing rules: case, hidden names, depth, suffixes,
+# non-ASCII names and their sort order.
+LISTING_NAMES = [
+    "b.png", "a.PNG", "a.png", "A.png", "a b.png", "a-b.jpg", "a_b.jpeg", "a.JPG", "x.bmp", "y.TIF",
+    "z.tiff", "w.Jpeg", "notes.txt", ".hidden.png", ".png", "x.", "tar.png.gz", "\u00e9t\u00e9.png",
+    "\u00fcber/b.png", "sub/c.png", "sub/.d.png", "sub/E.JPG", "sub/deeper/f.png", "sub/deeper/g.bmp",
+    ".cache/h.png", "sub2/i.jpeg", "sub2/j.tif", "Sub/k.png", "sub/deeper/most/l.jpg",
+]
+
+
+def gen_image_listing():
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from gymnasium.envs.colorization.colorization import ColorizationEnv
+    from gymnasium.envs.jigsaw.jigsaw import JigsawEnv
+    from gymnasium.envs.mental_rotation_2d.mental_rotation_2d import MentalRotation2DEnv
+    from gymnasium.envs.zoom_in_puzzle.zoom_in_puzzle import ZoomInPuzzleEnv
+
+    root = tempfile.mkdtemp(prefix="visgym-listing-")
+    try:
+        for name in LISTING_NAMES:
+            path = os.path.join(root, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(b"")
+        rel = lambda p: os.path.relpath(str(p), root)
+        seeds = [0, 1, 2, 7, 42, 123]
+        out = {"paths": LISTING_NAMES, "envs": {}}
+        for name, make, listed, order in [
+            ("jigsaw", lambda s: JigsawEnv(2, 2, root, seed=s), lambda e: e.images,
+             lambda e: [rel(e.images[i]) for i in e.sample_sequence]),
+            ("zoom_in_puzzle", lambda s: ZoomInPuzzleEnv(sample_dir=root, seed=s), lambda e: e.images,
+             lambda e: [rel(e.images[i]) for i in e.sample_sequence]),
+            ("colorization", lambda s: ColorizationEnv(sample_dir=root, seed=s),
+             lambda e: sorted(e.candidates, key=str), lambda e: [rel(p) for p in e.candidates]),
+            ("mental_rotation_2d", lambda s: MentalRotation2DEnv(sample_dir=root, seed=s),
+             lambda e: sorted(e.candidates, key=str), lambda e: [rel(p) for p in e.candidates]),
+        ]:
+            envs = {s: make(s) for s in seeds}
+            out["envs"][name] = {
+                "listed": [rel(p) for p in listed(envs[0])],
+                "orders": {str(s): order(e) for s, e in envs.items()},
+            }
+        write("image_listing", out)
+    finally:
+        shutil.rmtree(root)
+
+
+class JigsawAdapter:
+    name = "jigsaw"
+    # Two sets of instances cover every picture of the bundled set at least once.
+    bad = [
+        "('swap', ((0, 0), (1.0, 1)))", "('swap', ((0.5, 0), (1, 1)))", "('swap', ((0, 0), (1+0j, 1)))",
+        "('swap', ((0, 0), (5, 0)))", "('swap', ((0, 0), (-1, 0)))", "('swap', ((0, 0),))",
+        "('swap', ((0, 0), (1,)))", "('swap', ((0, 0, 0), (1, 1, 1)))", "('swap', (0, 1))",
+        "('swap', ((True, False), (False, True)))", "('swap', [[0, 0], [1, 1]])", "('swap', ((0, 0), ('1', 1)))",
+        "('swap', ((0.0, 0), (1, 1)))", "('swap', ((0, 0), (0, 0)))", "('swap', 'ab')",
+        "('reorder', (0, 1, 2, 3))", "('reorder', [0, 1, 2])", "('reorder', [0, 0, 1, 2])",
+        "('reorder', [1.0, 0, 2, 3])", "('reorder', [True, 0, 2, 3])", "('reorder', [[0], [1], [2], [3]])",
+        "('reorder', '0123')", "('reorder', 3)", "('reorder', None)", "('reorder', [0, [1], 2, 3])",
+        "('reorder', [99999999999999999999, 0, 1, 2])", "('reorder', [])",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.jigsaw.jigsaw import JigsawEnv
+
+        n = 2 if level == "easy" else 3
+        return JigsawEnv(num_rows=n, num_cols=n, sample_dir=bundled_dir(), seed=seed)
+
+    def state(self, env, at_reset):
+        s = {"current_state": list(env.current_state)}
+        if at_reset:
+            s["target_state"] = list(env.target_state)
+            s["image_name"] = os.path.relpath(env.images[env.sample_sequence[env.sample_idx]], env.sample_dir)
+            s["sample_sequence"] = env.sample_sequence.tolist()
+            s["sample_idx"] = env.sample_idx
+        return s
+
+    def observe(self, env, row):
+        import numpy as np
+
+        frame = np.ascontiguousarray(env._get_obs(), dtype=np.uint8)
+        row["h"] = hashlib.sha256(frame.tobytes()).hexdigest()
+
+    def oracle(self, env):
+        return env.solve()
+
+    def solve(self, env):
+        return {"oracle": env.solve(), "reorder": env.solve(strategy="reorder")}
+
+    def random_action(self, rng, env):
+        n, k = env.num_rows, env.num_rows * env.num_cols
+        if rng.random() < 0.2:
+            p = list(range(k))
+            rng.shuffle(p)
+            return f"('reorder', {p})"
+        cell = lambda: (rng.randrange(n), rng.randrange(n))
+        return f"('swap', ({cell()}, {cell()}))"
+
+    def prompts(self, env):
+        return {"rgb_array": env.get_prompt(), "ansi": None}
+
+    def frame_size(self, env):
+        h, w, _ = env._get_obs().shape
+        return [w, h]
+
+
 # ----- the harness's Lanczos shrink ----------------------------------------------------
 
 # Frame sizes the harness shrinks (longer side over 336) and two pictures each: smooth
@@ -858,6 +990,8 @@ GENERATORS = {
     "patch_reassembly": lambda: gen_env(PatchReassemblyAdapter()),
     "matchstick_rotation": lambda: gen_env(MatchstickRotationAdapter()),
     "mental_rotation_3d_cube": lambda: gen_env(CubeAdapter()),
+    "image_listing": gen_image_listing,
+    "jigsaw": lambda: gen_env(JigsawAdapter()),
 }
 
 

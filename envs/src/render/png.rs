@@ -1,5 +1,6 @@
-//! A small PNG decoder for user-supplied sprites: non-interlaced images of every colour
-//! type, bit depths 1–8 (16-bit samples keep their high byte), with `tRNS` transparency.
+//! A small PNG decoder for user-supplied pictures (sprites, VisGym image sets):
+//! non-interlaced images of every colour type, bit depths 1–8 (16-bit samples keep their
+//! high byte), with `tRNS` transparency.
 //! Output is RGBA8; a palette image keeps which palette entry each pixel used, because
 //! the reference blits palette sprites with a colour key on the *index*.
 

@@ -1,0 +1,101 @@
+//! VisGym's `sample_dir` for the driver and the CLI: the bundled image set (built into
+//! the binary from `public/visgym-images/images.zip`), or a directory (or a zip archive)
+//! on disk, put on the environments' image shelf under the name it was given. A
+//! directory's files are listed at once and read only when an environment plays them.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use envs::visgym::images::{shelf, ImageFile, ImageSet, BUNDLED};
+
+/// The bundled set, as the app loads it.
+pub const BUNDLED_ZIP: &[u8] = include_bytes!("../../public/visgym-images/images.zip");
+
+/// The most files a directory may list (COCO's train2017 has 118,287).
+const MAX_FILES: usize = 1_000_000;
+
+/// Shelves the set `sample_dir` names (absent or null: the bundled set) so that
+/// `envs::make` finds it.
+pub fn shelve_sample_dir(sample_dir: Option<&serde_json::Value>) -> Result<(), String> {
+    let name = match sample_dir {
+        None | Some(serde_json::Value::Null) => BUNDLED,
+        Some(serde_json::Value::String(s)) => s.as_str(),
+        Some(other) => return Err(format!("sample_dir must be a folder (a path), got {other}")),
+    };
+    if name == BUNDLED {
+        if shelf::get(BUNDLED).is_none() {
+            let set = ImageSet::from_zip(BUNDLED_ZIP).map_err(|e| e.to_string())?;
+            shelf::put(BUNDLED, set);
+        }
+        return Ok(());
+    }
+    let path = Path::new(name);
+    let set = if path.is_file() {
+        let bytes = std::fs::read(path).map_err(|e| format!("sample_dir {name}: {e}"))?;
+        ImageSet::from_zip(&bytes).map_err(|e| format!("sample_dir {name}: {e}"))?
+    } else {
+        read_dir_set(path).map_err(|e| format!("sample_dir {name}: {e}"))?
+    };
+    shelf::put(name, set);
+    Ok(())
+}
+
+/// Every file below `root` (symbolic links followed, as Python's listings follow them),
+/// read lazily.
+pub fn read_dir_set(root: &Path) -> Result<ImageSet, String> {
+    if !root.is_dir() {
+        return Err("is not a folder".into());
+    }
+    let mut files = Vec::new();
+    let mut stack = vec![(root.to_path_buf(), String::new())];
+    while let Some((dir, prefix)) = stack.pop() {
+        let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
+            let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                continue; // not UTF-8: no listing of ours can name it
+            };
+            let rel = format!("{prefix}{name}");
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push((path, format!("{rel}/")));
+            } else if path.is_file() {
+                let load: envs::visgym::images::Loader =
+                    Arc::new(move || std::fs::read(&path).map_err(|e| e.to_string()));
+                files.push(ImageFile::lazy(rel, load));
+                if files.len() > MAX_FILES {
+                    return Err(format!("more than {MAX_FILES} files"));
+                }
+            }
+        }
+    }
+    ImageSet::new(files).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_is_listed_with_relative_paths_and_read_lazily() {
+        let dir = std::env::temp_dir().join(format!("image-folder-test-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("sub/deeper")).unwrap();
+        std::fs::write(dir.join("b.png"), b"b").unwrap();
+        std::fs::write(dir.join("sub/a.jpg"), b"a").unwrap();
+        std::fs::write(dir.join("sub/deeper/c.png"), b"c").unwrap();
+        let set = read_dir_set(&dir).unwrap();
+        let names: Vec<&str> = set.files().iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(names, ["b.png", "sub/a.jpg", "sub/deeper/c.png"]);
+        assert_eq!(set.held_bytes(), 0);
+        assert_eq!(&set.files()[1].read().unwrap()[..], b"a");
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(read_dir_set(&dir).is_err());
+        assert!(shelve_sample_dir(Some(&serde_json::json!(3))).is_err());
+    }
+
+    #[test]
+    fn the_bundled_set_is_built_in() {
+        shelve_sample_dir(None).unwrap();
+        assert!(shelf::get(BUNDLED).unwrap().files().len() >= 32);
+    }
+}
