@@ -83,7 +83,7 @@ pub struct Group {
 /// Every registered environment grouped by family, families in order of first appearance.
 pub fn groups() -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
-    for spec in envs::specs().filter(|s| !loads_pictures(s.id)) {
+    for spec in envs::specs() {
         let mut links = vec![PlayLink {
             label: "Play".to_string(),
             request: default_request(spec.id),
@@ -122,14 +122,6 @@ pub fn groups() -> Vec<Group> {
     groups
 }
 
-/// VisGym's image environments play pictures of an image set that the app does not load
-/// yet (docs/visgym.md, "Image sets"): they are not listed.
-fn loads_pictures(env_id: &str) -> bool {
-    let name = env_id.split('/').next().unwrap_or_default();
-    envs::spec(env_id).is_some_and(|s| s.family.id == envs::visgym::FAMILY.id)
-        && envs::visgym::IMAGE_NAMES.contains(&name)
-}
-
 /// The first frame of an episode: make, reset with the request's seed, render.
 pub fn first_frame(request: &PlayRequest) -> Result<Frame, LoadError> {
     let session = crate::play_state::PlaySession::new(request.clone())?;
@@ -143,6 +135,9 @@ pub enum Thumbnail {
     Frame(Frame),
     /// The environment cannot start before its game's ROM is supplied (`/roms`).
     NeedsRom(&'static Game),
+    /// The environment plays pictures of an image set that loads when it is opened
+    /// (`crate::image_sets`): no preview before.
+    NeedsPictures,
     /// The environment failed to start for another reason (a bug: shown, never hidden).
     Failed(String),
     /// Drawn by the full app: this build does not make the family (`crate::first_load`).
@@ -161,6 +156,11 @@ pub fn thumbnail_of(env_id: &str) -> Thumbnail {
             Some(game) => Thumbnail::NeedsRom(game),
             None => Thumbnail::Elsewhere,
         };
+    }
+    if crate::image_sets::plays_pictures(env_id)
+        && !crate::image_sets::is_loaded(envs::visgym::images::BUNDLED)
+    {
+        return Thumbnail::NeedsPictures;
     }
     match first_frame(&default_request(env_id)) {
         Ok(frame) => Thumbnail::Frame(frame),
@@ -201,10 +201,7 @@ mod tests {
             .iter()
             .flat_map(|g| g.entries.iter().map(|e| e.id))
             .collect();
-        let registered: Vec<&str> = envs::specs()
-            .map(|s| s.id)
-            .filter(|id| !loads_pictures(id))
-            .collect();
+        let registered: Vec<&str> = envs::specs().map(|s| s.id).collect();
         let mut sorted_listed = listed.clone();
         sorted_listed.sort_unstable();
         let mut sorted_registered = registered.clone();
@@ -269,8 +266,9 @@ mod tests {
     #[test]
     fn every_link_starts_and_every_thumbnail_draws() {
         // Atari ids start once their ROMs are on the shelf (`tests/missing_roms.rs` covers
-        // the cards without them).
+        // the cards without them), VisGym's image environments once their pictures are.
         assert!(playbench_tests::atari::shelve_test_roms().unwrap().len() >= 20);
+        playbench_tests::visgym::shelve_bundled_images().unwrap();
         for g in groups() {
             for e in &g.entries {
                 for link in &e.links {

@@ -19,6 +19,7 @@ pub mod catalog;
 pub mod compare;
 pub mod demo_player;
 pub mod first_load;
+pub mod image_sets;
 pub mod judging;
 pub mod play_state;
 pub mod pointer;

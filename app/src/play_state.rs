@@ -147,7 +147,11 @@ impl PlaySession {
             env_id: spec.id.to_string(),
             ..request
         };
-        Ok(Self::with_env(env, request, spec.max_episode_steps))
+        let session = Self::with_env(env, request, spec.max_episode_steps);
+        match session.env.reset_failure() {
+            Some(why) => Err(LoadError::ResetFailed(why)),
+            None => Ok(session),
+        }
     }
 
     /// A session of an environment made elsewhere (tests play unregistered ones).
@@ -193,7 +197,9 @@ impl PlaySession {
         self.truncated = false;
         self.succeeded = false;
         self.drew = false;
-        self.last_error = None;
+        // An image environment out of pictures, or at one it cannot read, keeps its last
+        // episode and says why.
+        self.last_error = self.env.reset_failure();
         // A real-time game starts paused: the first input (or Resume) starts its clock.
         self.realtime = self.env.clock().map(RealtimeDriver::new);
         self.redraw();
@@ -662,6 +668,39 @@ mod tests {
     use super::*;
     use envs::core::clock::ClockMode;
     use serde_json::{json, Map, Value};
+
+    #[test]
+    fn an_unreadable_picture_or_the_end_of_the_pictures_is_said_not_hidden() {
+        use envs::visgym::images::{shelf, ImageFile, ImageSet, BUNDLED};
+        playbench_tests::visgym::shelve_bundled_images().unwrap();
+        let good = shelf::get(BUNDLED).unwrap().files()[0].clone();
+        let bad = ImageFile::new("bad.png", &b"not a picture"[..]);
+        shelf::put("Broken", ImageSet::new(vec![good, bad]).unwrap());
+        let mut kwargs = Map::new();
+        kwargs.insert("sample_dir".into(), json!("Broken"));
+        let (mut failed_at_start, mut failed_later) = (0, 0);
+        for ctor_seed in 0..6 {
+            kwargs.insert("seed".into(), json!(ctor_seed));
+            match PlaySession::new(PlayRequest::new("jigsaw/easy", kwargs.clone(), 0)) {
+                Err(e @ LoadError::ResetFailed(_)) => {
+                    assert!(e.to_string().contains("bad.png"), "{e}");
+                    failed_at_start += 1;
+                }
+                Ok(mut s) => {
+                    assert_eq!(s.last_error(), None);
+                    s.reset(1);
+                    assert!(s.last_error().is_some_and(|e| e.contains("bad.png")));
+                    s.reset(2);
+                    assert!(s
+                        .last_error()
+                        .is_some_and(|e| e.contains("All samples exhausted")));
+                    failed_later += 1;
+                }
+                Err(other) => panic!("{other:?}"),
+            }
+        }
+        assert!(failed_at_start > 0 && failed_later > 0, "both orders occur");
+    }
 
     fn request(id: &str, kwargs: Value, seed: u64) -> PlayRequest {
         PlayRequest::new(id, kwargs.as_object().cloned().unwrap(), seed)

@@ -145,6 +145,9 @@ pub enum LoadError {
     /// The environment needs a file Playbench does not ship (an Atari ROM): the
     /// environment's message. Pages offer to supply it (`rom_shelf`).
     MissingAsset(String),
+    /// The environment was made but its first reset started no episode (a VisGym image
+    /// environment whose picture cannot be read): what the reference raises.
+    ResetFailed(String),
 }
 
 impl LoadError {
@@ -158,6 +161,7 @@ impl LoadError {
             }
             Self::BadSeed(_) => "Bad seed",
             Self::MissingAsset(_) => "A file is needed",
+            Self::ResetFailed(_) => "The episode cannot start",
         }
     }
 }
@@ -176,6 +180,7 @@ impl fmt::Display for LoadError {
             }
             Self::BadKwargs(why) => write!(f, "The environment refused its kwargs: {why}."),
             Self::MissingAsset(why) => write!(f, "{why}."),
+            Self::ResetFailed(why) => write!(f, "The environment's reset failed: {why}."),
             Self::BadSeed(got) => {
                 write!(
                     f,

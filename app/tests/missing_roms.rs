@@ -19,19 +19,26 @@ use serde_json::Map;
 fn atari_without_roms_asks_for_them_and_dropped_roms_are_kept_restored_and_removed() {
     assert!(roms::shelved_games().is_empty());
 
-    // Without ROMs: every Atari card shows the placeholder, every other card its frame.
+    // Without ROMs: every Atari card shows the placeholder, every image environment's
+    // card the note that its pictures load when opened, every other card its frame.
     let mut atari_cards = 0;
+    let mut picture_cards = 0;
     for e in catalog::groups().iter().flat_map(|g| &g.entries) {
         match (catalog::thumbnail(e), envs::atari::ale_env::game_of(e.id)) {
             (Thumbnail::NeedsRom(game), Some(of_id)) => {
                 assert_eq!(game.md5, of_id.md5, "{}", e.id);
                 atari_cards += 1;
             }
+            (Thumbnail::NeedsPictures, None) => {
+                assert!(playbench_app::image_sets::plays_pictures(e.id), "{}", e.id);
+                picture_cards += 1;
+            }
             (Thumbnail::Frame(f), None) => assert!(f.width() > 0, "{}", e.id),
             (other, _) => panic!("{}: {other:?}", e.id),
         }
     }
     assert_eq!(atari_cards, GAMES.len());
+    assert_eq!(picture_cards, 2 * envs::visgym::IMAGE_NAMES.len());
 
     // Playing one is a typed load error, and the page can name the file it needs.
     let play = || PlaySession::new(PlayRequest::new("ALE/Breakout-v5", Map::new(), 0));

@@ -14,7 +14,8 @@ pub mod episode;
 pub mod exchange;
 pub mod first_request;
 pub mod judge;
-pub mod lanczos;
+/// Pillow's Lanczos resize (it lives with the environments, whose frames use it too).
+pub use envs::render::lanczos;
 pub mod latency;
 pub mod link_codec;
 pub mod model_episode;

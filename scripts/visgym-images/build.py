@@ -103,7 +103,7 @@ def radial_gradient(w, h, c0, c1):
 def shapes(w, h, rng, n):
     """Flat coloured discs, boxes and triangles on a flat background."""
     bg = rng.randint(40, 200, 3)
-    img = np.empty((h, w, 3)) + bg
+    img = np.full((h, w, 3), bg, dtype=np.float64)
     y, x = np.mgrid[0:h, 0:w]
     for _ in range(n):
         colour = rng.randint(30, 226, 3)
@@ -243,6 +243,9 @@ def drawn():
 
 
 def png_bytes(img):
+    # A fresh image carries no metadata: colour profiles and gamma would be ignored by
+    # every decoder that matters here, but a reader might think otherwise.
+    img = Image.frombytes("RGB", img.size, img.convert("RGB").tobytes())
     buf = io.BytesIO()
     img.save(buf, "PNG", optimize=True)
     return buf.getvalue()

@@ -45,13 +45,16 @@ test('the home page draws its first frame from the first-load build, the other f
   assert.ok(before.some((p) => p.startsWith('/playbench-first-') && p.endsWith('.wasm')), before.join(', '));
   assert.ok(!before.some((p) => p.startsWith('/playbench-app-')), `the full app came first: ${before.join(', ')}`);
 
-  // Every card ends with a drawn thumbnail or asks for its ROM; none failed.
+  // Every card ends with a drawn thumbnail, asks for its ROM, or says that its pictures
+  // load when it opens (VisGym's image environments); none failed.
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=thumb-loading]').length === 0, null, { timeout: 60_000 });
   assert.equal(await page.getByTestId('thumb-error').count(), 0);
   const cards = await page.getByTestId('env-card').count();
   const drawn = await page.locator('[data-testid=env-card] canvas.thumb').count();
   const needRoms = await page.getByTestId('needs-rom-thumb').count();
-  assert.equal(drawn + needRoms, cards);
+  const needPictures = await page.getByTestId('needs-pictures-thumb').count();
+  assert.equal(drawn + needRoms + needPictures, cards);
+  assert.equal(needPictures, 8, 'four image environments, two levels each');
   assert.ok(needRoms >= 19, `${needRoms} Atari cards ask for a ROM`);
   for (const id of ['tetris_gymnasium/Tetris', 'FlappyBird-v0', 'highway-v0', 'maze_2d/easy', 'GameVerse/Snake']) {
     const canvas = page.locator(`[data-env-id="${id}"] canvas.thumb`);

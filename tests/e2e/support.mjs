@@ -238,3 +238,14 @@ export async function expectText(locator, expected, timeout = 10_000) {
   }
   assert.fail(`expected ${expected}, got ${JSON.stringify(got)}`);
 }
+
+/** Frame pixel (x, y) as a viewport point, whatever the frame's display scale. */
+export async function framePoint(page, [x, y]) {
+  const frame = page.getByTestId('frame');
+  await frame.scrollIntoViewIfNeeded();
+  const g = await frame.evaluate((c) => {
+    const r = c.getBoundingClientRect();
+    return { left: r.left + c.clientLeft, top: r.top + c.clientTop, w: c.clientWidth, h: c.clientHeight, fw: c.width, fh: c.height };
+  });
+  return [g.left + (x * g.w) / g.fw, g.top + (y * g.h) / g.fh];
+}

@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { expectText, launchBrowser, openPage, pageHarness, saveProfile } from './support.mjs';
+import { expectText, framePoint, launchBrowser, openPage, pageHarness, saveProfile } from './support.mjs';
 import { startScripted } from './scripted.mjs';
 
 const TIMEOUT = 120_000;
@@ -160,17 +160,6 @@ const PUZZLES = [
 ];
 
 // ---- Playing them --------------------------------------------------------------------
-
-/** Frame pixel (x, y) as a viewport point, whatever the frame's display scale. */
-async function framePoint(page, [x, y]) {
-  const frame = page.getByTestId('frame');
-  await frame.scrollIntoViewIfNeeded();
-  const g = await frame.evaluate((c) => {
-    const r = c.getBoundingClientRect();
-    return { left: r.left + c.clientLeft, top: r.top + c.clientTop, w: c.clientWidth, h: c.clientHeight, fw: c.width, fh: c.height };
-  });
-  return [g.left + (x * g.w) / g.fw, g.top + (y * g.h) / g.fh];
-}
 
 /** One gesture or key. */
 async function perform(page, op) {

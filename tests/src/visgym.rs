@@ -126,6 +126,12 @@ env_golden![
     "mental_rotation_3d_cube_hard",
     "jigsaw_easy",
     "jigsaw_hard",
+    "colorization_easy",
+    "colorization_hard",
+    "mental_rotation_2d_easy",
+    "mental_rotation_2d_hard",
+    "zoom_in_puzzle_easy",
+    "zoom_in_puzzle_hard",
 ];
 
 /// What a replay covered.
@@ -196,6 +202,10 @@ pub trait VisGymPlayer {
     }
     /// The current state, where the player can read it without a step.
     fn state(&mut self) -> Option<Value> {
+        None
+    }
+    /// The current frame's pixels, where the player can draw it itself.
+    fn frame(&mut self) -> Option<envs::Frame> {
         None
     }
 }
@@ -278,6 +288,12 @@ impl VisGymPlayer for EnvPlayer {
         self.env.as_ref().map(|e| e.frame_size())
     }
 
+    fn frame(&mut self) -> Option<envs::Frame> {
+        let mut frame = envs::Frame::default();
+        self.env.as_ref()?.render(&mut frame);
+        Some(frame)
+    }
+
     fn state(&mut self) -> Option<Value> {
         self.env.as_ref().and_then(|e| e.snapshot())
     }
@@ -308,6 +324,14 @@ fn solve_kwargs(id: &str, name: &str) -> Result<Map<String, Value>, String> {
                 .parse()
                 .map_err(|e| format!("{n}: {e}"))?;
             serde_json::json!({"num_steps": steps})
+        }
+        ("mental_rotation_2d", "oracle") => serde_json::json!({}),
+        ("zoom_in_puzzle", "oracle") => serde_json::json!({"strategy": "reorder"}),
+        ("colorization" | "mental_rotation_2d", n) if n.starts_with("steps_") => {
+            let steps: u64 = n["steps_".len()..]
+                .parse()
+                .map_err(|e| format!("{n}: {e}"))?;
+            serde_json::json!({ "num_steps": steps })
         }
         (_, "oracle") => serde_json::json!({"strategy": null}),
         (_, strategy) => serde_json::json!({ "strategy": strategy }),
@@ -370,7 +394,7 @@ pub fn check_env_golden(
                     ep["reset"]
                 )));
             }
-            check_observation(player, &reply, ep, &mut cov)
+            check_observation(player, &reply, ep, &golden["frame_mask"], &mut cov)
                 .map_err(|m| at(&format!("reset {m}")))?;
             if let Some((w, h)) = player.frame_size() {
                 if serde_json::json!([w, h]) != ep["size"] {
@@ -461,7 +485,8 @@ pub fn check_env_golden(
                                 reply["state"], row["s"]
                             )));
                         }
-                        check_observation(player, reply, row, &mut cov).map_err(at)?;
+                        check_observation(player, reply, row, &golden["frame_mask"], &mut cov)
+                            .map_err(at)?;
                     }
                     None => {
                         // The state the reference left, where the player can read it
@@ -488,8 +513,22 @@ fn check_observation(
     player: &mut dyn VisGymPlayer,
     reply: &Value,
     row: &Value,
+    mask: &Value,
     cov: &mut EnvCoverage,
 ) -> Result<(), String> {
+    // `m`: the SHA-256 of the frame with the file's `frame_mask` rectangles blacked out
+    // (text the reference draws in a font we do not ship), where the player can draw.
+    if let (Some(want), Some(mut frame)) = (row.get("m"), player.frame()) {
+        for r in mask.as_array().into_iter().flatten() {
+            let n = |i: usize| r[i].as_i64().unwrap_or(0);
+            frame.fill_rect(n(0), n(1), n(2), n(3), [0, 0, 0]);
+        }
+        let got = sha256_hex(frame.data());
+        if Some(got.as_str()) != want.as_str() {
+            return Err(format!("masked frame sha256 {got}, reference {want}"));
+        }
+        cov.frames += 1;
+    }
     if let Some(want) = row.get("x") {
         if reply["ansi"] != *want {
             return Err(format!(
@@ -586,6 +625,77 @@ pub fn check_image_listing_golden() -> Result<usize, String> {
         }
     }
     Ok(checked)
+}
+
+/// JPEG pictures with Pillow's and OpenCV's decodings (`generate.py jpeg`).
+pub const JPEG_GOLDEN: &[u8] = include_bytes!("../golden/visgym/jpeg.json.gz");
+
+/// How far our JPEG decoding is from a reference decoder's.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct JpegDistance {
+    pub pictures: usize,
+    /// The largest difference of one sample (one channel of one pixel).
+    pub max: u8,
+    /// Samples that differ, of all.
+    pub differing: usize,
+    pub samples: usize,
+}
+
+/// Decodes every JPEG of the golden file; the distance to Pillow's and to OpenCV's.
+pub fn check_jpeg_golden() -> Result<(JpegDistance, JpegDistance), String> {
+    use envs::visgym::images::{decode_rgb, ImageFile};
+    let golden: Value =
+        serde_json::from_str(&decompress(JPEG_GOLDEN)?).map_err(|e| format!("golden file: {e}"))?;
+    let (mut pil, mut cv) = (JpegDistance::default(), JpegDistance::default());
+    for row in golden.as_array().ok_or("no rows")? {
+        let b64 = |k: &str| -> Result<Vec<u8>, String> {
+            base64_decode(row[k].as_str().ok_or("no field")?)
+                .ok_or_else(|| format!("{k}: not base64"))
+        };
+        let ours = decode_rgb(&ImageFile::new("x.jpg", b64("jpeg")?))?;
+        for (want, d) in [(b64("pillow")?, &mut pil), (b64("opencv")?, &mut cv)] {
+            if want.len() != ours.data.len() {
+                return Err(format!(
+                    "{}: {} samples, reference {}",
+                    row["picture"],
+                    ours.data.len(),
+                    want.len()
+                ));
+            }
+            d.pictures += 1;
+            d.samples += want.len();
+            for (a, b) in ours.data.iter().zip(&want) {
+                let diff = a.abs_diff(*b);
+                d.max = d.max.max(diff);
+                d.differing += usize::from(diff > 0);
+            }
+        }
+    }
+    Ok((pil, cv))
+}
+
+/// Standard base64 (with padding).
+fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let bytes = text.trim_end_matches('=').as_bytes();
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for chunk in bytes.chunks(4) {
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            n |= value(c)? << (18 - 6 * i);
+        }
+        out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
+    }
+    Some(out)
 }
 
 /// The reference harness's conversation on Maze 2D easy, seed 0 (`generate.py

@@ -95,6 +95,12 @@ env_tests! {
     mental_rotation_3d_cube_hard => "mental_rotation_3d_cube_hard", 1e-9,
     jigsaw_easy => "jigsaw_easy", 0.0,
     jigsaw_hard => "jigsaw_hard", 0.0,
+    colorization_easy => "colorization_easy", 0.0,
+    colorization_hard => "colorization_hard", 0.0,
+    mental_rotation_2d_easy => "mental_rotation_2d_easy", 0.0,
+    mental_rotation_2d_hard => "mental_rotation_2d_hard", 0.0,
+    zoom_in_puzzle_easy => "zoom_in_puzzle_easy", 1e-9,
+    zoom_in_puzzle_hard => "zoom_in_puzzle_hard", 1e-9,
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -109,4 +115,17 @@ fn image_sets_are_listed_and_ordered_as_the_reference_lists_them() {
 fn the_harness_conversation_matches_the_reference() {
     let n = playbench_tests::visgym::check_conversation_golden().unwrap();
     assert!(n > 60, "only {n} requests");
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn jpeg_pictures_decode_within_a_few_levels_of_pillow_and_opencv() {
+    // Measured: docs/visgym.md, "Image sets".
+    const BOUND: u8 = 6;
+    let (pil, cv) = playbench_tests::visgym::check_jpeg_golden().unwrap();
+    eprintln!("against Pillow: {pil:?}\nagainst OpenCV: {cv:?}");
+    assert_eq!(pil.pictures, 12);
+    for d in [pil, cv] {
+        assert!(d.max <= BOUND, "{d:?}");
+    }
 }

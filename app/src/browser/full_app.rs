@@ -63,6 +63,7 @@ fn to_js(env_id: &str, thumbnail: Thumbnail) -> JsValue {
             set(&o, "rgb", Uint8Array::from(frame.data()));
         }
         Thumbnail::NeedsRom(_) => set(&o, "needsRom", true),
+        Thumbnail::NeedsPictures => set(&o, "needsPictures", true),
         Thumbnail::Failed(why) => set(&o, "failed", why),
         // The full app makes every family.
         Thumbnail::Elsewhere => set(&o, "failed", format!("{env_id}: not built in")),
@@ -74,6 +75,9 @@ fn from_js(env_id: &str, value: &JsValue) -> Result<Thumbnail, String> {
     let get = |key: &str| Reflect::get(value, &JsValue::from_str(key)).unwrap_or_default();
     if let Some(why) = get("failed").as_string() {
         return Ok(Thumbnail::Failed(why));
+    }
+    if get("needsPictures").is_truthy() {
+        return Ok(Thumbnail::NeedsPictures);
     }
     if get("needsRom").is_truthy() {
         return crate::rom_shelf::missing_rom(env_id)

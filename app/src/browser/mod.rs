@@ -9,6 +9,7 @@ pub mod drive;
 pub mod files;
 pub mod full_app;
 pub mod http;
+pub mod image_sets;
 pub mod keys;
 pub mod run_controller;
 pub mod storage;

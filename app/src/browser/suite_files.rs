@@ -7,9 +7,14 @@
 use futures::future::{try_join3, try_join_all};
 use gloo_net::http::Request;
 
-/// The address of `suites/<path><suffix>` beside the app's wasm (the app may be served
-/// from a sub-folder; the page's own path is a route, not a folder).
+/// The address of `suites/<path><suffix>` beside the app's wasm.
 fn url_of(path: &str, suffix: &str) -> Result<String, String> {
+    beside_app(&format!("suites/{path}{suffix}"))
+}
+
+/// The address of a file Trunk copied beside the app's wasm (the app may be served from
+/// a sub-folder; the page's own path is a route, not a folder).
+pub fn beside_app(rel: &str) -> Result<String, String> {
     let document = leptos::prelude::document();
     let wasm = document
         .query_selector("meta[name=playbench-wasm]")
@@ -20,8 +25,8 @@ fn url_of(path: &str, suffix: &str) -> Result<String, String> {
     let base = document.base_uri().ok().flatten().unwrap_or_default();
     let app = web_sys::Url::new_with_base(&wasm, &base)
         .map_err(|_| format!("the app's address {wasm:?} is not a URL"))?;
-    let url = web_sys::Url::new_with_base(&format!("suites/{path}{suffix}"), &app.href())
-        .map_err(|_| format!("no address for the suite file {path}{suffix}"))?;
+    let url = web_sys::Url::new_with_base(rel, &app.href())
+        .map_err(|_| format!("no address for the file {rel}"))?;
     Ok(url.href())
 }
 

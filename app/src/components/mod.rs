@@ -10,6 +10,7 @@ pub mod frame_view;
 pub mod keys;
 pub mod latency_line;
 pub mod needs_suites;
+pub mod pictures;
 pub mod realtime;
 pub mod reflection_turns;
 pub mod results_view;

@@ -155,6 +155,12 @@ fn thumbnail_view(env_id: &'static str, thumbnail: Thumbnail) -> AnyView {
             </span>
         }
         .into_any(),
+        Thumbnail::NeedsPictures => view! {
+            <span class="thumb rom-placeholder" data-testid="needs-pictures-thumb">
+                "Plays pictures: they load when you open it"
+            </span>
+        }
+        .into_any(),
         Thumbnail::Failed(why) => view! {
             <span class="thumb rom-placeholder" data-testid="thumb-error">{why}</span>
         }

@@ -23,6 +23,7 @@ use crate::components::action_input::ParametricInput;
 use crate::components::error_box::ErrorBox;
 use crate::components::frame_view::{FrameSource, FrameView, PointerInput};
 use crate::components::keys::on_page_keys;
+use crate::components::pictures::{FolderPicker, NeedsPictures};
 use crate::components::realtime::{realtime_timer, RealtimeBar};
 use crate::components::rom_drop::NeedsRom;
 use crate::pages::home::set_title;
@@ -89,10 +90,23 @@ pub fn Play() -> impl IntoView {
     let on_rom = Callback::new(move |_| {
         session.set(start(request.get_untracked(), shown.get_untracked()));
     });
+    // Pictures loaded on this page start it the same way.
+    let on_pictures = Callback::new(move |()| {
+        session.set(start(request.get_untracked(), shown.get_untracked()));
+    });
     move || match load_error.get() {
         Some(err @ LoadError::MissingAsset(_)) => {
             let env_id = request
                 .with_untracked(|r| r.as_ref().map(|r| r.env_id.clone()).unwrap_or_default());
+            if crate::image_sets::plays_pictures(&env_id) {
+                let name = request.with_untracked(|r| {
+                    r.as_ref()
+                        .map(|r| crate::image_sets::set_name(&r.kwargs))
+                        .unwrap_or_default()
+                });
+                set_title("Pictures needed · Playbench");
+                return view! { <NeedsPictures name=name on_loaded=on_pictures /> }.into_any();
+            }
             match crate::rom_shelf::missing_rom(&env_id) {
                 Some(game) => {
                     set_title("ROM needed · Playbench");
@@ -288,6 +302,27 @@ fn Board(session: Session) -> impl IntoView {
         )
         .map(|k| view! { <p class="kwargs">"kwargs: " <code data-testid="kwargs">{k}</code></p> })
     };
+    // Image environments: play the same id on the person's own pictures.
+    let navigate_to = use_navigate();
+    let folder_picker = move || {
+        let env = env_id.get();
+        crate::image_sets::plays_pictures(&env).then(|| {
+            let navigate_to = navigate_to.clone();
+            let on_picked = Callback::new(move |name: String| {
+                let (mut kwargs, seed) = session.with_untracked(|s| {
+                    s.as_ref()
+                        .map(|s| (s.request().kwargs.clone(), s.request().seed))
+                        .unwrap_or_default()
+                });
+                kwargs.insert("sample_dir".into(), name.into());
+                navigate_to(
+                    &PlayRequest::new(&env, kwargs, seed).href(),
+                    Default::default(),
+                );
+            });
+            view! { <FolderPicker on_picked=on_picked /> }
+        })
+    };
     let key_hint = move || {
         if poll.get().is_some() {
             "Keys work anywhere on the page; the game runs on its own clock."
@@ -304,6 +339,7 @@ fn Board(session: Session) -> impl IntoView {
             <h1 data-testid="env-id">{move || env_id.get()}</h1>
             <p class="summary">{summary}</p>
             {kwargs}
+            {folder_picker}
             {mission_banner}
             <div class="play-grid">
                 <figure class="stage">

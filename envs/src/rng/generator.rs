@@ -126,6 +126,28 @@ impl NpRandom {
         }
     }
 
+    /// `choice(pop, k, replace=False)` as indices into the population (numpy 1.26 with
+    /// `shuffle=True`): Floyd's algorithm (for j in `pop-k..pop`, a bounded draw in
+    /// `0..=j`, or j itself when the draw was taken already), then those k shuffled with
+    /// Lemire draws (not `shuffle`'s masked ones). `None` when `k > pop`, or for a
+    /// population over 10,000 sampled densely, where numpy shuffles a tail instead (not
+    /// reproduced).
+    pub fn choice_without_replacement(&mut self, pop: usize, k: usize) -> Option<Vec<usize>> {
+        if k > pop || (pop > 10_000 && k > pop / 50) {
+            return None;
+        }
+        let mut out: Vec<usize> = Vec::with_capacity(k);
+        for j in pop - k..pop {
+            let val = self.bounded(j as u64) as usize;
+            out.push(if out.contains(&val) { j } else { val });
+        }
+        for i in (1..k).rev() {
+            let j = self.bounded(i as u64) as usize;
+            out.swap(i, j);
+        }
+        Some(out)
+    }
+
     /// A draw in `0..=max` by masking and rejection (numpy's `random_interval`).
     fn interval(&mut self, max: u64) -> u64 {
         if max == 0 {
@@ -240,6 +262,83 @@ mod tests {
             assert_eq!(
                 a.categorical_sample(probs),
                 b.categorical_sample_cumulative(&cumulative[..probs.len()])
+            );
+        }
+    }
+
+    #[test]
+    fn choice_without_replacement_matches_numpy() {
+        // `default_rng(seed).choice(np.arange(1, pop + 1), size=k, replace=False)`, then
+        // `integers(0, 1000)` (numpy 1.26.4).
+        let cases: &[(u128, usize, usize, &[usize], i64)] = &[
+            (0, 5, 1, &[5], 636),
+            (0, 5, 2, &[4, 5], 269),
+            (0, 10, 3, &[6, 10, 7], 40),
+            (0, 40, 3, &[25, 21, 33], 40),
+            (0, 100, 1, &[86], 636),
+            (0, 200, 2, &[170, 128], 269),
+            (0, 359, 3, &[229, 184, 304], 40),
+            (0, 2, 1, &[2], 636),
+            (0, 3, 2, &[2, 3], 269),
+            (1, 5, 1, &[3], 511),
+            (1, 5, 2, &[2, 3], 950),
+            (1, 10, 3, &[5, 4, 8], 144),
+            (1, 40, 3, &[20, 18, 31], 144),
+            (1, 100, 1, &[48], 511),
+            (1, 200, 2, &[95, 103], 950),
+            (1, 359, 3, &[184, 169, 272], 144),
+            (1, 2, 1, &[1], 511),
+            (1, 3, 2, &[1, 2], 950),
+            (2, 5, 1, &[5], 261),
+            (2, 5, 2, &[2, 4], 298),
+            (2, 10, 3, &[3, 2, 7], 814),
+            (2, 40, 3, &[11, 5, 32], 814),
+            (2, 100, 1, &[84], 261),
+            (2, 200, 2, &[53, 167], 298),
+            (2, 359, 3, &[94, 40, 300], 814),
+            (2, 2, 1, &[2], 261),
+            (2, 3, 2, &[1, 2], 298),
+            (3, 5, 1, &[5], 85),
+            (3, 5, 2, &[1, 4], 236),
+            (3, 10, 3, &[1, 2, 7], 801),
+            (3, 40, 3, &[4, 8, 31], 801),
+            (3, 100, 1, &[82], 85),
+            (3, 200, 2, &[18, 162], 236),
+            (3, 359, 3, &[31, 65, 290], 801),
+            (3, 2, 1, &[2], 85),
+            (3, 3, 2, &[1, 2], 236),
+            (4, 5, 1, &[4], 943),
+            (4, 5, 2, &[3, 5], 511),
+            (4, 10, 3, &[6, 10, 9], 976),
+            (4, 40, 3, &[28, 36, 37], 976),
+            (4, 100, 1, &[73], 943),
+            (4, 200, 2, &[145, 189], 511),
+            (4, 359, 3, &[260, 317, 338], 976),
+            (4, 2, 1, &[2], 943),
+            (4, 3, 2, &[2, 3], 511),
+            (5, 5, 1, &[4], 805),
+            (5, 5, 2, &[5, 3], 807),
+            (5, 10, 3, &[8, 6, 1], 515),
+            (5, 40, 3, &[32, 26, 1], 515),
+            (5, 100, 1, &[68], 805),
+            (5, 200, 2, &[162, 134], 807),
+            (5, 359, 3, &[289, 240, 9], 515),
+            (5, 2, 1, &[2], 805),
+            (5, 3, 2, &[3, 2], 807),
+        ];
+        for &(seed, pop, k, want, next) in cases {
+            let mut g = NpRandom::seeded(seed);
+            let got: Vec<usize> = g
+                .choice_without_replacement(pop, k)
+                .unwrap()
+                .iter()
+                .map(|i| i + 1)
+                .collect();
+            assert_eq!(got, want, "seed {seed} pop {pop} k {k}");
+            assert_eq!(
+                g.integers(0, 1000).unwrap(),
+                next,
+                "seed {seed} pop {pop} k {k}"
             );
         }
     }

@@ -7,8 +7,11 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::colorization::{py_floordiv, Colorization, ColorizationConfig};
 use super::images::{shelf, ImageSet, BUNDLED};
 use super::jigsaw::{Jigsaw, JigsawConfig};
+use super::mental_rotation_2d::{MentalRotation2d, MentalRotation2dConfig};
+use super::zoom_in_puzzle::{ZoomIn, ZoomInConfig};
 use super::matchstick_equation::{MatchstickEquation, MatchstickEquationConfig};
 use super::matchstick_rotation::{MatchstickRotation, MatchstickRotationConfig};
 use super::maze_2d::{Maze2d, Maze2dConfig};
@@ -218,6 +221,62 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
                 rows: kw.usize("num_rows", n)?,
                 cols: kw.usize("num_cols", n)?,
                 seed: seed.unwrap_or(0),
+                images,
+            })?)
+        }
+        "colorization" => {
+            let images = sample_set(kwargs)?;
+            kw.get("sample_dir");
+            // The episode budget is the harness's; the environment never reads it.
+            kw.u64("max_steps")?;
+            let defaults = ColorizationConfig::evaluation(hard, seed.unwrap_or(0), images);
+            let circle_size = kw.usize("circle_size", defaults.circle_size as usize)? as i64;
+            // null: the reference's own defaults (no grey ring; circle_size // 1.75).
+            let region_radius = match kw.get("region_radius") {
+                None if kwargs.contains_key("region_radius") => None,
+                _ => Some(kw.usize("region_radius", 30)? as i64),
+            };
+            let accuracy_radius = match kw.get("accuracy_radius") {
+                None if kwargs.contains_key("accuracy_radius") => {
+                    py_floordiv(circle_size as f64, 1.75)
+                }
+                _ => kw.f64("accuracy_radius", defaults.accuracy_radius)?,
+            };
+            Box::new(Colorization::new(ColorizationConfig {
+                circle_size,
+                region_radius,
+                accuracy_radius,
+                hue_tolerance: kw.f64("hue_tolerance", defaults.hue_tolerance)?,
+                sat_tolerance: kw.f64("sat_tolerance", defaults.sat_tolerance)?,
+                img_size: kw.usize("img_size", defaults.img_size)?,
+                min_brightness: kw.f64("min_brightness", defaults.min_brightness)?,
+                max_brightness: kw.f64("max_brightness", defaults.max_brightness)?,
+                ..defaults
+            })?)
+        }
+        "mental_rotation_2d" => {
+            let images = sample_set(kwargs)?;
+            kw.get("sample_dir");
+            Box::new(MentalRotation2d::new(MentalRotation2dConfig {
+                tolerance: kw.f64("tolerance", if hard { 5.0 } else { 10.0 })?,
+                image_size: kw.usize("image_size", 128)? as u32,
+                seed: seed.unwrap_or(0),
+                images,
+            })?)
+        }
+        "zoom_in_puzzle" => {
+            let images = sample_set(kwargs)?;
+            kw.get("sample_dir");
+            // numpy's legacy RandomState takes 32-bit seeds only.
+            let seed = u32::try_from(seed.unwrap_or(0))
+                .map_err(|_| "seed must be between 0 and 2**32 - 1".to_string())?;
+            Box::new(ZoomIn::new(ZoomInConfig {
+                views: kw.usize("num_zoom_views", if hard { 5 } else { 4 })?,
+                min_zoom: kw.f64("min_zoom_level", 0.75)?,
+                gap: kw.f64("zoom_gap", 0.75)?,
+                std: kw.f64("zoom_std", 0.2)?,
+                nested: kw.bool("nested", true)?,
+                seed,
                 images,
             })?)
         }

@@ -9,8 +9,11 @@
 //! ([`environment::VisGym`], family [`FAMILY`]; docs/visgym.md).
 
 pub mod action;
+mod colorization;
+mod cv_circle;
 pub mod environment;
 mod equation_eval;
+mod hsv;
 pub mod images;
 mod jigsaw;
 mod make;
@@ -22,8 +25,10 @@ mod maze_2d;
 mod maze_3d;
 mod maze_3d_view;
 mod maze_gen;
+mod mental_rotation_2d;
 mod mental_rotation_3d_cube;
 mod numpy_array;
+mod numpy_sum;
 mod patch_reassembly;
 mod polycube_view;
 pub mod python;
@@ -33,6 +38,7 @@ mod rotation3;
 pub mod signature;
 mod sliding_block;
 mod solve_kwargs;
+mod zoom_in_puzzle;
 pub mod spaces;
 
 use serde_json::Value;
@@ -44,6 +50,7 @@ use crate::core::input::{Gesture, PointerMode};
 use crate::core::kwargs::Kwargs;
 use crate::core::spec::{wrap, EnvSpec, Family, Variant};
 pub use action::{StepResult, VisAction};
+pub use colorization::{Colorization, ColorizationConfig};
 pub use make::make;
 pub use jigsaw::{Jigsaw, JigsawConfig};
 pub use matchstick_equation::{MatchstickEquation, MatchstickEquationConfig, SolveStrategy};
@@ -167,7 +174,7 @@ pub const NAMES: [&str; 7] = [
 ];
 
 /// The environments that play pictures of an image set (`sample_dir`).
-pub const IMAGE_NAMES: [&str; 1] = ["jigsaw"];
+pub const IMAGE_NAMES: [&str; 4] = ["jigsaw", "colorization", "mental_rotation_2d", "zoom_in_puzzle"];
 
 pub static FAMILY: Family = Family {
     id: "visgym",
@@ -213,7 +220,10 @@ const ROTATION: &str =
     "Move and turn a stick onto a target when a unit of movement has an unknown scale.";
 const PATCHES: &str = "Place irregular patches so they tile the board.";
 const CUBE: &str = "Turn a polycube back to its original orientation (within 10°).";
+const ZOOM: &str = "Order views zoomed into a picture from least to most zoomed.";
+const ROTATION_2D: &str = "Turn a picture back by the secret angle it was turned.";
 const JIGSAW: &str = "Put the scrambled pieces of a picture back in order.";
+const COLORIZATION: &str = "Match a hidden colour by turning a hue wheel and setting saturation.";
 
 const OBJECT_FRAME: Variant = Variant {
     label: "object axes",
@@ -302,5 +312,35 @@ static SPECS: &[EnvSpec] = &[
         "jigsaw/hard",
         JIGSAW,
         "seed (default 0); sample_dir (an image set, default the bundled one); num_rows, num_cols (default 3)"
+    ),
+    spec!(
+        "colorization/easy",
+        COLORIZATION,
+        "seed (default 0); sample_dir (an image set, default the bundled one); accuracy_radius (default 11; null: circle_size // 1.75); circle_size (20); region_radius (30; null: no grey ring); min_brightness (25); max_brightness (230); hue_tolerance (10), sat_tolerance (20) (solver only); img_size (256); max_steps (unused)"
+    ),
+    spec!(
+        "colorization/hard",
+        COLORIZATION,
+        "seed (default 0); sample_dir (an image set, default the bundled one); accuracy_radius (default 16; null: circle_size // 1.75); circle_size (20); region_radius (30; null: no grey ring); min_brightness (25); max_brightness (230); hue_tolerance (10), sat_tolerance (20) (solver only); img_size (256); max_steps (unused)"
+    ),
+    spec!(
+        "mental_rotation_2d/easy",
+        ROTATION_2D,
+        "seed (default 0); sample_dir (an image set, default the bundled one); tolerance (default 10.0); image_size (128)"
+    ),
+    spec!(
+        "mental_rotation_2d/hard",
+        ROTATION_2D,
+        "seed (default 0); sample_dir (an image set, default the bundled one); tolerance (default 5.0); image_size (128)"
+    ),
+    spec!(
+        "zoom_in_puzzle/easy",
+        ZOOM,
+        "seed (0 to 2^32-1, default 0); sample_dir (an image set, default the bundled one); num_zoom_views (default 4); min_zoom_level (0.75); zoom_gap (0.75); zoom_std (0.2); nested (true)"
+    ),
+    spec!(
+        "zoom_in_puzzle/hard",
+        ZOOM,
+        "seed (0 to 2^32-1, default 0); sample_dir (an image set, default the bundled one); num_zoom_views (default 5); min_zoom_level (0.75); zoom_gap (0.75); zoom_std (0.2); nested (true)"
     ),
 ];

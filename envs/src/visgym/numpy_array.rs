@@ -234,6 +234,89 @@ pub fn leaf_to_f64(v: &PyValue) -> Result<Option<f64>, PyException> {
     })
 }
 
+/// Python's `int(text)` in base 10: white space around (ASCII white space and non-ASCII
+/// Unicode spaces, not U+001C..U+001F), a sign, single underscores between digits, at
+/// most 4300 digits. `None` where Python raises `ValueError`; values beyond `i128`
+/// saturate. `ascii_space` strips only ASCII white space, as `int()` does for bytes.
+/// Non-ASCII digits, which Python also accepts in a str, are rejected here.
+pub fn parse_python_int(text: &str, ascii_space: bool) -> Option<i128> {
+    let t = if ascii_space {
+        text.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r'))
+    } else {
+        text.trim()
+    };
+    let (negative, body) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let bytes = body.as_bytes();
+    let mut value: i128 = 0;
+    let mut digits = 0;
+    for (i, &c) in bytes.iter().enumerate() {
+        if c == b'_' {
+            let between = i > 0
+                && bytes[i - 1].is_ascii_digit()
+                && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+            if !between {
+                return None;
+            }
+        } else if c.is_ascii_digit() {
+            digits += 1;
+            value = value
+                .saturating_mul(10)
+                .saturating_add(i128::from(c - b'0'));
+        } else {
+            return None;
+        }
+    }
+    // CPython 3.11 refuses to convert more digits than sys.get_int_max_str_digits().
+    if digits == 0 || digits > 4300 {
+        return None;
+    }
+    Some(if negative { -value } else { value })
+}
+
+/// numpy's `OverflowError` for a Python int outside a C `long`.
+fn c_long_overflow() -> PyException {
+    PyException {
+        class: "OverflowError",
+        message: "Python int too large to convert to C long".into(),
+    }
+}
+
+/// One leaf as numpy fills an integer array from it (`np.asarray(x, dtype=int32)`):
+/// Python's `int(v)`, then a C `long` (the caller wraps it to the array's width, as
+/// numpy 1.26 still does with a warning). `Ok(None)` where numpy raises
+/// `ValueError`/`TypeError` (which `Box.contains` treats as "not in the space"), `Err`
+/// where it raises `OverflowError`.
+pub fn leaf_to_i64(v: &PyValue) -> Result<Option<i64>, PyException> {
+    let wide = |w: i128| i64::try_from(w).map(Some).map_err(|_| c_long_overflow());
+    match v {
+        PyValue::Bool(b) => Ok(Some(i64::from(*b))),
+        PyValue::Int(i) => i.as_i64().map(Some).ok_or_else(c_long_overflow),
+        PyValue::Float(f) if f.is_nan() => Ok(None),
+        PyValue::Float(f) if f.is_infinite() => Err(PyException {
+            class: "OverflowError",
+            message: "cannot convert float infinity to integer".into(),
+        }),
+        // `int()` truncates; 2**63 itself is already too large.
+        PyValue::Float(f) => {
+            let t = f.trunc();
+            if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&t) {
+                Ok(Some(t as i64))
+            } else {
+                Err(c_long_overflow())
+            }
+        }
+        PyValue::Str(s) => parse_python_int(s, false).map_or(Ok(None), wide),
+        PyValue::Bytes(b) if b.is_ascii() => std::str::from_utf8(b)
+            .ok()
+            .and_then(|s| parse_python_int(s, true))
+            .map_or(Ok(None), wide),
+        _ => Ok(None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,5 +367,44 @@ mod tests {
         assert_eq!(parse_python_float("0x10"), None);
         assert_eq!(parse_python_float(""), None);
         assert_eq!(parse_python_float("True"), None);
+    }
+
+    /// What `np.asarray(v, dtype=np.int32)` does with one value (numpy 1.26.4): the
+    /// converted value, "none" for ValueError/TypeError, or the exception raised.
+    #[test]
+    fn ints_convert_like_numpy() {
+        let conv = |s: &str| {
+            let v = literal_eval(s).unwrap();
+            match leaf_to_i64(&v) {
+                Ok(Some(i)) => (i as i32).to_string(),
+                Ok(None) => "none".to_string(),
+                Err(e) => e.message,
+            }
+        };
+        let too_large = "Python int too large to convert to C long";
+        assert_eq!(conv("15.7"), "15");
+        assert_eq!(conv("-360.99"), "-360");
+        assert_eq!(conv("4294967301"), "5");
+        assert_eq!(conv("4294967301.0"), "5");
+        assert_eq!(conv("9223372036854775807"), "-1");
+        assert_eq!(conv("9223372036854775808"), too_large);
+        assert_eq!(conv("1e19"), too_large);
+        assert_eq!(conv("1e400"), "cannot convert float infinity to integer");
+        assert_eq!(conv("' 15 '"), "15");
+        assert_eq!(conv("'\\x1c15'"), "none");
+        assert_eq!(conv("'\\u00a0-15'"), "-15");
+        assert_eq!(conv("'1_5'"), "15");
+        assert_eq!(conv("'007'"), "7");
+        assert_eq!(conv("'+12'"), "12");
+        assert_eq!(conv("'9223372036854775808'"), too_large);
+        assert_eq!(conv("b' 7'"), "7");
+        assert_eq!(conv("b'\\xa015'"), "none");
+        for bad in [
+            "'15.5'", "'1__5'", "'_15'", "'15_'", "''", "'+'", "'0x10'", "None", "1j", "b'1e3'",
+        ] {
+            assert_eq!(conv(bad), "none", "{bad}");
+        }
+        assert_eq!(conv(&format!("'{}'", "1".repeat(4301))), "none");
+        assert_eq!(conv(&format!("'{}'", "1".repeat(4300))), too_large);
     }
 }

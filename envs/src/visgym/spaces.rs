@@ -3,7 +3,7 @@
 //! `('move', (1.0, 2))` is in `MultiDiscrete([11, 4])`, `['15', 0, 0]` is in a float
 //! `Box`, and some payloads make the reference raise instead of answering.
 
-use super::numpy_array::{discover, dtype_of, leaf_to_f64, DType};
+use super::numpy_array::{discover, dtype_of, leaf_to_f64, leaf_to_i64, DType};
 use super::python::{PyException, PyValue};
 
 /// An argument space of one action function.
@@ -27,6 +27,13 @@ pub enum ArgSpace {
     Box {
         low: f32,
         high: f32,
+        shape: Vec<usize>,
+    },
+    /// An int32 array of `shape` within `[low, high]` elementwise: each value as
+    /// Python's `int()` makes it, wrapped to 32 bits (`4294967301` is 5).
+    IntBox {
+        low: i64,
+        high: i64,
         shape: Vec<usize>,
     },
     /// A string of `min..=max` ASCII letters and digits.
@@ -69,6 +76,7 @@ impl ArgSpace {
             }
             ArgSpace::Permutation { n, start } => permutation_contains(*n, *start, x),
             ArgSpace::Box { low, high, shape } => box_contains(*low, *high, shape, x),
+            ArgSpace::IntBox { low, high, shape } => int_box_contains(*low, *high, shape, x),
         }
     }
 }
@@ -173,6 +181,28 @@ fn box_contains(low: f32, high: f32, shape: &[usize], x: &PyValue) -> Result<boo
     Ok(values.iter().all(|&v| v >= low && v <= high))
 }
 
+fn int_box_contains(
+    low: i64,
+    high: i64,
+    shape: &[usize],
+    x: &PyValue,
+) -> Result<bool, PyException> {
+    let Ok(d) = discover(x) else {
+        return Ok(false);
+    };
+    let mut values = Vec::with_capacity(d.leaves.len());
+    for leaf in &d.leaves {
+        match leaf_to_i64(leaf)? {
+            Some(v) => values.push(i64::from(v as i32)),
+            None => return Ok(false),
+        }
+    }
+    if d.shape != shape {
+        return Ok(false);
+    }
+    Ok(values.iter().all(|&v| low <= v && v <= high))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,6 +246,23 @@ mod tests {
             contains(&b, &format!("[1{}, 0, 0]", "0".repeat(400))),
             "OverflowError"
         );
+        let ib = ArgSpace::IntBox {
+            low: -360,
+            high: 360,
+            shape: vec![],
+        };
+        assert_eq!(contains(&ib, "360.9"), "true");
+        assert_eq!(contains(&ib, "361"), "false");
+        assert_eq!(contains(&ib, "'15'"), "true");
+        assert_eq!(contains(&ib, "'15.5'"), "false");
+        assert_eq!(contains(&ib, "4294967301"), "true");
+        assert_eq!(contains(&ib, "2147483648"), "false");
+        assert_eq!(contains(&ib, "1e10"), "false");
+        assert_eq!(contains(&ib, "1e400"), "OverflowError");
+        assert_eq!(contains(&ib, "[15]"), "false");
+        assert_eq!(contains(&ib, "[1e400]"), "OverflowError");
+        assert_eq!(contains(&ib, "['abc', 1e400]"), "false");
+        assert_eq!(contains(&ib, "None"), "false");
         let t = ArgSpace::text4();
         assert_eq!(contains(&t, "'stop'"), "true");
         assert_eq!(contains(&t, "'halt!'"), "false");

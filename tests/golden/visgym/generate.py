@@ -17,7 +17,7 @@ level; they are replaced by an inert stub because only its state is recorded her
 
 Writes tests/golden/visgym/*.json.gz (replayed by tests/tests/visgym_golden.rs); `lanczos`
 needs Pillow alone: Pillow's resize as the harness shrinks frames (bench/src/lanczos.rs).
-Jigsaw plays the bundled image set (public/visgym-images/images.zip, built by
+Jigsaw and Colorization play the bundled image set (public/visgym-images/images.zip, built by
 scripts/visgym-images/build.py), unpacked into a temporary folder as the reference takes
 a directory; `image_listing` lists a temporary folder of awkward names.
 """
@@ -400,6 +400,8 @@ def gen_env(adapter):
             "prompts": adapter.prompts(env),
             "instances": instances,
         }
+        if hasattr(adapter, "frame_mask"):
+            data["frame_mask"] = adapter.frame_mask(env)
         write(f"{adapter.name}_{level}", data)
 
 
@@ -940,6 +942,233 @@ class JigsawAdapter:
         return [w, h]
 
 
+class MentalRotation2dAdapter:
+    name = "mental_rotation_2d"
+    bad = [
+        "('rotate', 10.0)", "('rotate', 181)", "('rotate', -181)", "('rotate', True)", "('rotate', '15')",
+        "('rotate', [15])", "('rotate', None)", "('rotate', 99999999999999999999)", "('rotate', 1+0j)",
+        "('rotate', (1,))", "('rotate', -180)", "('rotate', 180)",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.mental_rotation_2d.mental_rotation_2d import MentalRotation2DEnv
+
+        return MentalRotation2DEnv(sample_dir=bundled_dir(), seed=seed, tolerance=10.0 if level == "easy" else 5.0)
+
+    def state(self, env, at_reset):
+        s = {"agent_angle": float(env.agent_angle)}
+        if at_reset:
+            s["secret_angle"] = float(env.secret_angle)
+            s["image_name"] = env.current_image_name
+            s["candidates"] = [os.path.relpath(str(p), bundled_dir()) for p in env.candidates]
+        return s
+
+    def observe(self, env, row):
+        pass  # frames: layout and size only (OpenCV's fixed-point resize and warp)
+
+    def oracle(self, env):
+        # The solver draws its cut points from the environment's generator: a copy keeps
+        # the episode's own draws (unseeded resets) as they are.
+        import copy
+
+        return copy.deepcopy(env).solve()
+
+    def solve(self, env):
+        import copy
+
+        return {
+            "oracle": copy.deepcopy(env).solve(),
+            "steps_1": copy.deepcopy(env).solve(num_steps=1),
+            "steps_3": copy.deepcopy(env).solve(num_steps=3),
+            "steps_9": copy.deepcopy(env).solve(num_steps=9),
+        }
+
+    def random_action(self, rng, env):
+        return f"('rotate', {rng.randint(-180, 180)})"
+
+    def prompts(self, env):
+        return {"rgb_array": env.get_prompt(), "ansi": None}
+
+    def frame_size(self, env):
+        h, w, _ = env._get_obs().shape
+        return [w, h]
+
+
+class ZoomInAdapter:
+    name = "zoom_in_puzzle"
+    continuous = True
+    bad = [
+        "('swap', (1.0, 2))", "('swap', (1, 2.0))", "('swap', (1.5, 2))", "('swap', (1+0j, 2))", "('swap', (1, 2+0j))",
+        "('swap', (0, 1))", "('swap', (1, 9))", "('swap', (True, 2))", "('swap', (1,))", "('swap', (1, 2, 3))",
+        "('swap', [1, 2])", "('swap', ('1', 2))", "('swap', (1, (2,)))", "('swap', 12)", "('swap', (2, 2))",
+        "('reorder', (1, 2, 3, 4))", "('reorder', [1, 2, 3])", "('reorder', [0, 1, 2, 3])", "('reorder', [1, 1, 2, 3])",
+        "('reorder', [1.0, 2, 3, 4])", "('reorder', [True, 2, 3, 4])", "('reorder', [1, 2, 3, 4, 5])",
+        "('reorder', [1, 2, 3, 4, 5, 6])", "('reorder', None)", "('reorder', '1234')", "('stop','stop')",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.zoom_in_puzzle.zoom_in_puzzle import ZoomInPuzzleEnv
+
+        return ZoomInPuzzleEnv(
+            sample_dir=bundled_dir(), seed=seed, num_zoom_views=4 if level == "easy" else 5,
+            min_zoom_level=0.75, zoom_gap=0.75, zoom_std=0.2, nested=True,
+        )
+
+    def state(self, env, at_reset):
+        s = {"current_view_order": [int(v) for v in env.current_view_order]}
+        if at_reset:
+            s["zoom_levels"] = [float(z) for z in env.zoom_levels]
+            s["crop_boxes"] = [[int(v) for v in b] for b in env.crop_boxes]
+            s["image_name"] = os.path.relpath(env.images[env.sample_sequence[env.sample_idx]], env.sample_dir)
+            s["sample_sequence"] = env.sample_sequence.tolist()
+        return s
+
+    @staticmethod
+    def frame_mask(env):
+        """The slot numbers' boxes (DejaVu Sans text), blanked on both sides: the rest of
+        the frame is compared pixel for pixel."""
+        return [[224 * k + 180, 170, 44, 54] for k in range(1, env.num_zoom_views + 1)]
+
+    def observe(self, env, row):
+        import numpy as np
+
+        frame = np.ascontiguousarray(env._get_obs(), dtype=np.uint8).copy()
+        for x, y, w, h in self.frame_mask(env):
+            frame[y:y + h, x:x + w] = 0
+        row["m"] = hashlib.sha256(frame.tobytes()).hexdigest()
+
+    def oracle(self, env):
+        return env.solve()
+
+    def solve(self, env):
+        return {"oracle": env.solve(), "swap": env.solve(strategy="swap")}
+
+    def random_action(self, rng, env):
+        n = env.num_zoom_views
+        if rng.random() < 0.2:
+            p = list(range(1, n + 1))
+            rng.shuffle(p)
+            return f"('reorder', {p})"
+        return f"('swap', ({rng.randint(1, n)}, {rng.randint(1, n)}))"
+
+    def prompts(self, env):
+        return {"rgb_array": env.get_prompt(), "ansi": None}
+
+    def frame_size(self, env):
+        h, w, _ = env._get_obs().shape
+        return [w, h]
+
+
+class ColorizationAdapter:
+    name = "colorization"
+    # Payloads that exercise the int32 Box: the reference converts with Python's int(),
+    # wraps into int32, raises OverflowError beyond int64, and then applies the
+    # unconverted payload (float() for rotate, int() for saturate).
+    bad = [
+        "('rotate', 361)", "('rotate', -361)", "('rotate', 360.9)", "('rotate', -360.99)", "('rotate', '15')",
+        "('rotate', ' 15 ')", "('rotate', '15.5')", "('rotate', '1_5')", "('rotate', b'15')", "('rotate', True)",
+        "('rotate', None)", "('rotate', 1j)", "('rotate', [15])", "('rotate', (15,))", "('rotate', 1e10)",
+        "('rotate', 1e400)", "('rotate', 4294967301)", "('rotate', 9223372036854775807)",
+        "('rotate', 9223372036854775808)", "('rotate', 2147483648)", "('rotate', [1e400])", "('rotate', 'abc')",
+        "('rotate', 4294967301.0)", "('rotate', -0.0)", "('rotate', 0.1)", "('rotate', '\\x1c15')",
+        "('rotate', '\\u00a0-15')", "('rotate', '007')", "('rotate', '9223372036854775807')", "('rotate', 1e19)",
+        "('rotate', [1, (2, 3)])", "('rotate', ['abc', 1e400])", "('saturate', 256)", "('saturate', -256)",
+        "('saturate', 255.9)", "('saturate', '-40')", "('saturate', b' 7')", "('saturate', False)",
+        "('saturate', 4294967296)", "('saturate', 9223372036854775807)", "('saturate', [1, 2])", "('saturate', '')",
+        "('saturate', 1e19)", "('saturate', -7.9)", "('saturate', '+12')", "('saturate', b'1e3')",
+        "('stop', 'ok')", "('Rotate', 5)", "('rotate', 5, 6)",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.colorization.colorization import ColorizationEnv
+
+        # The evaluation harness's settings (inference/utils.py).
+        return ColorizationEnv(
+            sample_dir=bundled_dir(), seed=seed, circle_size=20, region_radius=30,
+            accuracy_radius=11 if level == "easy" else 16, max_steps=25, min_brightness=25, max_brightness=230,
+        )
+
+    def state(self, env, at_reset):
+        s = {"current_hue": float(env.current_hue), "current_sat": int(env.current_sat)}
+        if at_reset:
+            s["image_name"] = os.path.relpath(env.user_image_path, env.sample_dir)
+            s["candidates"] = [os.path.relpath(str(p), env.sample_dir) for p in env.candidates]
+            s["target_pos"] = [int(v) for v in env.target_pos]
+            s["target_hue"] = float(env.target_hue)
+            s["target_sat"] = int(env.target_sat)
+            s["target_val"] = int(env.target_val)
+        return s
+
+    def observe(self, env, row):
+        import numpy as np
+
+        frame = np.ascontiguousarray(env._get_obs(), dtype=np.uint8)
+        row["h"] = hashlib.sha256(frame.tobytes()).hexdigest()
+
+    # The solver draws from the environment's generator; it runs on a copy so that the
+    # episode (and the next unseeded reset) continues as if it had not been asked.
+    def oracle(self, env):
+        import copy
+
+        return copy.deepcopy(env).solve()
+
+    def solve(self, env):
+        import copy
+
+        return {
+            "oracle": self.oracle(env),
+            "steps_6": copy.deepcopy(env).solve(num_steps=6),
+            "steps_11": copy.deepcopy(env).solve(num_steps=11),
+        }
+
+    def random_action(self, rng, env):
+        u = rng.random()
+        if u < 0.4:
+            return f"('rotate', {rng.choice([rng.randrange(-200, 201), round(rng.uniform(-360, 360), rng.randrange(1, 4))])})"
+        if u < 0.8:
+            return f"('saturate', {rng.choice([rng.randrange(-120, 121), round(rng.uniform(-255, 255), 1)])})"
+        if u < 0.9:
+            return f"('rotate', {rng.choice([5, -5, 30, -30, 180, -180, 360, -360])})"
+        return f"('saturate', {rng.choice([10, -10, 40, -40, 255, -255])})"
+
+    def prompts(self, env):
+        return {"rgb_array": env.get_prompt(), "ansi": None}
+
+    def frame_size(self, env):
+        h, w, _ = env._get_obs().shape
+        return [w, h]
+
+
+def gen_jpeg():
+    """JPEG pictures as Pillow and OpenCV decode them (the reference's two readers), to
+    measure how far our decoder is from theirs: small crops of bundled pictures, encoded
+    with Pillow at several qualities, subsamplings and progressive."""
+    import base64
+    import io
+
+    import cv2
+    import numpy as np
+    from PIL import Image
+
+    rows = []
+    for name, box in [("photos/coffee.png", (40, 30, 120, 90)), ("photos/astronaut.png", (100, 20, 181, 79)),
+                      ("procedural/shapes_b.png", (10, 10, 97, 71))]:
+        img = Image.open(os.path.join(bundled_dir(), name)).convert("RGB").crop(box)
+        for quality, subsampling, progressive in [(75, 2, False), (95, 0, False), (90, 1, True), (50, 2, True)]:
+            buf = io.BytesIO()
+            img.save(buf, "JPEG", quality=quality, subsampling=subsampling, progressive=progressive)
+            data = buf.getvalue()
+            pil = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+            bgr = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            rows.append({
+                "picture": name, "quality": quality, "subsampling": subsampling, "progressive": progressive,
+                "jpeg": base64.b64encode(data).decode(),
+                "pillow": base64.b64encode(pil.tobytes()).decode(),
+                "opencv": base64.b64encode(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB).tobytes()).decode(),
+            })
+    write("jpeg", rows)
+
+
 # ----- the harness's Lanczos shrink ----------------------------------------------------
 
 # Frame sizes the harness shrinks (longer side over 336) and two pictures each: smooth
@@ -991,7 +1220,11 @@ GENERATORS = {
     "matchstick_rotation": lambda: gen_env(MatchstickRotationAdapter()),
     "mental_rotation_3d_cube": lambda: gen_env(CubeAdapter()),
     "image_listing": gen_image_listing,
+    "jpeg": gen_jpeg,
     "jigsaw": lambda: gen_env(JigsawAdapter()),
+    "mental_rotation_2d": lambda: gen_env(MentalRotation2dAdapter()),
+    "zoom_in_puzzle": lambda: gen_env(ZoomInAdapter()),
+    "colorization": lambda: gen_env(ColorizationAdapter()),
 }
 
 

@@ -3,10 +3,12 @@
 //! windowed-sinc weights normalised and rounded to 22-bit fixed point, a horizontal pass
 //! over the rows the vertical pass needs, then the vertical pass (in Pillow 13 the
 //! other way round when the height shrinks far more than the width), each rounding and
-//! clipping to 8 bits. Checked against Pillow by `tests/golden/visgym/lanczos.json.gz`. VisGym's harness shrinks every frame this way before JPEG
-//! encoding. Transcendentals go through `libm`, so native and wasm builds agree.
+//! clipping to 8 bits. Checked against Pillow by `tests/golden/visgym/lanczos.json.gz`.
+//! VisGym's harness shrinks every frame this way before JPEG encoding (`bench::encode`),
+//! and Zoom-In draws its tiles with it. Transcendentals go through `libm`, so native and
+//! wasm builds agree.
 
-use envs::Frame;
+use crate::core::frame::Frame;
 
 /// Fixed-point precision of the weights (Pillow's `PRECISION_BITS`, 32 − 8 − 2).
 const PRECISION_BITS: u32 = 22;

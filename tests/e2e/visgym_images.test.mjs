@@ -1,0 +1,116 @@
+// End-to-end checks of VisGym's image environments in headless Chromium:
+//   node --test tests/e2e/visgym_images.test.mjs
+// after `trunk build --config trunk.toml --release` (the site in dist/, or PLAYBENCH_DIST).
+//
+// Jigsaw plays the bundled pictures, fetched when it opens (public/visgym-images/), and
+// a person solves seed 0 by dragging pieces; then it plays a folder the person picks,
+// and a reload asks for that folder again (a page cannot reopen it) and plays the same
+// episode once it is picked (docs/visgym.md, "Image sets").
+
+import { after, afterEach, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expectText, framePoint, pageHarness } from './support.mjs';
+import { encodePng } from './png.mjs';
+
+const TIMEOUT = 120_000;
+const harness = pageHarness({ before, after, afterEach });
+
+async function drag(page, from, to) {
+  const [x0, y0] = await framePoint(page, from);
+  const [x1, y1] = await framePoint(page, to);
+  await page.mouse.move(x0, y0);
+  await page.mouse.down();
+  await page.mouse.move(x1, y1, { steps: 6 });
+  await page.mouse.up();
+}
+
+async function frameSize(page) {
+  return page.getByTestId('frame').evaluate((c) => [c.width, c.height]);
+}
+
+test('jigsaw/easy loads the bundled pictures when opened and is solved by dragging pieces', { timeout: TIMEOUT }, async () => {
+  const page = await harness.open('/');
+  const card = page.locator('[data-env-id="jigsaw/easy"]');
+  await card.getByTestId('needs-pictures-thumb').waitFor();
+
+  const zips = [];
+  page.on('request', (r) => r.url().endsWith('/visgym-images/images.zip') && zips.push(r.url()));
+  await page.goto(`${harness.url()}/play?env=jigsaw/easy&seed=0`);
+  await expectText(page.getByTestId('env-id'), 'jigsaw/easy');
+  await page.getByTestId('pointer-hint').waitFor();
+  assert.equal(zips.length, 1, 'the bundled set is fetched once, when the puzzle opens');
+  // Seed 0 plays procedural/shapes_a.png (320×240): 2×2 pieces with one-pixel borders.
+  assert.deepEqual(await frameSize(page), [324, 244]);
+  // The target arrangement of seed 0 is [2, 0, 1, 3] (the driver's reset state): swap
+  // the pieces at positions 0 and 2, then 1 and 2; Enter stops.
+  const centre = [[81, 61], [243, 61], [81, 183], [243, 183]];
+  await drag(page, centre[0], centre[2]);
+  await expectText(page.getByTestId('step-count'), '1');
+  await drag(page, centre[1], centre[2]);
+  await expectText(page.getByTestId('step-count'), '2');
+  await page.getByTestId('frame').focus();
+  await page.keyboard.press('Enter');
+  await expectText(page.getByTestId('step-count'), '3');
+  assert.equal(await page.locator('.status').getAttribute('data-outcome'), 'success');
+});
+
+// Each other image environment opens on the bundled pictures at the reference's frame
+// size, takes a key and stops with Enter.
+for (const [env, size, key] of [
+  ['zoom_in_puzzle/easy', [1120, 224], null],
+  ['colorization/easy', null, 'ArrowRight'],
+  ['mental_rotation_2d/hard', [256, 128], 'ArrowLeft'],
+]) {
+  test(`${env} opens on the bundled pictures and plays by keys`, { timeout: TIMEOUT }, async () => {
+    const page = await harness.open(`/play?env=${env}&seed=1`);
+    await expectText(page.getByTestId('env-id'), env);
+    await page.getByTestId('pointer-hint').waitFor();
+    if (size) assert.deepEqual(await frameSize(page), size);
+    await page.getByTestId('frame').focus();
+    let steps = 0;
+    if (key) {
+      await page.keyboard.press(key);
+      await expectText(page.getByTestId('step-count'), String(++steps));
+    }
+    await page.keyboard.press('Enter');
+    await expectText(page.getByTestId('step-count'), String(++steps));
+    assert.match(await page.locator('.status').getAttribute('data-outcome'), /^(success|terminated)$/);
+  });
+}
+
+test('jigsaw plays a picked folder, and a reload asks for the folder again', { timeout: TIMEOUT }, async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pictures-'));
+  const folder = path.join(dir, 'MyPictures');
+  await fs.mkdir(path.join(folder, 'sub'), { recursive: true });
+  const picture = (width, height, shade) => {
+    const data = new Uint8Array(width * height * 4);
+    for (let i = 0; i < width * height; i++) data.set([(i * 7) % 256, shade, (i >> 3) % 256, 255], i * 4);
+    return encodePng({ width, height, data });
+  };
+  await fs.writeFile(path.join(folder, 'a.png'), picture(101, 77, 40));
+  await fs.writeFile(path.join(folder, 'sub', 'c.png'), picture(101, 77, 200));
+  await fs.writeFile(path.join(folder, 'notes.txt'), 'not a picture');
+  try {
+    const page = await harness.open('/play?env=jigsaw/easy&seed=3');
+    await page.getByTestId('pointer-hint').waitFor();
+    await page.getByTestId('picture-folder').setInputFiles(folder);
+    await expectText(page.getByTestId('kwargs'), '{"sample_dir":"MyPictures"}');
+    assert.match(decodeURIComponent(page.url()), /kwargs=\{"sample_dir":"MyPictures"\}/);
+    await page.getByTestId('pointer-hint').waitFor();
+    assert.deepEqual(await frameSize(page), [105, 81]);
+    const pixels = () => page.getByTestId('frame').evaluate((c) => c.toDataURL());
+    const before = await pixels();
+
+    await page.reload();
+    await page.getByTestId('needs-folder').waitFor();
+    await page.getByTestId('picture-folder').setInputFiles(folder);
+    await page.getByTestId('pointer-hint').waitFor();
+    assert.deepEqual(await frameSize(page), [105, 81]);
+    assert.equal(await pixels(), before, 'the same episode, pixel for pixel');
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+});
