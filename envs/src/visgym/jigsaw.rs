@@ -318,7 +318,8 @@ Example for 2x2: (0,0)->0, (0,1)->1, (1,0)->2, (1,1)->3.\n",
                     if fx >= fw {
                         break;
                     }
-                    let inside = (BORDER..BORDER + pw).contains(&x) && (BORDER..BORDER + ph).contains(&y);
+                    let inside =
+                        (BORDER..BORDER + pw).contains(&x) && (BORDER..BORDER + ph).contains(&y);
                     let rgb = if inside {
                         image.pixel((sx + x - BORDER) as u32, (sy + y - BORDER) as u32)
                     } else {
@@ -506,8 +507,15 @@ mod tests {
         let before = env.state_json(false);
         env.reset(None);
         let failure = env.reset_failure().unwrap();
-        assert_eq!((failure.class, failure.message.as_str()), ("Exception", "All samples exhausted"));
-        assert_eq!(env.state_json(false), before, "the last episode's state stays");
+        assert_eq!(
+            (failure.class, failure.message.as_str()),
+            ("Exception", "All samples exhausted")
+        );
+        assert_eq!(
+            env.state_json(false),
+            before,
+            "the last episode's state stays"
+        );
 
         let bad = ImageFile::new("zz.png", &b"not a picture"[..]);
         let mut env = jigsaw(one_picture_and(vec![bad]));
@@ -517,7 +525,13 @@ mod tests {
         let failure = env.reset_failure().unwrap();
         assert!(failure.message.contains("zz.png"), "{failure:?}");
         let empty = Arc::new(ImageSet::new(vec![ImageFile::new("a.txt", &b""[..])]).unwrap());
-        assert!(Jigsaw::new(JigsawConfig { rows: 2, cols: 2, seed: 0, images: empty }).is_err());
+        assert!(Jigsaw::new(JigsawConfig {
+            rows: 2,
+            cols: 2,
+            seed: 0,
+            images: empty
+        })
+        .is_err());
     }
 
     #[test]
@@ -527,9 +541,18 @@ mod tests {
         let (w, h) = env.frame_size();
         let (x0, y0) = (5.0, 5.0);
         let (x1, y1) = (f64::from(w) - 5.0, f64::from(h) - 5.0);
-        let drag = Gesture::Drag { from: (x0, y0), to: (x1, y1) };
-        assert_eq!(env.pointer_action(drag).as_deref(), Some("('swap', ((0, 0), (1, 1)))"));
-        let same = Gesture::Drag { from: (x0, y0), to: (x0 + 3.0, y0) };
+        let drag = Gesture::Drag {
+            from: (x0, y0),
+            to: (x1, y1),
+        };
+        assert_eq!(
+            env.pointer_action(drag).as_deref(),
+            Some("('swap', ((0, 0), (1, 1)))")
+        );
+        let same = Gesture::Drag {
+            from: (x0, y0),
+            to: (x0 + 3.0, y0),
+        };
         assert_eq!(env.pointer_action(same), None);
         let before = env.current.clone();
         env.step("('swap', ((0, 0), (1, 1)))").unwrap();

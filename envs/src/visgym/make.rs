@@ -10,15 +10,15 @@ use serde_json::{Map, Value};
 use super::colorization::{py_floordiv, Colorization, ColorizationConfig};
 use super::images::{shelf, ImageSet, BUNDLED};
 use super::jigsaw::{Jigsaw, JigsawConfig};
-use super::mental_rotation_2d::{MentalRotation2d, MentalRotation2dConfig};
-use super::zoom_in_puzzle::{ZoomIn, ZoomInConfig};
 use super::matchstick_equation::{MatchstickEquation, MatchstickEquationConfig};
 use super::matchstick_rotation::{MatchstickRotation, MatchstickRotationConfig};
 use super::maze_2d::{Maze2d, Maze2dConfig};
 use super::maze_3d::{Maze3d, Maze3dConfig};
+use super::mental_rotation_2d::{MentalRotation2d, MentalRotation2dConfig};
 use super::mental_rotation_3d_cube::{ActionFrame, CubeConfig, MentalRotation3dCube};
 use super::patch_reassembly::{PatchReassembly, PatchReassemblyConfig};
 use super::sliding_block::{SlidingBlock, SlidingBlockConfig};
+use super::zoom_in_puzzle::{ZoomIn, ZoomInConfig};
 use super::VisGymEnv;
 
 /// Reads keyword arguments, remembering which were used.

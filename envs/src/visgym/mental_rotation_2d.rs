@@ -106,7 +106,10 @@ impl MentalRotation2d {
         // Python's round() halves to even; the angles are whole here.
         let total = delta.abs().round_ties_even() as i64;
         if total <= 1 {
-            return vec![format!("('rotate', {})", delta.round_ties_even() as i64), stop];
+            return vec![
+                format!("('rotate', {})", delta.round_ties_even() as i64),
+                stop,
+            ];
         }
         let steps = match num_steps {
             None => rng.integers(2, 5).unwrap_or(2),
@@ -184,7 +187,12 @@ fn bilinear(img: &RgbImage, x: f64, y: f64) -> Option<[u8; 3]> {
             [f64::from(p[0]), f64::from(p[1]), f64::from(p[2])]
         }
     };
-    let (a, b, c, d) = (px(x0, y0), px(x0 + 1, y0), px(x0, y0 + 1), px(x0 + 1, y0 + 1));
+    let (a, b, c, d) = (
+        px(x0, y0),
+        px(x0 + 1, y0),
+        px(x0, y0 + 1),
+        px(x0 + 1, y0 + 1),
+    );
     let mut out = [0u8; 3];
     for k in 0..3 {
         let top = a[k] * (1.0 - ax) + b[k] * ax;
@@ -234,7 +242,8 @@ fn disc_crop(img: &mut RgbImage) {
             }
         }
     };
-    let (mut err, mut dx, mut dy, mut plus, mut minus) = (0i64, radius, 0i64, 1i64, (radius << 1) - 1);
+    let (mut err, mut dx, mut dy, mut plus, mut minus) =
+        (0i64, radius, 0i64, 1i64, (radius << 1) - 1);
     while dx >= dy {
         span(cy + dy, cx - dx, cx + dx);
         span(cy - dy, cx - dx, cx + dx);
@@ -394,7 +403,13 @@ Please respond with exactly one action and its arguments in the specified format
 
     fn functions(&self) -> Vec<(&'static str, ArgSpace)> {
         vec![
-            ("rotate", ArgSpace::Discrete { n: 361, start: -180 }),
+            (
+                "rotate",
+                ArgSpace::Discrete {
+                    n: 361,
+                    start: -180,
+                },
+            ),
             ("stop", ArgSpace::text4()),
         ]
     }
@@ -491,14 +506,25 @@ mod tests {
         let rows: Vec<String> = img
             .data
             .chunks_exact(27)
-            .map(|r| r.chunks_exact(3).map(|p| if p[0] > 0 { '#' } else { '.' }).collect())
+            .map(|r| {
+                r.chunks_exact(3)
+                    .map(|p| if p[0] > 0 { '#' } else { '.' })
+                    .collect()
+            })
             .collect();
         // cv2.circle(np.zeros((9, 9), np.uint8), (4, 4), 4, 255, -1)
         assert_eq!(
             rows,
             [
-                "....#....", "..#####..", ".#######.", ".#######.", "#########", ".#######.",
-                ".#######.", "..#####..", "....#...."
+                "....#....",
+                "..#####..",
+                ".#######.",
+                ".#######.",
+                "#########",
+                ".#######.",
+                ".#######.",
+                "..#####..",
+                "....#...."
             ]
         );
     }

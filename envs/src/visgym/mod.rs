@@ -38,8 +38,8 @@ mod rotation3;
 pub mod signature;
 mod sliding_block;
 mod solve_kwargs;
-mod zoom_in_puzzle;
 pub mod spaces;
+mod zoom_in_puzzle;
 
 use serde_json::Value;
 
@@ -51,8 +51,8 @@ use crate::core::kwargs::Kwargs;
 use crate::core::spec::{wrap, EnvSpec, Family, Variant};
 pub use action::{StepResult, VisAction};
 pub use colorization::{Colorization, ColorizationConfig};
-pub use make::make;
 pub use jigsaw::{Jigsaw, JigsawConfig};
+pub use make::make;
 pub use matchstick_equation::{MatchstickEquation, MatchstickEquationConfig, SolveStrategy};
 pub use matchstick_rotation::{MatchstickRotation, MatchstickRotationConfig};
 pub use maze_2d::{Maze2d, Maze2dConfig};
@@ -174,7 +174,12 @@ pub const NAMES: [&str; 7] = [
 ];
 
 /// The environments that play pictures of an image set (`sample_dir`).
-pub const IMAGE_NAMES: [&str; 4] = ["jigsaw", "colorization", "mental_rotation_2d", "zoom_in_puzzle"];
+pub const IMAGE_NAMES: [&str; 4] = [
+    "jigsaw",
+    "colorization",
+    "mental_rotation_2d",
+    "zoom_in_puzzle",
+];
 
 pub static FAMILY: Family = Family {
     id: "visgym",

@@ -95,7 +95,14 @@ fn label(frame: &mut Frame, x0: i64, text: &str) {
     frame.fill_rect(tx - 10, ty - 10, tw + 21, th + 21, [0, 0, 0]);
     let scale = 3;
     let w = i64::from(font::text_width(text, scale));
-    font::draw_text(frame, tx + (tw - w) / 2, ty + 2, text, scale, [255, 255, 255]);
+    font::draw_text(
+        frame,
+        tx + (tw - w) / 2,
+        ty + 2,
+        text,
+        scale,
+        [255, 255, 255],
+    );
 }
 
 impl ZoomIn {
@@ -105,7 +112,10 @@ impl ZoomIn {
         }
         let samples = config.images.list(Listing::Recursive);
         if samples.is_empty() {
-            return Err("No images found in sample_dir (Zoom-In takes *.png, *.jpg, *.jpeg at any depth)".into());
+            return Err(
+                "No images found in sample_dir (Zoom-In takes *.png, *.jpg, *.jpeg at any depth)"
+                    .into(),
+            );
         }
         let mut rng = RandomState::new(config.seed);
         let sample_sequence = rng.permutation(samples.len());
@@ -150,7 +160,12 @@ impl ZoomIn {
             let (lo_x, hi_x, lo_y, hi_y) = if c.nested {
                 w = w.min(prev[2] - prev[0]);
                 h = h.min(prev[3] - prev[1]);
-                (prev[0] + w / 2, prev[2] - w / 2 + 1, prev[1] + h / 2, prev[3] - h / 2 + 1)
+                (
+                    prev[0] + w / 2,
+                    prev[2] - w / 2 + 1,
+                    prev[1] + h / 2,
+                    prev[3] - h / 2 + 1,
+                )
             } else {
                 (w / 2, iw - w / 2, h / 2, ih - h / 2)
             };
@@ -191,7 +206,10 @@ impl ZoomIn {
                 (at + 1).to_string()
             })
             .collect();
-        vec![format!("('reorder', [{}])", p.join(", ")), "('stop','stop')".into()]
+        vec![
+            format!("('reorder', [{}])", p.join(", ")),
+            "('stop','stop')".into(),
+        ]
     }
 
     fn swap_solution(&self) -> Vec<String> {
@@ -518,6 +536,10 @@ Please respond with exactly one action and its arguments in the specified format
 
     /// Views not in their place.
     fn remaining(&self) -> f64 {
-        self.order.iter().enumerate().filter(|(i, v)| i != *v).count() as f64
+        self.order
+            .iter()
+            .enumerate()
+            .filter(|(i, v)| i != *v)
+            .count() as f64
     }
 }

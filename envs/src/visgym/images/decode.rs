@@ -70,7 +70,9 @@ fn decode_jpeg(bytes: &[u8]) -> Result<RgbImage, String> {
         .jpeg_set_out_colorspace(ColorSpace::RGB);
     let mut decoder = JpegDecoder::new_with_options(ZCursor::new(bytes), options);
     decoder.decode_headers().map_err(|e| e.to_string())?;
-    let (w, h) = decoder.dimensions().ok_or("no image size in the JPEG header")?;
+    let (w, h) = decoder
+        .dimensions()
+        .ok_or("no image size in the JPEG header")?;
     if w * h > MAX_PIXELS {
         return Err(format!("{w}x{h} pixels is too large"));
     }

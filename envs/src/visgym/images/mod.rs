@@ -73,7 +73,12 @@ impl ImageFile {
 
 impl fmt::Debug for ImageFile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ImageFile({:?}, {} bytes held)", self.path, self.held_bytes())
+        write!(
+            f,
+            "ImageFile({:?}, {} bytes held)",
+            self.path,
+            self.held_bytes()
+        )
     }
 }
 
@@ -207,30 +212,49 @@ mod tests {
     use super::*;
 
     fn set(paths: &[&str]) -> ImageSet {
-        ImageSet::new(
-            paths
-                .iter()
-                .map(|p| ImageFile::new(*p, &b""[..]))
-                .collect(),
-        )
-        .unwrap()
+        ImageSet::new(paths.iter().map(|p| ImageFile::new(*p, &b""[..])).collect()).unwrap()
     }
 
     #[test]
     fn listing_rules_follow_glob_and_pathlib() {
         let s = set(&[
-            "b.png", "a.PNG", "a/b/c.png", "a/x.jpeg", ".h.png", "d/.h.png", ".d/x.png",
-            "z.tif", "y.BMP", "a.png.txt", ".png", "x.", "b/z.jpg",
+            "b.png",
+            "a.PNG",
+            "a/b/c.png",
+            "a/x.jpeg",
+            ".h.png",
+            "d/.h.png",
+            ".d/x.png",
+            "z.tif",
+            "y.BMP",
+            "a.png.txt",
+            ".png",
+            "x.",
+            "b/z.jpg",
         ]);
         let names = |l| -> Vec<String> { s.list(l).into_iter().map(|f| f.path).collect() };
-        assert_eq!(names(Listing::TopAndOneDown), ["a/x.jpeg", "b.png", "b/z.jpg"]);
+        assert_eq!(
+            names(Listing::TopAndOneDown),
+            ["a/x.jpeg", "b.png", "b/z.jpg"]
+        );
         assert_eq!(
             names(Listing::Recursive),
             ["a/b/c.png", "a/x.jpeg", "b.png", "b/z.jpg"]
         );
         assert_eq!(
             names(Listing::RecursiveAnyCase),
-            [".d/x.png", ".h.png", "a.PNG", "a/b/c.png", "a/x.jpeg", "b.png", "b/z.jpg", "d/.h.png", "y.BMP", "z.tif"]
+            [
+                ".d/x.png",
+                ".h.png",
+                "a.PNG",
+                "a/b/c.png",
+                "a/x.jpeg",
+                "b.png",
+                "b/z.jpg",
+                "d/.h.png",
+                "y.BMP",
+                "z.tif"
+            ]
         );
     }
 

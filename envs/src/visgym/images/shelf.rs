@@ -38,6 +38,9 @@ pub fn names() -> Vec<String> {
 pub(crate) fn shelve_bundled_for_tests() {
     const ZIP: &[u8] = include_bytes!("../../../../public/visgym-images/images.zip");
     if get(super::BUNDLED).is_none() {
-        put(super::BUNDLED, ImageSet::from_zip(ZIP).expect("the bundled zip reads"));
+        put(
+            super::BUNDLED,
+            ImageSet::from_zip(ZIP).expect("the bundled zip reads"),
+        );
     }
 }
