@@ -16,12 +16,7 @@ const PICTURE_SUFFIXES: [&str; 6] = [".png", ".jpg", ".jpeg", ".bmp", ".tif", ".
 /// The most bytes of pictures a picked folder may hold (they are kept in memory).
 pub const MAX_FOLDER_BYTES: u64 = 1 << 30;
 
-/// Whether the environment plays pictures of an image set.
-pub fn plays_pictures(env_id: &str) -> bool {
-    let name = env_id.split('/').next().unwrap_or_default();
-    envs::spec(env_id).is_some_and(|s| s.family.id == envs::visgym::FAMILY.id)
-        && envs::visgym::IMAGE_NAMES.contains(&name)
-}
+pub use envs::visgym::plays_pictures;
 
 /// The set a request's kwargs name (`sample_dir`, the bundled set by default).
 pub fn set_name(kwargs: &serde_json::Map<String, serde_json::Value>) -> String {

@@ -208,7 +208,7 @@ impl Driver {
                 Some((shelve_folder(std::path::Path::new(&dir))?, dir))
             }
         };
-        if envs::visgym::IMAGE_NAMES.contains(&id.split('/').next().unwrap_or_default()) {
+        if envs::spec(&id).is_some_and(|s| envs::visgym::plays_pictures(s.id)) {
             shelve_sample_dir(kwargs.get("sample_dir"))?;
         }
         let env = envs::make(&id, &kwargs).map_err(|e| match (&e, &shelved) {

@@ -207,10 +207,7 @@ pub fn cases() -> Vec<&'static BenchCase> {
     let visgym = VISGYM.get_or_init(|| {
         family_cases(&envs::visgym::FAMILY, "", Reference::VisGym)
             .into_iter()
-            .filter(|c| {
-                let name = c.env.split('/').next().unwrap_or_default();
-                !envs::visgym::IMAGE_NAMES.contains(&name)
-            })
+            .filter(|c| !envs::visgym::plays_pictures(c.env))
             .collect()
     });
     let gameverse = GAMEVERSE

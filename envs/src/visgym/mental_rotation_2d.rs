@@ -15,6 +15,7 @@ use serde_json::{json, Value};
 
 use super::action::{resolve, Resolved, StepResult, EXECUTED};
 use super::images::{decode_rgb, ImageFile, ImageSet, Listing, RgbImage};
+use super::matchstick_rotation::py_mod;
 use super::python::{py_str, PyException, PyValue};
 use super::signature::{FnSig, Payload};
 use super::solve_kwargs::SolveKwargs;
@@ -49,16 +50,6 @@ pub struct MentalRotation2d {
     secret: f64,
     agent: f64,
     failure: Option<PyException>,
-}
-
-/// Python's float `%` with a positive divisor: the result has the divisor's sign.
-fn py_mod(a: f64, m: f64) -> f64 {
-    let r = a % m;
-    if r != 0.0 && r < 0.0 {
-        r + m
-    } else {
-        r + 0.0
-    }
 }
 
 impl MentalRotation2d {

@@ -181,6 +181,13 @@ pub const IMAGE_NAMES: [&str; 4] = [
     "zoom_in_puzzle",
 ];
 
+/// Whether a registered id plays pictures of an image set (`jigsaw/easy`, …).
+pub fn plays_pictures(env_id: &str) -> bool {
+    let name = env_id.split('/').next().unwrap_or_default();
+    crate::registry::spec(env_id).is_some_and(|s| s.family.id == FAMILY.id)
+        && IMAGE_NAMES.contains(&name)
+}
+
 pub static FAMILY: Family = Family {
     id: "visgym",
     label: "VisGym",
@@ -192,8 +199,7 @@ pub static FAMILY: Family = Family {
 /// checked by [`make`] itself.
 fn make_registered(spec: &'static EnvSpec, kw: &mut Kwargs) -> Result<Box<dyn Env>, EnvError> {
     let kwargs = kw.take_all();
-    let name = spec.id.split('/').next().unwrap_or_default();
-    if IMAGE_NAMES.contains(&name) {
+    if plays_pictures(spec.id) {
         make::sample_set(&kwargs).map_err(EnvError::MissingAsset)?;
     }
     let env = make(spec.id, &kwargs).map_err(EnvError::BadKwargs)?;
