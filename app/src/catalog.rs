@@ -158,7 +158,7 @@ pub fn thumbnail_of(env_id: &str) -> Thumbnail {
         };
     }
     if crate::image_sets::plays_pictures(env_id)
-        && !crate::image_sets::is_loaded(envs::visgym::images::BUNDLED)
+        && !crate::image_sets::is_loaded(envs::visgym::images::default_bundle(env_id).name)
     {
         return Thumbnail::NeedsPictures;
     }

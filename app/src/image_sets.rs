@@ -1,29 +1,31 @@
-//! Image sets in the app: VisGym's image environments (Jigsaw) play the bundled pictures,
-//! fetched the first time such an environment opens, or a folder the person picks, read
+//! Image sets in the app: VisGym's image environments play a bundled set (the pictures,
+//! or Counting's and Referring Dot-Pointing's annotated scenes), fetched the first time
+//! such an environment opens, or a folder the person picks, read
 //! in the browser and kept for the tab's life under the folder's name, which the URL's
 //! `sample_dir` names (docs/visgym.md, "Image sets"). The plain rules live here; the
 //! fetching and reading in `browser::image_sets`.
 
-use envs::visgym::images::{shelf, ImageFile, ImageSet, BUNDLED};
+use envs::visgym::images::{default_bundle, shelf, ImageFile, ImageSet, BUNDLES};
 
-/// Where Trunk puts the bundled set, beside the app (`index.html`).
-pub const BUNDLED_ZIP_PATH: &str = "visgym-images/images.zip";
+/// Suffixes the environments read: pictures any listing can take, and the annotation
+/// files (LVIS and COCO JSON, RefCOCO+'s pickled references). Other files of a picked
+/// folder are not read.
+const READ_SUFFIXES: [&str; 8] = [
+    ".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".json", ".p",
+];
 
-/// Suffixes any of the environments' listings can take: other files of a picked folder
-/// are not read.
-const PICTURE_SUFFIXES: [&str; 6] = [".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff"];
-
-/// The most bytes of pictures a picked folder may hold (they are kept in memory).
+/// The most bytes a picked folder's files may hold (they are kept in memory).
 pub const MAX_FOLDER_BYTES: u64 = 1 << 30;
 
 pub use envs::visgym::plays_pictures;
 
-/// The set a request's kwargs name (`sample_dir`, the bundled set by default).
-pub fn set_name(kwargs: &serde_json::Map<String, serde_json::Value>) -> String {
+/// The set a request's kwargs name (`sample_dir`, the environment's bundled set by
+/// default).
+pub fn set_name(env_id: &str, kwargs: &serde_json::Map<String, serde_json::Value>) -> String {
     kwargs
         .get("sample_dir")
         .and_then(|v| v.as_str())
-        .unwrap_or(BUNDLED)
+        .unwrap_or(default_bundle(env_id).name)
         .to_string()
 }
 
@@ -32,10 +34,11 @@ pub fn is_loaded(name: &str) -> bool {
     shelf::get(name).is_some()
 }
 
-/// Whether a picked file is read: a picture by its suffix, in any case.
-pub fn is_picture(path: &str) -> bool {
+/// Whether a picked file is read: a picture or an annotation file by its suffix, in
+/// any case.
+pub fn is_read(path: &str) -> bool {
     let lower = path.to_lowercase();
-    PICTURE_SUFFIXES.iter().any(|s| lower.ends_with(s))
+    READ_SUFFIXES.iter().any(|s| lower.ends_with(s))
 }
 
 /// A picked folder's set from its files' `webkitRelativePath`s (`Folder/sub/a.png`):
@@ -56,19 +59,19 @@ pub fn folder_set(files: Vec<(String, Vec<u8>)>) -> Result<(String, ImageSet), S
         out.push(ImageFile::new(rel, bytes));
     }
     let name = top.ok_or("the folder holds no pictures (PNG, JPEG, BMP or TIFF files)")?;
-    if name == BUNDLED {
+    if BUNDLES.iter().any(|b| b.name == name) {
         return Err(format!(
-            "a folder named {BUNDLED:?} would hide the bundled pictures: rename it"
+            "a folder named {name:?} would hide a bundled set: rename it"
         ));
     }
     let set = ImageSet::new(out).map_err(|e| e.to_string())?;
     Ok((name, set))
 }
 
-/// A short description of a set: "42 pictures, 2.1 MB".
+/// A short description of a set: "42 files, 2.1 MB".
 pub fn describe(set: &ImageSet) -> String {
     format!(
-        "{} pictures, {:.1} MB",
+        "{} files, {:.1} MB",
         set.files().len(),
         set.held_bytes() as f64 / 1e6
     )
@@ -88,7 +91,7 @@ mod tests {
         assert_eq!(name, "Holiday");
         let paths: Vec<&str> = set.files().iter().map(|f| f.path.as_str()).collect();
         assert_eq!(paths, ["b.png", "day 2/a.JPG"]);
-        assert_eq!(describe(&set), "2 pictures, 0.0 MB");
+        assert_eq!(describe(&set), "2 files, 0.0 MB");
         assert!(folder_set(vec![]).is_err());
         assert!(folder_set(vec![("a.png".into(), vec![])]).is_err());
         let two = vec![
@@ -97,7 +100,12 @@ mod tests {
         ];
         assert!(folder_set(two).unwrap_err().contains("two folders"));
         assert!(folder_set(vec![("bundled/a.png".into(), vec![])]).is_err());
-        assert!(is_picture("x/Y.TIFF") && !is_picture("notes.txt"));
+        assert!(folder_set(vec![("bundled-counting/a.png".into(), vec![])]).is_err());
+        assert!(is_read("x/Y.TIFF") && is_read("refcoco+/refs(unc).p") && !is_read("notes.txt"));
         assert!(plays_pictures("jigsaw/easy") && !plays_pictures("maze_2d/easy"));
+        assert!(plays_pictures("counting/hard") && plays_pictures("referring_dot_pointing/easy"));
+        let none = serde_json::Map::new();
+        assert_eq!(set_name("counting/easy", &none), "bundled-counting");
+        assert_eq!(set_name("jigsaw/easy", &none), "bundled");
     }
 }

@@ -1,31 +1,50 @@
-//! VisGym's `sample_dir` for the driver and the CLI: the bundled image set (built into
-//! the binary from `public/visgym-images/images.zip`), or a directory (or a zip archive)
+//! VisGym's `sample_dir` for the driver and the CLI: the bundled sets (built into the
+//! binary from `public/visgym-images/` and `public/visgym-scenes/`), or a directory (or a zip archive)
 //! on disk, put on the environments' image shelf under the name it was given. A
 //! directory's files are listed at once and read only when an environment plays them.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use envs::visgym::images::{shelf, ImageFile, ImageSet, BUNDLED};
+use envs::visgym::images::{
+    default_bundle, shelf, Bundle, ImageFile, ImageSet, COUNTING_SCENES, PICTURES, REFERRING_SCENES,
+};
 
-/// The bundled set, as the app loads it.
-pub const BUNDLED_ZIP: &[u8] = include_bytes!("../../public/visgym-images/images.zip");
+/// The bundled sets, as the app loads them.
+const BUNDLED_ZIPS: [(Bundle, &[u8]); 3] = [
+    (
+        PICTURES,
+        include_bytes!("../../public/visgym-images/images.zip"),
+    ),
+    (
+        COUNTING_SCENES,
+        include_bytes!("../../public/visgym-scenes/counting.zip"),
+    ),
+    (
+        REFERRING_SCENES,
+        include_bytes!("../../public/visgym-scenes/referring.zip"),
+    ),
+];
 
 /// The most files a directory may list (COCO's train2017 has 118,287).
 const MAX_FILES: usize = 1_000_000;
 
-/// Shelves the set `sample_dir` names (absent or null: the bundled set) so that
-/// `envs::make` finds it.
-pub fn shelve_sample_dir(sample_dir: Option<&serde_json::Value>) -> Result<(), String> {
+/// Shelves the set `sample_dir` names for the environment `env_id` (absent or null: its
+/// bundled set) so that `envs::make` finds it.
+pub fn shelve_sample_dir(
+    env_id: &str,
+    sample_dir: Option<&serde_json::Value>,
+) -> Result<(), String> {
+    let bundle = default_bundle(env_id);
     let name = match sample_dir {
-        None | Some(serde_json::Value::Null) => BUNDLED,
+        None | Some(serde_json::Value::Null) => bundle.name,
         Some(serde_json::Value::String(s)) => s.as_str(),
         Some(other) => return Err(format!("sample_dir must be a folder (a path), got {other}")),
     };
-    if name == BUNDLED {
-        if shelf::get(BUNDLED).is_none() {
-            let set = ImageSet::from_zip(BUNDLED_ZIP).map_err(|e| e.to_string())?;
-            shelf::put(BUNDLED, set);
+    if let Some((bundle, zip)) = BUNDLED_ZIPS.iter().find(|(b, _)| b.name == name) {
+        if shelf::get(bundle.name).is_none() {
+            let set = ImageSet::from_zip(zip).map_err(|e| e.to_string())?;
+            shelf::put(bundle.name, set);
         }
         return Ok(());
     }
@@ -90,12 +109,17 @@ mod tests {
         assert_eq!(&set.files()[1].read().unwrap()[..], b"a");
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(read_dir_set(&dir).is_err());
-        assert!(shelve_sample_dir(Some(&serde_json::json!(3))).is_err());
+        assert!(shelve_sample_dir("jigsaw/easy", Some(&serde_json::json!(3))).is_err());
     }
 
     #[test]
-    fn the_bundled_set_is_built_in() {
-        shelve_sample_dir(None).unwrap();
-        assert!(shelf::get(BUNDLED).unwrap().files().len() >= 32);
+    fn the_bundled_sets_are_built_in() {
+        shelve_sample_dir("jigsaw/easy", None).unwrap();
+        assert!(shelf::get(PICTURES.name).unwrap().files().len() >= 32);
+        shelve_sample_dir("counting/hard", None).unwrap();
+        let scenes = shelf::get(COUNTING_SCENES.name).unwrap();
+        assert!(scenes.get("lvis_v1_train.json").is_some());
+        shelve_sample_dir("referring_dot_pointing/easy", None).unwrap();
+        assert!(shelf::get(REFERRING_SCENES.name).is_some());
     }
 }

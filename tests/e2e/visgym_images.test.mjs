@@ -114,3 +114,59 @@ test('jigsaw plays a picked folder, and a reload asks for the folder again', { t
     await fs.rm(dir, { recursive: true, force: true });
   }
 });
+
+// Counting plays the bundled scenes (public/visgym-scenes/counting.zip, fetched when it
+// opens): the category is stated above the frame, clicks place dots, Backspace removes
+// the last, a typed guess and Enter finish. With the default constructor seed (42) the
+// first sample is scene_0023.png (317×229), whose two leaves are counted (its thirty
+// moons are more than the easy level's 20): the driver's reset state.
+test('counting/easy counts the bundled scene by clicks, undo and a typed guess', { timeout: TIMEOUT }, async () => {
+  const zips = [];
+  const page = await harness.open('/');
+  page.on('request', (r) => r.url().endsWith('/visgym-scenes/counting.zip') && zips.push(r.url()));
+  await page.goto(`${harness.url()}/play?env=counting/easy&seed=1`);
+  await page.getByTestId('pointer-hint').waitFor();
+  assert.equal(zips.length, 1, 'the scenes are fetched once, when the environment opens');
+  assert.deepEqual(await frameSize(page), [317, 229]);
+  await expectText(page.getByTestId('mission'), 'Count the leaf objects in the picture, then guess the count (2–20) and stop');
+  const click = async (at) => {
+    const [x, y] = await framePoint(page, at);
+    await page.mouse.click(x, y);
+  };
+  const pixels = () => page.getByTestId('frame').evaluate((c) => c.toDataURL());
+  const bare = await pixels();
+  await click([258, 202]);
+  await expectText(page.getByTestId('step-count'), '1');
+  assert.notEqual(await pixels(), bare, 'a red dot is drawn');
+  await click([57, 160]);
+  await expectText(page.getByTestId('step-count'), '2');
+  await page.getByTestId('frame').focus();
+  await page.keyboard.press('Backspace');
+  await expectText(page.getByTestId('step-count'), '3');
+  await click([57, 160]);
+  await expectText(page.getByTestId('step-count'), '4');
+  await page.getByTestId('action-text').fill("('guess', 2)");
+  await page.getByTestId('action-text-play').click();
+  await expectText(page.getByTestId('step-count'), '5');
+  await page.getByTestId('frame').focus();
+  await page.keyboard.press('Enter');
+  await expectText(page.getByTestId('step-count'), '6');
+  assert.equal(await page.locator('.status').getAttribute('data-outcome'), 'success');
+});
+
+// Referring Dot-Pointing on the bundled scenes: the description is stated above the
+// frame, a click on the object places the dot and Enter scores it. Seed 1 plays
+// reference 53, "the big white triangle" (317×229), its centroid near (109, 49).
+test('referring_dot_pointing/easy is solved by a click on the described object', { timeout: TIMEOUT }, async () => {
+  const page = await harness.open('/play?env=referring_dot_pointing/easy&seed=1');
+  await page.getByTestId('pointer-hint').waitFor();
+  assert.deepEqual(await frameSize(page), [317, 229]);
+  await expectText(page.getByTestId('mission'), 'Point to the big white triangle, then stop');
+  const [x, y] = await framePoint(page, [109.5, 49.5]);
+  await page.mouse.click(x, y);
+  await expectText(page.getByTestId('step-count'), '1');
+  await page.getByTestId('frame').focus();
+  await page.keyboard.press('Enter');
+  await expectText(page.getByTestId('step-count'), '2');
+  assert.equal(await page.locator('.status').getAttribute('data-outcome'), 'success');
+});

@@ -132,6 +132,10 @@ env_golden![
     "mental_rotation_2d_hard",
     "zoom_in_puzzle_easy",
     "zoom_in_puzzle_hard",
+    "counting_easy",
+    "counting_hard",
+    "referring_dot_pointing_easy",
+    "referring_dot_pointing_hard",
 ];
 
 /// What a replay covered.
@@ -327,7 +331,9 @@ fn solve_kwargs(id: &str, name: &str) -> Result<Map<String, Value>, String> {
         }
         ("mental_rotation_2d", "oracle") => serde_json::json!({}),
         ("zoom_in_puzzle", "oracle") => serde_json::json!({"strategy": "reorder"}),
-        ("colorization" | "mental_rotation_2d", n) if n.starts_with("steps_") => {
+        ("colorization" | "mental_rotation_2d" | "referring_dot_pointing", n)
+            if n.starts_with("steps_") =>
+        {
             let steps: u64 = n["steps_".len()..]
                 .parse()
                 .map_err(|e| format!("{n}: {e}"))?;
@@ -396,6 +402,13 @@ pub fn check_env_golden(
             }
             check_observation(player, &reply, ep, &golden["frame_mask"], &mut cov)
                 .map_err(|m| at(&format!("reset {m}")))?;
+            // Environments whose prompt names the sample record it after each reset.
+            if let Some(want) = ep.get("prompt") {
+                let got = player.prompt(false)?;
+                if got.as_deref() != want.as_str() {
+                    return Err(at(&format!("prompt\n got  {got:?}\n want {want}")));
+                }
+            }
             if let Some((w, h)) = player.frame_size() {
                 if serde_json::json!([w, h]) != ep["size"] {
                     return Err(at(&format!("frame size {w}x{h}, reference {}", ep["size"])));
@@ -508,6 +521,48 @@ pub fn check_env_golden(
     Ok(cov)
 }
 
+/// Replays a golden file's `orders` (Counting's and Referring Dot-Pointing's samples,
+/// reset after reset until the reference raises) on the library; the resets checked.
+pub fn check_sample_orders(gz: &[u8]) -> Result<usize, String> {
+    let golden: Value =
+        serde_json::from_str(&decompress(gz)?).map_err(|e| format!("golden file: {e}"))?;
+    let id = golden["env"].as_str().ok_or("no env")?;
+    let orders = golden["orders"].as_object().ok_or("no orders")?;
+    shelve_bundled_images()?;
+    let mut n = 0;
+    for (seed, rows) in orders {
+        let mut kwargs = Map::new();
+        kwargs.insert(
+            "seed".into(),
+            Value::from(seed.parse::<u64>().map_err(|e| e.to_string())?),
+        );
+        let mut env = envs::visgym::make(id, &kwargs)?;
+        for (i, want) in rows.as_array().ok_or("no rows")?.iter().enumerate() {
+            let at = format!("{id} seed {seed} reset {i}");
+            env.reset(None);
+            n += 1;
+            match (env.reset_failure(), want.get("e")) {
+                (Some(e), Some(w)) => {
+                    if w[0] != e.class || w[1] != e.message.as_str() {
+                        return Err(format!("{at}: raised {e:?}, reference {w}"));
+                    }
+                }
+                (Some(e), None) => return Err(format!("{at}: raised {e:?}")),
+                (None, Some(w)) => return Err(format!("{at}: no exception, reference {w}")),
+                (None, None) => {
+                    let state = env.state_json(true);
+                    for (k, v) in want.as_object().ok_or("a row is not an object")? {
+                        if &state[k] != v {
+                            return Err(format!("{at}: {k} {}, reference {v}", state[k]));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(n)
+}
+
 /// The text frame (`x`) and the frame hash (`h`) a golden row records, against a reply.
 fn check_observation(
     player: &mut dyn VisGymPlayer,
@@ -551,15 +606,24 @@ fn check_observation(
 /// The bundled image set (`public/visgym-images/images.zip`), as the app and the driver
 /// load it.
 pub const BUNDLED_IMAGES: &[u8] = include_bytes!("../../public/visgym-images/images.zip");
+/// The bundled scene sets of Counting and Referring Dot-Pointing (`public/visgym-scenes/`).
+pub const BUNDLED_COUNTING: &[u8] = include_bytes!("../../public/visgym-scenes/counting.zip");
+pub const BUNDLED_REFERRING: &[u8] = include_bytes!("../../public/visgym-scenes/referring.zip");
 
-/// Puts the bundled image set on the environments' shelf (`sample_dir`'s default).
+/// Puts the bundled sets on the environments' shelf (`sample_dir`'s defaults).
 pub fn shelve_bundled_images() -> Result<(), String> {
-    use envs::visgym::images::{shelf, ImageSet, BUNDLED};
-    if shelf::get(BUNDLED).is_none() {
-        shelf::put(
-            BUNDLED,
-            ImageSet::from_zip(BUNDLED_IMAGES).map_err(|e| e.to_string())?,
-        );
+    use envs::visgym::images::{shelf, ImageSet, COUNTING_SCENES, PICTURES, REFERRING_SCENES};
+    for (bundle, zip) in [
+        (PICTURES, BUNDLED_IMAGES),
+        (COUNTING_SCENES, BUNDLED_COUNTING),
+        (REFERRING_SCENES, BUNDLED_REFERRING),
+    ] {
+        if shelf::get(bundle.name).is_none() {
+            shelf::put(
+                bundle.name,
+                ImageSet::from_zip(zip).map_err(|e| e.to_string())?,
+            );
+        }
     }
     Ok(())
 }

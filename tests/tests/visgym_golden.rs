@@ -101,6 +101,29 @@ env_tests! {
     mental_rotation_2d_hard => "mental_rotation_2d_hard", 0.0,
     zoom_in_puzzle_easy => "zoom_in_puzzle_easy", 1e-9,
     zoom_in_puzzle_hard => "zoom_in_puzzle_hard", 1e-9,
+    counting_easy => "counting_easy", 1e-9,
+    counting_hard => "counting_hard", 1e-9,
+    referring_dot_pointing_easy => "referring_dot_pointing_easy", 0.0,
+    referring_dot_pointing_hard => "referring_dot_pointing_hard", 0.0,
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn annotated_samples_are_filtered_sorted_and_shuffled_as_the_reference_does() {
+    for name in [
+        "counting_easy",
+        "counting_hard",
+        "referring_dot_pointing_easy",
+        "referring_dot_pointing_hard",
+    ] {
+        let gz = playbench_tests::visgym::ENV_GOLDEN
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, gz)| *gz)
+            .unwrap();
+        let n = playbench_tests::visgym::check_sample_orders(gz).unwrap();
+        assert!(n >= 3 * 25, "{name}: {n} resets");
+    }
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]

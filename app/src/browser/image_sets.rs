@@ -2,35 +2,37 @@
 //! the rules). Sets go on the environments' shelf for the tab's life; the browser's HTTP
 //! cache keeps the bundled zip between visits.
 
-use envs::visgym::images::{shelf, ImageSet, BUNDLED};
+use envs::visgym::images::{shelf, Bundle, ImageSet};
 use gloo_net::http::Request;
 
 use crate::browser::files::read_bytes;
 use crate::browser::suite_files::beside_app;
-use crate::image_sets::{folder_set, is_picture, BUNDLED_ZIP_PATH, MAX_FOLDER_BYTES};
+use crate::image_sets::{folder_set, is_read, MAX_FOLDER_BYTES};
 
-/// Fetches the bundled set (unless loaded) and shelves it; its description.
-pub async fn load_bundled() -> Result<String, String> {
-    if let Some(set) = shelf::get(BUNDLED) {
+/// Fetches a bundled set (unless loaded) and shelves it; its description.
+pub async fn load_bundled(bundle: Bundle) -> Result<String, String> {
+    if let Some(set) = shelf::get(bundle.name) {
         return Ok(crate::image_sets::describe(&set));
     }
-    let url = beside_app(BUNDLED_ZIP_PATH)?;
-    let answer = Request::get(&url).send().await.map_err(|_| {
-        format!("{BUNDLED_ZIP_PATH} could not be fetched: the server did not answer")
-    })?;
+    let zip = bundle.zip;
+    let url = beside_app(zip)?;
+    let answer = Request::get(&url)
+        .send()
+        .await
+        .map_err(|_| format!("{zip} could not be fetched: the server did not answer"))?;
     if !answer.ok() {
         return Err(format!(
-            "{BUNDLED_ZIP_PATH} could not be fetched: the server answered {}",
+            "{zip} could not be fetched: the server answered {}",
             answer.status()
         ));
     }
     let bytes = answer
         .binary()
         .await
-        .map_err(|_| format!("{BUNDLED_ZIP_PATH} could not be read"))?;
-    let set = ImageSet::from_zip(&bytes).map_err(|e| format!("{BUNDLED_ZIP_PATH}: {e}"))?;
+        .map_err(|_| format!("{zip} could not be read"))?;
+    let set = ImageSet::from_zip(&bytes).map_err(|e| format!("{zip}: {e}"))?;
     let text = crate::image_sets::describe(&set);
-    shelf::put(BUNDLED, set);
+    shelf::put(bundle.name, set);
     Ok(text)
 }
 
@@ -40,7 +42,7 @@ pub fn picked_files(list: &web_sys::FileList) -> Vec<web_sys::File> {
     (0..list.length()).filter_map(|i| list.get(i)).collect()
 }
 
-/// Reads the pictures of a picked folder, reporting `progress(read, of)`, and shelves
+/// Reads the pictures (and annotation files) of a picked folder, reporting `progress(read, of)`, and shelves
 /// them under the folder's name; the name.
 pub async fn read_folder(
     files: Vec<web_sys::File>,
@@ -48,7 +50,7 @@ pub async fn read_folder(
 ) -> Result<String, String> {
     let files: Vec<web_sys::File> = files
         .into_iter()
-        .filter(|f| is_picture(&relative_path(f)))
+        .filter(|f| is_read(&relative_path(f)))
         .collect();
     let total: f64 = files.iter().map(|f| f.size()).sum();
     if total > MAX_FOLDER_BYTES as f64 {

@@ -6,14 +6,14 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use envs::visgym::images::BUNDLED;
+use envs::visgym::images::{BUNDLES, PICTURES};
 
 use crate::components::error_box::ErrorBox;
 
 /// Loads the set `name` and then calls `on_loaded`; says how it goes.
 #[component]
 pub fn NeedsPictures(name: String, on_loaded: Callback<()>) -> impl IntoView {
-    if name != BUNDLED {
+    let Some(bundle) = BUNDLES.iter().copied().find(|b| b.name == name) else {
         let text = format!(
             "This episode plays the pictures of your folder {name:?}, which this tab has not \
              read. Pick that folder again (the same files give the same episode)."
@@ -26,12 +26,17 @@ pub fn NeedsPictures(name: String, on_loaded: Callback<()>) -> impl IntoView {
             </section>
         }
         .into_any();
-    }
+    };
+    let what = if bundle == PICTURES {
+        "Loading the bundled pictures (public-domain and CC0 photographs and drawings, 2 MB)…"
+    } else {
+        "Loading the bundled scenes (generated pictures with their annotations, CC0)…"
+    };
     let failed = RwSignal::new(None::<String>);
     let load = move || {
         failed.set(None);
         spawn_local(async move {
-            match crate::browser::image_sets::load_bundled().await {
+            match crate::browser::image_sets::load_bundled(bundle).await {
                 Ok(_) => on_loaded.run(()),
                 Err(e) => failed.set(Some(e)),
             }
@@ -42,7 +47,7 @@ pub fn NeedsPictures(name: String, on_loaded: Callback<()>) -> impl IntoView {
         {move || match failed.get() {
             None => view! {
                 <p class="hint" role="status" data-testid="pictures-loading">
-                    "Loading the bundled pictures (public-domain and CC0 photographs and drawings, 2 MB)…"
+                    {what}
                 </p>
             }
             .into_any(),

@@ -101,7 +101,7 @@ pub fn Play() -> impl IntoView {
             if crate::image_sets::plays_pictures(&env_id) {
                 let name = request.with_untracked(|r| {
                     r.as_ref()
-                        .map(|r| crate::image_sets::set_name(&r.kwargs))
+                        .map(|r| crate::image_sets::set_name(&r.env_id, &r.kwargs))
                         .unwrap_or_default()
                 });
                 set_title("Pictures needed · Playbench");

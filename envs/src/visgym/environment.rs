@@ -171,6 +171,10 @@ impl Env for VisGym {
         self.env.pointer_action(gesture).map(|t| self.read(&t))
     }
 
+    fn mission(&self) -> Option<String> {
+        self.env.mission()
+    }
+
     fn words(&self) -> Words {
         self.env.words()
     }

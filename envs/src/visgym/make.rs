@@ -8,7 +8,8 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::colorization::{py_floordiv, Colorization, ColorizationConfig};
-use super::images::{shelf, ImageSet, BUNDLED};
+use super::counting::{Counting, CountingConfig, ANNOTATION_FILE};
+use super::images::{default_bundle, shelf, ImageSet};
 use super::jigsaw::{Jigsaw, JigsawConfig};
 use super::matchstick_equation::{MatchstickEquation, MatchstickEquationConfig};
 use super::matchstick_rotation::{MatchstickRotation, MatchstickRotationConfig};
@@ -17,6 +18,7 @@ use super::maze_3d::{Maze3d, Maze3dConfig};
 use super::mental_rotation_2d::{MentalRotation2d, MentalRotation2dConfig};
 use super::mental_rotation_3d_cube::{ActionFrame, CubeConfig, MentalRotation3dCube};
 use super::patch_reassembly::{PatchReassembly, PatchReassemblyConfig};
+use super::referring_dot_pointing::{ReferringConfig, ReferringDotPointing};
 use super::sliding_block::{SlidingBlock, SlidingBlockConfig};
 use super::zoom_in_puzzle::{ZoomIn, ZoomInConfig};
 use super::VisGymEnv;
@@ -89,20 +91,39 @@ impl<'a> Kwargs<'a> {
     }
 }
 
-/// The shelved image set `sample_dir` names (the bundled set by default).
-pub fn sample_set(kwargs: &Map<String, Value>) -> Result<Arc<ImageSet>, String> {
+/// The shelved image set `sample_dir` names for the environment `env` (its bundled set
+/// by default, [`default_bundle`]).
+pub fn sample_set(env: &str, kwargs: &Map<String, Value>) -> Result<Arc<ImageSet>, String> {
+    let bundle = default_bundle(env);
     let name = match kwargs.get("sample_dir") {
-        None | Some(Value::Null) => BUNDLED,
+        None | Some(Value::Null) => bundle.name,
         Some(Value::String(s)) => s.as_str(),
         Some(other) => return Err(format!("sample_dir must be a string, got {other}")),
     };
     shelf::get(name).ok_or_else(|| {
-        if name == BUNDLED {
-            "the bundled VisGym image set is not loaded (public/visgym-images/images.zip)".into()
+        if name == bundle.name {
+            format!(
+                "the bundled VisGym set is not loaded (public/{})",
+                bundle.zip
+            )
         } else {
             format!("the image folder {name:?} is not loaded")
         }
     })
+}
+
+/// `data_chunk=[start, end]`: which samples (a Python slice) a process takes.
+fn data_chunk(kw: &Kwargs<'_>) -> Result<Option<(i64, i64)>, String> {
+    let Some(v) = kw.get("data_chunk") else {
+        return Ok(None);
+    };
+    match v.as_array().map(Vec::as_slice) {
+        Some([a, b]) => match (a.as_i64(), b.as_i64()) {
+            (Some(a), Some(b)) => Ok(Some((a, b))),
+            _ => Err(format!("data_chunk must hold two integers, got {v}")),
+        },
+        _ => Err(format!("data_chunk must be a pair, got {v}")),
+    }
 }
 
 fn maze_size(kw: &Kwargs<'_>, default: usize) -> Result<(usize, usize), String> {
@@ -212,7 +233,7 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
         }
         "jigsaw" => {
             let n = if hard { 3 } else { 2 };
-            let images = sample_set(kwargs)?;
+            let images = sample_set(name, kwargs)?;
             kw.get("sample_dir");
             if kw.usize("border_width", 1)? != 1 {
                 return Err("border_width: only the evaluation's 1 is reproduced".into());
@@ -225,7 +246,7 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
             })?)
         }
         "colorization" => {
-            let images = sample_set(kwargs)?;
+            let images = sample_set(name, kwargs)?;
             kw.get("sample_dir");
             // The episode budget is the harness's; the environment never reads it.
             kw.u64("max_steps")?;
@@ -255,7 +276,7 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
             })?)
         }
         "mental_rotation_2d" => {
-            let images = sample_set(kwargs)?;
+            let images = sample_set(name, kwargs)?;
             kw.get("sample_dir");
             Box::new(MentalRotation2d::new(MentalRotation2dConfig {
                 tolerance: kw.f64("tolerance", if hard { 5.0 } else { 10.0 })?,
@@ -265,7 +286,7 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
             })?)
         }
         "zoom_in_puzzle" => {
-            let images = sample_set(kwargs)?;
+            let images = sample_set(name, kwargs)?;
             kw.get("sample_dir");
             // numpy's legacy RandomState takes 32-bit seeds only.
             let seed = u32::try_from(seed.unwrap_or(0))
@@ -277,6 +298,50 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
                 std: kw.f64("zoom_std", 0.2)?,
                 nested: kw.bool("nested", true)?,
                 seed,
+                images,
+            })?)
+        }
+        "counting" => {
+            let images = sample_set(name, kwargs)?;
+            kw.get("sample_dir");
+            let (min, max) = if hard { (5, 30) } else { (2, 20) };
+            let annotation_file = match kw.get("annotation_file") {
+                None => ANNOTATION_FILE.to_string(),
+                Some(Value::String(s)) => s.clone(),
+                Some(other) => {
+                    return Err(format!("annotation_file must be a string, got {other}"))
+                }
+            };
+            Box::new(Counting::new(CountingConfig {
+                min_count: kw.usize("min_count", min)? as i64,
+                max_count: kw.usize("max_count", max)? as i64,
+                radius: kw.usize("radius", 5)? as i64,
+                // The reference's own default seed.
+                seed: seed.unwrap_or(42),
+                require_exhaustive: kw.bool("require_exhaustive", true)?,
+                data_chunk: data_chunk(&kw)?,
+                annotation_file,
+                images,
+            })?)
+        }
+        "referring_dot_pointing" => {
+            let images = sample_set(name, kwargs)?;
+            kw.get("sample_dir");
+            // The episode budget is the harness's; the environment never reads it, nor
+            // `data_root`, which the evaluation harness passes for the easy level.
+            kw.u64("max_steps")?;
+            kw.get("data_root");
+            let split_by = match kw.get("splitBy") {
+                None => "unc".to_string(),
+                Some(Value::String(s)) => s.clone(),
+                Some(other) => return Err(format!("splitBy must be a string, got {other}")),
+            };
+            Box::new(ReferringDotPointing::new(ReferringConfig {
+                split_by,
+                radius: kw.usize("radius", 5)? as i64,
+                seed: seed.unwrap_or(0),
+                accept_any_same_category: kw.bool("accept_any_same_category", false)?,
+                data_chunk: data_chunk(&kw)?,
                 images,
             })?)
         }

@@ -10,6 +10,7 @@
 
 pub mod action;
 mod colorization;
+mod counting;
 mod cv_circle;
 pub mod environment;
 mod equation_eval;
@@ -30,8 +31,10 @@ mod mental_rotation_3d_cube;
 mod numpy_array;
 mod numpy_sum;
 mod patch_reassembly;
+mod picture_marks;
 mod polycube_view;
 pub mod python;
+mod referring_dot_pointing;
 pub mod reply;
 mod resample;
 mod rotation3;
@@ -160,6 +163,12 @@ pub trait VisGymEnv {
     fn distance_to_goal(&self) -> Option<u32> {
         None
     }
+
+    /// What this episode asks, where it changes from sample to sample (the category to
+    /// count, the object to point at): people see it above the frame.
+    fn mission(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The seven environment names.
@@ -173,12 +182,14 @@ pub const NAMES: [&str; 7] = [
     "mental_rotation_3d_cube",
 ];
 
-/// The environments that play pictures of an image set (`sample_dir`).
-pub const IMAGE_NAMES: [&str; 4] = [
+/// The environments that play pictures of an image set (the last two with annotations) (`sample_dir`).
+pub const IMAGE_NAMES: [&str; 6] = [
     "jigsaw",
     "colorization",
     "mental_rotation_2d",
     "zoom_in_puzzle",
+    "counting",
+    "referring_dot_pointing",
 ];
 
 /// Whether a registered id plays pictures of an image set (`jigsaw/easy`, â€¦).
@@ -200,7 +211,7 @@ pub static FAMILY: Family = Family {
 fn make_registered(spec: &'static EnvSpec, kw: &mut Kwargs) -> Result<Box<dyn Env>, EnvError> {
     let kwargs = kw.take_all();
     if plays_pictures(spec.id) {
-        make::sample_set(&kwargs).map_err(EnvError::MissingAsset)?;
+        make::sample_set(spec.id, &kwargs).map_err(EnvError::MissingAsset)?;
     }
     let env = make(spec.id, &kwargs).map_err(EnvError::BadKwargs)?;
     Ok(wrap(spec, environment::VisGym::new(spec.id, env)))
@@ -234,6 +245,9 @@ const CUBE: &str = "Turn a polycube back to its original orientation (within 10Â
 const ZOOM: &str = "Order views zoomed into a picture from least to most zoomed.";
 const ROTATION_2D: &str = "Turn a picture back by the secret angle it was turned.";
 const JIGSAW: &str = "Put the scrambled pieces of a picture back in order.";
+const COUNTING: &str =
+    "Count the objects of a named kind in a picture (dots help), then give the count.";
+const REFERRING: &str = "Put a dot on the object a referring expression describes.";
 const COLORIZATION: &str = "Match a hidden colour by turning a hue wheel and setting saturation.";
 
 const OBJECT_FRAME: Variant = Variant {
@@ -353,5 +367,25 @@ static SPECS: &[EnvSpec] = &[
         "zoom_in_puzzle/hard",
         ZOOM,
         "seed (0 to 2^32-1, default 0); sample_dir (an image set, default the bundled one); num_zoom_views (default 5); min_zoom_level (0.75); zoom_gap (0.75); zoom_std (0.2); nested (true)"
+    ),
+    spec!(
+        "counting/easy",
+        COUNTING,
+        "seed (default 42); sample_dir (pictures with an LVIS-layout annotation file, default the bundled scenes); annotation_file (in sample_dir, default lvis_v1_train.json); min_count (2); max_count (20); radius (5); require_exhaustive (true); data_chunk [start, end]"
+    ),
+    spec!(
+        "counting/hard",
+        COUNTING,
+        "seed (default 42); sample_dir (pictures with an LVIS-layout annotation file, default the bundled scenes); annotation_file (in sample_dir, default lvis_v1_train.json); min_count (5); max_count (30); radius (5); require_exhaustive (true); data_chunk [start, end]"
+    ),
+    spec!(
+        "referring_dot_pointing/easy",
+        REFERRING,
+        "seed (default 0); sample_dir (a RefCOCO+ folder, default the bundled scenes); splitBy (unc); radius (5); accept_any_same_category (false); data_chunk [start, end]; max_steps, data_root (unused)"
+    ),
+    spec!(
+        "referring_dot_pointing/hard",
+        REFERRING,
+        "seed (default 0); sample_dir (a RefCOCO+ folder, default the bundled scenes); splitBy (unc); radius (5); accept_any_same_category (false); data_chunk [start, end]; max_steps, data_root (unused)"
     ),
 ];

@@ -19,9 +19,15 @@ struct Prepared {
 
 impl Prepared {
     fn new(keep: impl Fn(&str) -> bool) -> Self {
-        // VisGym's image environments play the bundled pictures (built into the CLI).
-        if let Err(e) = cli::image_folder::shelve_sample_dir(None) {
-            panic!("the bundled image set: {e}");
+        // VisGym's image environments play the bundled sets (built into the CLI).
+        for id in [
+            "jigsaw/easy",
+            "counting/easy",
+            "referring_dot_pointing/easy",
+        ] {
+            if let Err(e) = cli::image_folder::shelve_sample_dir(id, None) {
+                panic!("the bundled set of {id}: {e}");
+            }
         }
         let envs = envs::registry::specs()
             .filter(|s| keep(s.id))

@@ -402,6 +402,8 @@ def gen_env(adapter):
         }
         if hasattr(adapter, "frame_mask"):
             data["frame_mask"] = adapter.frame_mask(env)
+        if hasattr(adapter, "order_keys"):
+            data["orders"] = sample_orders(adapter, level)
         write(f"{adapter.name}_{level}", data)
 
 
@@ -1139,6 +1141,181 @@ class ColorizationAdapter:
         return [w, h]
 
 
+SCENES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "public", "visgym-scenes")
+_scene_dirs = {}
+
+
+def scene_dir(zip_name):
+    """A bundled scene set (public/visgym-scenes/*.zip, built by
+    scripts/visgym-scenes/build.py) unpacked, as the reference reads a directory."""
+    if zip_name not in _scene_dirs:
+        import tempfile
+        import zipfile
+
+        d = tempfile.mkdtemp(prefix="visgym-scenes-")
+        with zipfile.ZipFile(os.path.join(SCENES, zip_name)) as z:
+            z.extractall(d)
+        _scene_dirs[zip_name] = d
+    return _scene_dirs[zip_name]
+
+
+# Payloads both pointing environments refuse or read in their own way.
+MARK_BAD = [
+    "('mark', (1.5, 0.5))", "('mark', (0.5,))", "('mark', 0.5)", "('mark', ('0.5', 0.25))",
+    "('mark', [0.25, 0.75])", "('mark', (True, 0))", "('mark', (-0.1, 0.2))", "('mark', None)",
+    "('mark', (0.5, 0.5, 0.5))", "('mark', (1+0j, 0))", "('mark', (1.0000000001, 0.5))",
+    "('mark', (0.999999, 1e-300))", "('mark', ((0.5,), (0.5,)))", "('mark', (1, 1))", "('mark', '0.5')",
+]
+
+
+def sample_orders(adapter, level):
+    """Every sample an environment plays, in order, until its reset raises (three
+    constructor seeds): the loader's filtering, sorting and shuffling in full."""
+    out = {}
+    for seed in (0, 42, 9):
+        env = adapter.make(level, seed)
+        rows = []
+        while True:
+            try:
+                env.reset()
+            except Exception as e:  # noqa: BLE001 - the reference raising is data here
+                rows.append({"e": [type(e).__name__, str(e)]})
+                break
+            state = adapter.state(env, True)
+            rows.append({k: state[k] for k in adapter.order_keys})
+        out[str(seed)] = rows
+    return out
+
+
+class CountingAdapter:
+    name = "counting"
+    continuous = True
+    order_keys = ["img_id", "cat_id", "true_count", "image_name"]
+    bad = MARK_BAD + [
+        "('undo', 'undo!')", "('undo', 'toolong')", "('undo', 3)", "('undo', '')", "('undo', 'u')",
+        "('guess', -1)", "('guess', 21)", "('guess', 31)", "('guess', 5.0)", "('guess', '5')", "('guess', True)",
+        "('guess', 99999999999999999999)", "('guess', (5,))", "('stop', 'halt')",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.counting.counting import CountingEnv
+
+        d = scene_dir("counting.zip")
+        lo, hi = (2, 20) if level == "easy" else (5, 30)
+        return CountingEnv(annotation_file=os.path.join(d, "lvis_v1_train.json"), sample_dir=d,
+                           min_count=lo, max_count=hi, seed=seed)
+
+    def state(self, env, at_reset):
+        s = {"dots": [list(d) for d in env.dots], "current_guess": env.current_guess}
+        if at_reset:
+            sample = env.samples[env.sequence[env.seq_idx]]
+            s.update({
+                "sample_idx": env.seq_idx, "image_name": sample["file_name"], "img_id": sample["img_id"],
+                "cat_id": sample["category_id"], "category_name": env.category_name,
+                "true_count": env.true_count, "centers": [[float(x), float(y)] for x, y in env.centers],
+                "num_samples": len(env.samples),
+            })
+        return s
+
+    def observe(self, env, row):
+        import numpy as np
+
+        frame = np.ascontiguousarray(env._get_obs(), dtype=np.uint8)
+        row["h"] = hashlib.sha256(frame.tobytes()).hexdigest()
+        if "reset" in row:
+            row["prompt"] = env.get_prompt()
+
+    def oracle(self, env):
+        return env.solve()
+
+    def solve(self, env):
+        return {"oracle": env.solve(), "guess_only": env.solve(strategy="guess_only")}
+
+    def random_action(self, rng, env):
+        u = rng.random()
+        if u < 0.5:
+            return f"('mark', ({rng.random()!r}, {rng.random()!r}))"
+        if u < 0.7:
+            return "('undo', 'undo')"
+        return f"('guess', {rng.randint(0, env.max_count)})"
+
+    def prompts(self, env):
+        return {"rgb_array": env.get_prompt(), "ansi": None}
+
+    def frame_size(self, env):
+        h, w, _ = env._get_obs().shape
+        return [w, h]
+
+
+class ReferringAdapter:
+    name = "referring_dot_pointing"
+    order_keys = ["ref_id", "description", "image_name", "mask_area"]
+    bad = MARK_BAD + ["('undo', 'undo')", "('stop', 'halt')", "('stop', 5)"]
+
+    def make(self, level, seed):
+        stub_modules(["skimage", "skimage.io"])
+        from gymnasium.envs.referring_dot_pointing.referring_dot_pointing import ReferringDotPointingEnv
+
+        return ReferringDotPointingEnv(sample_dir=scene_dir("referring.zip"), seed=seed)
+
+    def state(self, env, at_reset):
+        s = {"dot": list(env.dot) if env.dot is not None else None}
+        if at_reset:
+            ann = env.refer.refToAnn[env.current_ref_id]
+            s.update({
+                "sample_idx": env.curr_idx, "ref_id": env.current_ref_id,
+                "description": env.current_description,
+                "image_name": env.refer.Imgs[ann["image_id"]]["file_name"],
+                "mask_area": int(env.current_mask.sum()), "num_refs": len(env.ref_ids),
+            })
+        return s
+
+    def observe(self, env, row):
+        import numpy as np
+
+        frame = np.ascontiguousarray(env._get_obs(), dtype=np.uint8)
+        row["h"] = hashlib.sha256(frame.tobytes()).hexdigest()
+        if "reset" in row:
+            row["prompt"] = env.get_prompt()
+
+    def oracle(self, env):
+        # The solver draws its start from the environment's generator: a copy keeps the
+        # episode's own draws as they are.
+        import copy
+
+        return copy.deepcopy(env).solve()
+
+    def solve(self, env):
+        import copy
+
+        return {
+            "oracle": copy.deepcopy(env).solve(),
+            "steps_1": copy.deepcopy(env).solve(num_steps=1),
+            "steps_5": copy.deepcopy(env).solve(num_steps=5),
+        }
+
+    def random_action(self, rng, env):
+        import numpy as np
+
+        if rng.random() < 0.5:
+            # On the object half the time: a pixel of its mask, normalised.
+            ys, xs = np.nonzero(env.current_mask)
+            i = rng.randrange(len(xs))
+            return f"('mark', ({(xs[i] + 0.5) / (env.width - 1)!r}, {(ys[i] + 0.5) / (env.height - 1)!r}))"
+        return f"('mark', ({rng.random()!r}, {rng.random()!r}))"
+
+    def prompts(self, env):
+        try:
+            prompt = env.get_prompt()
+        except AttributeError:
+            prompt = None  # no description before the first reset
+        return {"rgb_array": prompt, "ansi": None}
+
+    def frame_size(self, env):
+        h, w, _ = env._get_obs().shape
+        return [w, h]
+
+
 def gen_jpeg():
     """JPEG pictures as Pillow and OpenCV decode them (the reference's two readers), to
     measure how far our decoder is from theirs: small crops of bundled pictures, encoded
@@ -1225,6 +1402,8 @@ GENERATORS = {
     "mental_rotation_2d": lambda: gen_env(MentalRotation2dAdapter()),
     "zoom_in_puzzle": lambda: gen_env(ZoomInAdapter()),
     "colorization": lambda: gen_env(ColorizationAdapter()),
+    "counting": lambda: gen_env(CountingAdapter()),
+    "referring_dot_pointing": lambda: gen_env(ReferringAdapter()),
 }
 
 

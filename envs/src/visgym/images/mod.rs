@@ -9,6 +9,7 @@
 //! in the browser, or a directory the driver reads; [`shelf`] keeps them by name for
 //! `make`'s `sample_dir` (docs/visgym.md, "Image sets").
 
+pub mod coco_mask;
 mod decode;
 pub mod shelf;
 
@@ -18,8 +19,43 @@ use std::sync::Arc;
 use crate::core::zip;
 pub use decode::{decode_rgb, RgbImage};
 
-/// The name of the bundled set, `sample_dir`'s default.
+/// The name of the bundled picture set, `sample_dir`'s default for the picture puzzles.
 pub const BUNDLED: &str = "bundled";
+
+/// A set Playbench ships: its name on the shelf and its zip, relative to the app's root
+/// (and to `public/` in the repository).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bundle {
+    pub name: &'static str,
+    pub zip: &'static str,
+}
+
+/// The pictures of Jigsaw, Zoom-In, Colorization and Mental Rotation 2D.
+pub const PICTURES: Bundle = Bundle {
+    name: BUNDLED,
+    zip: "visgym-images/images.zip",
+};
+/// Generated scenes with LVIS-layout annotations, for Counting.
+pub const COUNTING_SCENES: Bundle = Bundle {
+    name: "bundled-counting",
+    zip: "visgym-scenes/counting.zip",
+};
+/// Generated scenes with RefCOCO+-layout references, for Referring Dot-Pointing.
+pub const REFERRING_SCENES: Bundle = Bundle {
+    name: "bundled-referring",
+    zip: "visgym-scenes/referring.zip",
+};
+pub const BUNDLES: [Bundle; 3] = [PICTURES, COUNTING_SCENES, REFERRING_SCENES];
+
+/// The bundled set an environment (`counting/easy`, or its name alone) plays when no
+/// `sample_dir` is given.
+pub fn default_bundle(env: &str) -> Bundle {
+    match env.split('/').next().unwrap_or_default() {
+        "counting" => COUNTING_SCENES,
+        "referring_dot_pointing" => REFERRING_SCENES,
+        _ => PICTURES,
+    }
+}
 
 /// Reads a file's bytes when its turn comes (a directory the driver was given).
 pub type Loader = Arc<dyn Fn() -> Result<Vec<u8>, String> + Send + Sync>;
@@ -190,6 +226,14 @@ impl ImageSet {
     /// Every file, sorted by path.
     pub fn files(&self) -> &[ImageFile] {
         &self.files
+    }
+
+    /// The file at this relative path, if the set has it.
+    pub fn get(&self, path: &str) -> Option<&ImageFile> {
+        self.files
+            .binary_search_by(|f| f.path.as_str().cmp(path))
+            .ok()
+            .map(|i| &self.files[i])
     }
 
     /// The files an environment's listing takes, in the reference's sorted order.

@@ -32,15 +32,30 @@ pub fn names() -> Vec<String> {
     shelf().keys().cloned().collect()
 }
 
-/// The bundled set on the shelf, for this crate's tests (the app, the driver and the
-/// tests crate load it themselves).
+/// The bundled sets on the shelf, for this crate's tests (the app, the driver and the
+/// tests crate load them themselves).
 #[cfg(test)]
 pub(crate) fn shelve_bundled_for_tests() {
-    const ZIP: &[u8] = include_bytes!("../../../../public/visgym-images/images.zip");
-    if get(super::BUNDLED).is_none() {
-        put(
-            super::BUNDLED,
-            ImageSet::from_zip(ZIP).expect("the bundled zip reads"),
-        );
+    const ZIPS: [(&str, &[u8]); 3] = [
+        (
+            super::PICTURES.name,
+            include_bytes!("../../../../public/visgym-images/images.zip"),
+        ),
+        (
+            super::COUNTING_SCENES.name,
+            include_bytes!("../../../../public/visgym-scenes/counting.zip"),
+        ),
+        (
+            super::REFERRING_SCENES.name,
+            include_bytes!("../../../../public/visgym-scenes/referring.zip"),
+        ),
+    ];
+    for (name, zip) in ZIPS {
+        if get(name).is_none() {
+            put(
+                name,
+                ImageSet::from_zip(zip).expect("the bundled zip reads"),
+            );
+        }
     }
 }
