@@ -5,13 +5,14 @@
 //! `sample_dir` names (docs/visgym.md, "Image sets"). The plain rules live here; the
 //! fetching and reading in `browser::image_sets`.
 
-use envs::visgym::images::{default_bundle, shelf, ImageFile, ImageSet, BUNDLES};
+use envs::visgym::images::{default_bundle, sample_dir_kwarg, shelf, ImageFile, ImageSet, BUNDLES};
 
-/// Suffixes the environments read: pictures any listing can take, and the annotation
-/// files (LVIS and COCO JSON, RefCOCO+'s pickled references). Other files of a picked
+/// Suffixes the environments read: pictures any listing can take, the annotation files
+/// (LVIS and COCO JSON, RefCOCO+'s pickled references) and clips (`<id>.webm`, as
+/// Something-Something v2 names them). Other files of a picked
 /// folder are not read.
-const READ_SUFFIXES: [&str; 8] = [
-    ".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".json", ".p",
+const READ_SUFFIXES: [&str; 9] = [
+    ".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".json", ".p", ".webm",
 ];
 
 /// The most bytes a picked folder's files may hold (they are kept in memory).
@@ -22,8 +23,7 @@ pub use envs::visgym::plays_pictures;
 /// The set a request's kwargs name (`sample_dir`, the environment's bundled set by
 /// default).
 pub fn set_name(env_id: &str, kwargs: &serde_json::Map<String, serde_json::Value>) -> String {
-    kwargs
-        .get("sample_dir")
+    sample_dir_kwarg(kwargs)
         .and_then(|v| v.as_str())
         .unwrap_or(default_bundle(env_id).name)
         .to_string()

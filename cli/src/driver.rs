@@ -209,7 +209,7 @@ impl Driver {
             }
         };
         if envs::spec(&id).is_some_and(|s| envs::visgym::plays_pictures(s.id)) {
-            shelve_sample_dir(&id, kwargs.get("sample_dir"))?;
+            shelve_sample_dir(&id, envs::visgym::images::sample_dir_kwarg(&kwargs))?;
         }
         let env = envs::make(&id, &kwargs).map_err(|e| match (&e, &shelved) {
             (envs::EnvError::MissingAsset(_), Some((found, dir))) => {

@@ -7,11 +7,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use envs::visgym::images::{
-    default_bundle, shelf, Bundle, ImageFile, ImageSet, COUNTING_SCENES, PICTURES, REFERRING_SCENES,
+    default_bundle, shelf, Bundle, ImageFile, ImageSet, COUNTING_SCENES, PICTURES,
+    REFERRING_SCENES, VIDEO_CLIPS,
 };
 
 /// The bundled sets, as the app loads them.
-const BUNDLED_ZIPS: [(Bundle, &[u8]); 3] = [
+const BUNDLED_ZIPS: [(Bundle, &[u8]); 4] = [
     (
         PICTURES,
         include_bytes!("../../public/visgym-images/images.zip"),
@@ -23,6 +24,10 @@ const BUNDLED_ZIPS: [(Bundle, &[u8]); 3] = [
     (
         REFERRING_SCENES,
         include_bytes!("../../public/visgym-scenes/referring.zip"),
+    ),
+    (
+        VIDEO_CLIPS,
+        include_bytes!("../../public/visgym-scenes/videos.zip"),
     ),
 ];
 

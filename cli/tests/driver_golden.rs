@@ -543,12 +543,13 @@ fn driver_reads_image_folders_and_reports_resets_the_reference_raises_on() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Counting and Referring Dot-Pointing on folders as the original data sets lay them
-/// out (here the bundled scenes unpacked): the annotation files are read from the
-/// folder, a missing picture fails its reset (Counting) or leaves its references out
-/// (Referring Dot-Pointing), and a folder without annotations is refused by name.
+/// Counting, Referring Dot-Pointing and Video Unshuffle on folders as the original data
+/// sets lay them out (here the bundled scenes unpacked): the annotation files are read
+/// from the folder, a missing picture fails its reset (Counting) or leaves its references
+/// out (Referring Dot-Pointing), a folder without annotations is refused by name, and
+/// WebM clips (which are not decoded here) are refused by name.
 #[test]
-fn driver_reads_annotated_folders_as_lvis_and_refcoco_lay_them_out() {
+fn driver_reads_annotated_folders_as_the_original_data_sets_lay_them_out() {
     let unpack = |zip: &[u8], dir: &std::path::Path| {
         for e in envs::core::zip::entries(zip).unwrap() {
             let path = dir.join(&e.name);
@@ -619,5 +620,27 @@ fn driver_reads_annotated_folders_as_lvis_and_refcoco_lay_them_out() {
             "kwargs": {"sample_dir": refcoco.to_str().unwrap()}}))
         .unwrap_err();
     assert!(refused.contains("refcoco+/instances.json"), "{refused}");
+
+    // Video Unshuffle: the folder as `root_dir`; a real WebM clip is refused by name.
+    let clips = root.join("ssv2");
+    unpack(playbench_tests::visgym::BUNDLED_VIDEOS, &clips);
+    let make_reset = |driver: &mut DriverProcess| {
+        driver
+            .ask(&json!({"op": "make", "env": "video_unshuffle/easy",
+                "kwargs": {"root_dir": clips.to_str().unwrap()}}))
+            .unwrap();
+        driver.ask(&json!({"op": "reset", "seed": 1}))
+    };
+    let played = make_reset(&mut driver).unwrap();
+    assert_eq!(
+        played["state"]["frame_positions"].as_array().unwrap().len(),
+        4
+    );
+    let videos = clips.join("20bn-something-something-v2");
+    for clip in std::fs::read_dir(&videos).unwrap() {
+        std::fs::write(clip.unwrap().path(), [0x1a, 0x45, 0xdf, 0xa3, 0x9f]).unwrap();
+    }
+    let webm = make_reset(&mut driver).unwrap_err();
+    assert!(webm.contains("WebM"), "{webm}");
     std::fs::remove_dir_all(&root).unwrap();
 }

@@ -475,6 +475,15 @@ def animation(kind, n, rng):
             label = "Sliding [a card] out of [a sleeve]"
             box(img, 40 + 120 * u, 60, 120 + 120 * u, 170, (230, 60, 120))
             box(img, 20, 50, 110, 180, (60, 60, 70))
+        elif kind == 12:
+            # Large changes, so that the salient rule (mean grey change of 15 %) picks
+            # frames rather than falling back to evenly spaced ones.
+            label = "Painting [a wall] in another colour"
+            img[:160] = np.array([230, 220, 60]) * (1 - u) + np.array([30, 40, 120]) * u
+        elif kind == 13:
+            label = "Closing [a curtain]"
+            img[:] = (30, 30, 45)
+            box(img, 0, 0, 224 * u, 224, (245, 240, 230))
         else:
             label = "Setting [the sun] behind [a hill]"
             sky = np.array([120, 180, 240]) * (1 - u) + np.array([200, 90, 60]) * u
@@ -518,7 +527,7 @@ def driven(driver, env, kwargs, seed, actions, n):
 def videos(rng, driver):
     files, labels = {}, []
     clips = []
-    for kind in range(12):
+    for kind in range(14):
         n = int(rng.integers(14, 31))
         clips.append(animation(kind, n, rng))
     clips.append((driven(driver, "maze_2d/easy", {"seed": 3}, 3, None, 20), "Walking [a dot] through [a maze]"))

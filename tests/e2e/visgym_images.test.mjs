@@ -170,3 +170,24 @@ test('referring_dot_pointing/easy is solved by a click on the described object',
   await expectText(page.getByTestId('step-count'), '2');
   assert.equal(await page.locator('.status').getAttribute('data-outcome'), 'success');
 });
+
+// Video Unshuffle plays the bundled clips (public/visgym-scenes/videos.zip): the action
+// label is stated above the frame, dragging a frame onto another swaps them. Seed 1 (the
+// driver's reset state) shows "Moving a ball from left to right" in the order [4, 3, 1, 2];
+// the solver's three swaps put it right.
+test('video_unshuffle/easy is put in time order by dragging frames', { timeout: TIMEOUT }, async () => {
+  const page = await harness.open('/play?env=video_unshuffle/easy&seed=1');
+  await page.getByTestId('pointer-hint').waitFor();
+  assert.deepEqual(await frameSize(page), [896, 224]);
+  await expectText(page.getByTestId('mission'), 'Put the frames of “Moving a ball from left to right” in time order, left to right, then stop');
+  const centre = (slot) => [224 * (slot - 1) + 112, 112];
+  let steps = 0;
+  for (const [a, b] of [[1, 3], [2, 4], [3, 4]]) {
+    await drag(page, centre(a), centre(b));
+    await expectText(page.getByTestId('step-count'), String(++steps));
+  }
+  await page.getByTestId('frame').focus();
+  await page.keyboard.press('Enter');
+  await expectText(page.getByTestId('step-count'), String(++steps));
+  assert.equal(await page.locator('.status').getAttribute('data-outcome'), 'success');
+});

@@ -136,6 +136,8 @@ env_golden![
     "counting_hard",
     "referring_dot_pointing_easy",
     "referring_dot_pointing_hard",
+    "video_unshuffle_easy",
+    "video_unshuffle_hard",
 ];
 
 /// What a replay covered.
@@ -609,14 +611,19 @@ pub const BUNDLED_IMAGES: &[u8] = include_bytes!("../../public/visgym-images/ima
 /// The bundled scene sets of Counting and Referring Dot-Pointing (`public/visgym-scenes/`).
 pub const BUNDLED_COUNTING: &[u8] = include_bytes!("../../public/visgym-scenes/counting.zip");
 pub const BUNDLED_REFERRING: &[u8] = include_bytes!("../../public/visgym-scenes/referring.zip");
+/// The bundled clips of Video Unshuffle (`public/visgym-scenes/videos.zip`).
+pub const BUNDLED_VIDEOS: &[u8] = include_bytes!("../../public/visgym-scenes/videos.zip");
 
 /// Puts the bundled sets on the environments' shelf (`sample_dir`'s defaults).
 pub fn shelve_bundled_images() -> Result<(), String> {
-    use envs::visgym::images::{shelf, ImageSet, COUNTING_SCENES, PICTURES, REFERRING_SCENES};
+    use envs::visgym::images::{
+        shelf, ImageSet, COUNTING_SCENES, PICTURES, REFERRING_SCENES, VIDEO_CLIPS,
+    };
     for (bundle, zip) in [
         (PICTURES, BUNDLED_IMAGES),
         (COUNTING_SCENES, BUNDLED_COUNTING),
         (REFERRING_SCENES, BUNDLED_REFERRING),
+        (VIDEO_CLIPS, BUNDLED_VIDEOS),
     ] {
         if shelf::get(bundle.name).is_none() {
             shelf::put(

@@ -105,6 +105,8 @@ env_tests! {
     counting_hard => "counting_hard", 1e-9,
     referring_dot_pointing_easy => "referring_dot_pointing_easy", 0.0,
     referring_dot_pointing_hard => "referring_dot_pointing_hard", 0.0,
+    video_unshuffle_easy => "video_unshuffle_easy", 0.0,
+    video_unshuffle_hard => "video_unshuffle_hard", 0.0,
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]

@@ -94,6 +94,19 @@ pub enum Resolved {
 /// find the function, check the payload against its space. `Err` is an exception the
 /// reference raises from the space check.
 pub fn resolve(action: &str, functions: &[(&str, ArgSpace)]) -> Result<Resolved, PyException> {
+    resolve_worded(action, functions, &|_, _| None)
+}
+
+/// How an environment words the refusal of a payload its space rejects, for the
+/// functions whose refusal is not the common one (`None`: the common text).
+pub type Refusal<'a> = &'a dyn Fn(&str, &PyValue) -> Option<Result<String, PyException>>;
+
+/// [`resolve`], with `refusal` wording the rejected payloads of some functions.
+pub fn resolve_worded(
+    action: &str,
+    functions: &[(&str, ArgSpace)],
+    refusal: Refusal<'_>,
+) -> Result<Resolved, PyException> {
     let parsed = match literal_eval(action) {
         Ok(v) => v,
         Err(e) => {
@@ -126,6 +139,9 @@ pub fn resolve(action: &str, functions: &[(&str, ArgSpace)]) -> Result<Resolved,
     };
     let (name, space) = &functions[index];
     if !space.contains(&payload)? {
+        if let Some(text) = refusal(name, &payload) {
+            return Ok(Resolved::Rejected(text?));
+        }
         return Ok(Resolved::Rejected(format!(
             "The action {} is not in the valid action space of {name} so nothing is executed.",
             py_str_checked(&payload)?

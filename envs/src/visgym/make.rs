@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::colorization::{py_floordiv, Colorization, ColorizationConfig};
 use super::counting::{Counting, CountingConfig, ANNOTATION_FILE};
-use super::images::{default_bundle, shelf, ImageSet};
+use super::images::{default_bundle, sample_dir_kwarg, shelf, ImageSet};
 use super::jigsaw::{Jigsaw, JigsawConfig};
 use super::matchstick_equation::{MatchstickEquation, MatchstickEquationConfig};
 use super::matchstick_rotation::{MatchstickRotation, MatchstickRotationConfig};
@@ -20,6 +20,7 @@ use super::mental_rotation_3d_cube::{ActionFrame, CubeConfig, MentalRotation3dCu
 use super::patch_reassembly::{PatchReassembly, PatchReassemblyConfig};
 use super::referring_dot_pointing::{ReferringConfig, ReferringDotPointing};
 use super::sliding_block::{SlidingBlock, SlidingBlockConfig};
+use super::video_unshuffle::{Sampling, VideoUnshuffle, VideoUnshuffleConfig};
 use super::zoom_in_puzzle::{ZoomIn, ZoomInConfig};
 use super::VisGymEnv;
 
@@ -95,7 +96,7 @@ impl<'a> Kwargs<'a> {
 /// by default, [`default_bundle`]).
 pub fn sample_set(env: &str, kwargs: &Map<String, Value>) -> Result<Arc<ImageSet>, String> {
     let bundle = default_bundle(env);
-    let name = match kwargs.get("sample_dir") {
+    let name = match sample_dir_kwarg(kwargs) {
         None | Some(Value::Null) => bundle.name,
         Some(Value::String(s)) => s.as_str(),
         Some(other) => return Err(format!("sample_dir must be a string, got {other}")),
@@ -343,6 +344,39 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
                 accept_any_same_category: kw.bool("accept_any_same_category", false)?,
                 data_chunk: data_chunk(&kw)?,
                 images,
+            })?)
+        }
+        "video_unshuffle" => {
+            // The reference names the folder `root_dir`; `sample_dir` works too here.
+            let videos = sample_set(name, kwargs)?;
+            kw.get("root_dir");
+            kw.get("sample_dir");
+            // numpy's legacy RandomState takes 32-bit seeds only.
+            let seed = u32::try_from(seed.unwrap_or(0))
+                .map_err(|_| "seed must be between 0 and 2**32 - 1".to_string())?;
+            let sampling = match kw.get("sampling_strategy") {
+                None => Sampling::Salient,
+                Some(Value::String(s)) if s == "salient" => Sampling::Salient,
+                Some(Value::String(s)) if s == "uniform" => Sampling::Uniform,
+                Some(other) => {
+                    return Err(format!(
+                        "sampling_strategy: only \"salient\" (the evaluation's) and \"uniform\" are reproduced, got {other}"
+                    ))
+                }
+            };
+            let video_label = match kw.get("video_label") {
+                None => None,
+                Some(Value::String(s)) => Some(s.clone()),
+                Some(other) => return Err(format!("video_label must be a string, got {other}")),
+            };
+            Box::new(VideoUnshuffle::new(VideoUnshuffleConfig {
+                num_frames: kw.usize("num_frames", if hard { 5 } else { 4 })?,
+                seed,
+                sampling,
+                min_frame_diff: kw.f64("min_frame_diff", 0.15)?,
+                max_frames_to_analyze: kw.usize("max_frames_to_analyze", 100)?,
+                video_label,
+                videos,
             })?)
         }
         _ => return Err(format!("unknown VisGym environment {name}")),

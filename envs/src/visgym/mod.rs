@@ -40,8 +40,10 @@ mod resample;
 mod rotation3;
 pub mod signature;
 mod sliding_block;
+mod slot_order;
 mod solve_kwargs;
 pub mod spaces;
+mod video_unshuffle;
 mod zoom_in_puzzle;
 
 use serde_json::Value;
@@ -182,14 +184,16 @@ pub const NAMES: [&str; 7] = [
     "mental_rotation_3d_cube",
 ];
 
-/// The environments that play pictures of an image set (the last two with annotations) (`sample_dir`).
-pub const IMAGE_NAMES: [&str; 6] = [
+/// The environments that play pictures of an image set (Counting and Referring
+/// Dot-Pointing with annotations, Video Unshuffle clips) (`sample_dir`).
+pub const IMAGE_NAMES: [&str; 7] = [
     "jigsaw",
     "colorization",
     "mental_rotation_2d",
     "zoom_in_puzzle",
     "counting",
     "referring_dot_pointing",
+    "video_unshuffle",
 ];
 
 /// Whether a registered id plays pictures of an image set (`jigsaw/easy`, …).
@@ -247,6 +251,7 @@ const ROTATION_2D: &str = "Turn a picture back by the secret angle it was turned
 const JIGSAW: &str = "Put the scrambled pieces of a picture back in order.";
 const COUNTING: &str =
     "Count the objects of a named kind in a picture (dots help), then give the count.";
+const VIDEO: &str = "Put shuffled frames of a short clip back in time order.";
 const REFERRING: &str = "Put a dot on the object a referring expression describes.";
 const COLORIZATION: &str = "Match a hidden colour by turning a hue wheel and setting saturation.";
 
@@ -387,5 +392,15 @@ static SPECS: &[EnvSpec] = &[
         "referring_dot_pointing/hard",
         REFERRING,
         "seed (default 0); sample_dir (a RefCOCO+ folder, default the bundled scenes); splitBy (unc); radius (5); accept_any_same_category (false); data_chunk [start, end]; max_steps, data_root (unused)"
+    ),
+    spec!(
+        "video_unshuffle/easy",
+        VIDEO,
+        "seed (0 to 2^32-1, default 0); root_dir or sample_dir (a Something-Something v2 folder, default the bundled clips); num_frames (default 4); sampling_strategy (\"salient\", or \"uniform\"); min_frame_diff (0.15); max_frames_to_analyze (100); video_label"
+    ),
+    spec!(
+        "video_unshuffle/hard",
+        VIDEO,
+        "seed (0 to 2^32-1, default 0); root_dir or sample_dir (a Something-Something v2 folder, default the bundled clips); num_frames (default 5); sampling_strategy (\"salient\", or \"uniform\"); min_frame_diff (0.15); max_frames_to_analyze (100); video_label"
     ),
 ];

@@ -17,11 +17,11 @@ use serde_json::{json, Value};
 use super::action::{resolve, Resolved, StepResult, EXECUTED};
 use super::images::{decode_rgb, ImageFile, ImageSet, Listing, RgbImage};
 use super::python::{PyException, PyValue};
-use super::signature::{FnSig, Payload};
+use super::signature::FnSig;
+use super::slot_order;
 use super::solve_kwargs::SolveKwargs;
 use super::spaces::ArgSpace;
 use super::{RenderMode, VisGymEnv};
-use crate::core::action::ArgKind;
 use crate::core::env::{KeyBinding, Words};
 use crate::core::frame::Frame;
 use crate::core::input::{Gesture, PointerMode};
@@ -436,25 +436,7 @@ Please respond with exactly one action and its arguments in the specified format
     }
 
     fn functions(&self) -> Vec<(&'static str, ArgSpace)> {
-        let n = self.n() as i64;
-        vec![
-            (
-                "swap",
-                ArgSpace::MultiDiscreteNd {
-                    nvec: vec![n, n],
-                    shape: vec![2],
-                    start: 1,
-                },
-            ),
-            (
-                "reorder",
-                ArgSpace::Permutation {
-                    n: self.n(),
-                    start: 1,
-                },
-            ),
-            ("stop", ArgSpace::text4()),
-        ]
+        slot_order::functions(self.n())
     }
 
     fn clone_box(&self) -> Box<dyn VisGymEnv> {
@@ -462,28 +444,7 @@ Please respond with exactly one action and its arguments in the specified format
     }
 
     fn signatures(&self) -> Vec<FnSig> {
-        let n = self.n() as i64;
-        vec![
-            FnSig::new(
-                "swap",
-                "Swap the views at two 1-based positions",
-                Payload::Tuple,
-                &[("i", FnSig::int(1, n)), ("j", FnSig::int(1, n))],
-            ),
-            FnSig::new(
-                "reorder",
-                "Rearrange every view at once: position k takes the view now at position p[k] (1-based)",
-                Payload::Value,
-                &[(
-                    "order",
-                    ArgKind::Permutation {
-                        n: self.n(),
-                        base: 1,
-                    },
-                )],
-            ),
-            FnSig::stop(),
-        ]
+        slot_order::signatures(self.n(), "views")
     }
 
     /// `solve(strategy='reorder' | 'swap')`.
@@ -499,17 +460,11 @@ Please respond with exactly one action and its arguments in the specified format
 
     /// Every swap of two different positions, then stop.
     fn presets(&self) -> Vec<String> {
-        let n = self.n();
-        let mut p: Vec<String> = (1..=n)
-            .flat_map(|a| (a + 1..=n).map(move |b| format!("('swap', ({a}, {b}))")))
-            .collect();
-        p.push("('stop', 'stop')".to_string());
-        p
+        slot_order::presets(self.n())
     }
 
     fn keymap(&self) -> Vec<KeyBinding> {
-        let n = self.n();
-        vec![KeyBinding::new("Enter", n * (n - 1) / 2)]
+        slot_order::keymap(self.n())
     }
 
     fn pointer_mode(&self) -> Option<PointerMode> {
@@ -521,9 +476,7 @@ Please respond with exactly one action and its arguments in the specified format
         let Gesture::Drag { from, to } = gesture else {
             return None;
         };
-        let a = self.slot_at(from.0, from.1)?;
-        let b = self.slot_at(to.0, to.1)?;
-        (a != b).then(|| format!("('swap', ({}, {}))", a + 1, b + 1))
+        slot_order::drag_swap(self.slot_at(from.0, from.1), self.slot_at(to.0, to.1))
     }
 
     fn words(&self) -> Words {

@@ -1316,6 +1316,74 @@ class ReferringAdapter:
         return [w, h]
 
 
+class VideoUnshuffleAdapter:
+    name = "video_unshuffle"
+    bad = [
+        "('swap', (0, 1))", "('swap', (1, 5))", "('swap', (1.0, 2))", "('swap', (1, 2.0))", "('swap', (1+0j, 2))",
+        "('swap', (1,))", "('swap', (1, 2, 3))", "('swap', (True, 2))", "('swap', [2, 1])", "('swap', (2, 2))",
+        "('swap', '12')", "('swap', ((1,), (2,)))", "('reorder', (1, 2, 3, 4))", "('reorder', [1, 2, 3])",
+        "('reorder', [1, 1, 2, 3])", "('reorder', [0, 1, 2, 3])", "('reorder', [1.0, 2, 3, 4])",
+        "('reorder', [True, 2, 3, 4])", "('reorder', 'abcd')", "('reorder', [4, 3, 2, 1, 5])",
+        "('reorder', [99999999999999999999, 1, 2, 3])", "('stop', 'halt')",
+    ]
+
+    def make(self, level, seed):
+        from gymnasium.envs.video_unshuffle.video_unshuffle import VideoUnshuffleEnv
+
+        return VideoUnshuffleEnv(root_dir=scene_dir("videos.zip"), num_frames=4 if level == "easy" else 5,
+                                 seed=seed, sampling_strategy="salient", min_frame_diff=0.15,
+                                 max_frames_to_analyze=100)
+
+    def state(self, env, at_reset):
+        s = {"shuffled_order": list(env.shuffled_order)}
+        if at_reset:
+            s.update({"video_id": env.current_video_id, "label": env.current_label,
+                      "frame_positions": list(env.frame_positions), "correct_order": list(env.correct_order)})
+        return s
+
+    def observe(self, env, row):
+        import numpy as np
+
+        frame = np.ascontiguousarray(env._get_obs(), dtype=np.uint8).copy()
+        for x, y, w, h in self.frame_mask(env):
+            frame[y:y + h, x:x + w] = 0
+        row["m"] = hashlib.sha256(frame.tobytes()).hexdigest()
+        if "reset" in row:
+            row["prompt"] = env.get_prompt()
+
+    def frame_mask(self, env):
+        # The slot numbers: OpenCV's Hershey glyphs, drawn in our font here.
+        import cv2
+
+        out = []
+        for k in range(env.num_frames):
+            (tw, th), _ = cv2.getTextSize(str(k + 1), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 2)
+            x, y = 224 - tw - 5, 224 - 5
+            out.append([224 * k + x - 3, y - th - 3, tw + 6, th + 6])
+        return out
+
+    def oracle(self, env):
+        return env.solve()
+
+    def solve(self, env):
+        return {"oracle": env.solve(), "reorder": env.solve(strategy="reorder")}
+
+    def random_action(self, rng, env):
+        n = env.num_frames
+        if rng.random() < 0.2:
+            p = list(range(1, n + 1))
+            rng.shuffle(p)
+            return f"('reorder', {p})"
+        return f"('swap', ({rng.randint(1, n)}, {rng.randint(1, n)}))"
+
+    def prompts(self, env):
+        return {"rgb_array": env.get_prompt(), "ansi": None}
+
+    def frame_size(self, env):
+        h, w, _ = env._get_obs().shape
+        return [w, h]
+
+
 def gen_jpeg():
     """JPEG pictures as Pillow and OpenCV decode them (the reference's two readers), to
     measure how far our decoder is from theirs: small crops of bundled pictures, encoded
@@ -1404,6 +1472,7 @@ GENERATORS = {
     "colorization": lambda: gen_env(ColorizationAdapter()),
     "counting": lambda: gen_env(CountingAdapter()),
     "referring_dot_pointing": lambda: gen_env(ReferringAdapter()),
+    "video_unshuffle": lambda: gen_env(VideoUnshuffleAdapter()),
 }
 
 

@@ -9,6 +9,7 @@
 //! in the browser, or a directory the driver reads; [`shelf`] keeps them by name for
 //! `make`'s `sample_dir` (docs/visgym.md, "Image sets").
 
+pub mod clip;
 pub mod coco_mask;
 mod decode;
 pub mod shelf;
@@ -45,7 +46,23 @@ pub const REFERRING_SCENES: Bundle = Bundle {
     name: "bundled-referring",
     zip: "visgym-scenes/referring.zip",
 };
-pub const BUNDLES: [Bundle; 3] = [PICTURES, COUNTING_SCENES, REFERRING_SCENES];
+/// Generated clips in the Something-Something v2 layout, for Video Unshuffle.
+pub const VIDEO_CLIPS: Bundle = Bundle {
+    name: "bundled-videos",
+    zip: "visgym-scenes/videos.zip",
+};
+pub const BUNDLES: [Bundle; 4] = [PICTURES, COUNTING_SCENES, REFERRING_SCENES, VIDEO_CLIPS];
+
+/// The kwarg naming the set an environment plays: `sample_dir`, or `root_dir` (Video
+/// Unshuffle's name for it).
+pub fn sample_dir_kwarg(
+    kwargs: &serde_json::Map<String, serde_json::Value>,
+) -> Option<&serde_json::Value> {
+    kwargs
+        .get("sample_dir")
+        .or_else(|| kwargs.get("root_dir"))
+        .filter(|v| !v.is_null())
+}
 
 /// The bundled set an environment (`counting/easy`, or its name alone) plays when no
 /// `sample_dir` is given.
@@ -53,6 +70,7 @@ pub fn default_bundle(env: &str) -> Bundle {
     match env.split('/').next().unwrap_or_default() {
         "counting" => COUNTING_SCENES,
         "referring_dot_pointing" => REFERRING_SCENES,
+        "video_unshuffle" => VIDEO_CLIPS,
         _ => PICTURES,
     }
 }

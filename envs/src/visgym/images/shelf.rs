@@ -36,7 +36,7 @@ pub fn names() -> Vec<String> {
 /// tests crate load them themselves).
 #[cfg(test)]
 pub(crate) fn shelve_bundled_for_tests() {
-    const ZIPS: [(&str, &[u8]); 3] = [
+    const ZIPS: [(&str, &[u8]); 4] = [
         (
             super::PICTURES.name,
             include_bytes!("../../../../public/visgym-images/images.zip"),
@@ -48,6 +48,10 @@ pub(crate) fn shelve_bundled_for_tests() {
         (
             super::REFERRING_SCENES.name,
             include_bytes!("../../../../public/visgym-scenes/referring.zip"),
+        ),
+        (
+            super::VIDEO_CLIPS.name,
+            include_bytes!("../../../../public/visgym-scenes/videos.zip"),
         ),
     ];
     for (name, zip) in ZIPS {
