@@ -76,6 +76,16 @@ impl StepResult {
             truncated: false,
         }
     }
+
+    /// An accepted `stop`: the episode ends, with reward 1 if it succeeded.
+    pub fn stopped(success: bool) -> Self {
+        StepResult {
+            feedback: EXECUTED.to_string(),
+            reward: if success { 1.0 } else { 0.0 },
+            terminated: true,
+            truncated: false,
+        }
+    }
 }
 
 /// The feedback when a step executed without any other message.

@@ -490,14 +490,7 @@ impl VisGymEnv for Colorization {
                 let change = leaf_to_i64(&payload)?.unwrap_or(0);
                 self.sat = (i128::from(self.sat) + i128::from(change)).clamp(0, 255) as i64;
             }
-            _ => {
-                return Ok(StepResult {
-                    feedback: EXECUTED.to_string(),
-                    reward: if self.matched() { 1.0 } else { 0.0 },
-                    terminated: true,
-                    truncated: false,
-                })
-            }
+            _ => return Ok(StepResult::stopped(self.matched())),
         }
         Ok(StepResult::feedback(EXECUTED))
     }

@@ -371,12 +371,7 @@ impl VisGymEnv for Counting {
             }
             _ => {
                 let won = self.guess == Some(self.true_count());
-                return Ok(StepResult {
-                    feedback: EXECUTED.to_string(),
-                    reward: f64::from(u8::from(won)),
-                    terminated: true,
-                    truncated: false,
-                });
+                return Ok(StepResult::stopped(won));
             }
         }
         Ok(StepResult::feedback(EXECUTED))

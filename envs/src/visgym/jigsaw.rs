@@ -220,12 +220,7 @@ impl VisGymEnv for Jigsaw {
                 self.current = p.iter().map(|&i| self.current[i]).collect();
             }
             _ => {
-                return Ok(StepResult {
-                    feedback: EXECUTED.to_string(),
-                    reward: if self.solved() { 1.0 } else { 0.0 },
-                    terminated: true,
-                    truncated: false,
-                });
+                return Ok(StepResult::stopped(self.solved()));
             }
         }
         Ok(StepResult::feedback(EXECUTED))

@@ -83,6 +83,16 @@ impl<'a> Kwargs<'a> {
         }
     }
 
+    /// The image set the environment `name` plays (`sample_dir`, or for Video
+    /// Unshuffle also `root_dir`), those keywords marked used.
+    fn images(&self, name: &str) -> Result<Arc<ImageSet>, String> {
+        self.get("sample_dir");
+        if name == "video_unshuffle" {
+            self.get("root_dir");
+        }
+        sample_set(name, self.map)
+    }
+
     fn finish(&self, id: &str) -> Result<(), String> {
         let used = self.used.borrow();
         match self.map.keys().find(|k| !used.contains(&k.as_str())) {
@@ -234,8 +244,7 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
         }
         "jigsaw" => {
             let n = if hard { 3 } else { 2 };
-            let images = sample_set(name, kwargs)?;
-            kw.get("sample_dir");
+            let images = kw.images(name)?;
             if kw.usize("border_width", 1)? != 1 {
                 return Err("border_width: only the evaluation's 1 is reproduced".into());
             }
@@ -247,8 +256,7 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
             })?)
         }
         "colorization" => {
-            let images = sample_set(name, kwargs)?;
-            kw.get("sample_dir");
+            let images = kw.images(name)?;
             // The episode budget is the harness's; the environment never reads it.
             kw.u64("max_steps")?;
             let defaults = ColorizationConfig::evaluation(hard, seed.unwrap_or(0), images);
@@ -277,8 +285,7 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
             })?)
         }
         "mental_rotation_2d" => {
-            let images = sample_set(name, kwargs)?;
-            kw.get("sample_dir");
+            let images = kw.images(name)?;
             Box::new(MentalRotation2d::new(MentalRotation2dConfig {
                 tolerance: kw.f64("tolerance", if hard { 5.0 } else { 10.0 })?,
                 image_size: kw.usize("image_size", 128)? as u32,
@@ -287,8 +294,7 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
             })?)
         }
         "zoom_in_puzzle" => {
-            let images = sample_set(name, kwargs)?;
-            kw.get("sample_dir");
+            let images = kw.images(name)?;
             // numpy's legacy RandomState takes 32-bit seeds only.
             let seed = u32::try_from(seed.unwrap_or(0))
                 .map_err(|_| "seed must be between 0 and 2**32 - 1".to_string())?;
@@ -303,8 +309,7 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
             })?)
         }
         "counting" => {
-            let images = sample_set(name, kwargs)?;
-            kw.get("sample_dir");
+            let images = kw.images(name)?;
             let (min, max) = if hard { (5, 30) } else { (2, 20) };
             let annotation_file = match kw.get("annotation_file") {
                 None => ANNOTATION_FILE.to_string(),
@@ -326,8 +331,7 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
             })?)
         }
         "referring_dot_pointing" => {
-            let images = sample_set(name, kwargs)?;
-            kw.get("sample_dir");
+            let images = kw.images(name)?;
             // The episode budget is the harness's; the environment never reads it, nor
             // `data_root`, which the evaluation harness passes for the easy level.
             kw.u64("max_steps")?;
@@ -348,9 +352,7 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
         }
         "video_unshuffle" => {
             // The reference names the folder `root_dir`; `sample_dir` works too here.
-            let videos = sample_set(name, kwargs)?;
-            kw.get("root_dir");
-            kw.get("sample_dir");
+            let videos = kw.images(name)?;
             // numpy's legacy RandomState takes 32-bit seeds only.
             let seed = u32::try_from(seed.unwrap_or(0))
                 .map_err(|_| "seed must be between 0 and 2**32 - 1".to_string())?;
@@ -416,6 +418,21 @@ mod tests {
                 .map(Vec::len),
             Some(4)
         );
+    }
+
+    #[test]
+    fn sets_are_named_by_sample_dir_and_for_video_by_root_dir_too() {
+        crate::visgym::images::shelf::shelve_bundled_for_tests();
+        let mut kw = Map::new();
+        kw.insert("root_dir".into(), json!("bundled-videos"));
+        assert!(make("video_unshuffle/easy", &kw).is_ok());
+        kw.insert("root_dir".into(), json!("bundled"));
+        let err = make("jigsaw/easy", &kw).err().unwrap_or_default();
+        assert!(err.contains("root_dir"), "{err}");
+        let mut kw = Map::new();
+        kw.insert("sample_dir".into(), json!("nowhere"));
+        let err = make("counting/easy", &kw).err().unwrap_or_default();
+        assert!(err.contains("nowhere"), "{err}");
     }
 
     #[test]

@@ -306,16 +306,7 @@ impl VisGymEnv for MentalRotation2d {
             self.agent = py_mod(self.agent + turn, 360.0);
             return Ok(StepResult::feedback(EXECUTED));
         }
-        Ok(StepResult {
-            feedback: EXECUTED.to_string(),
-            reward: if self.error().abs() <= self.tolerance {
-                1.0
-            } else {
-                0.0
-            },
-            terminated: true,
-            truncated: false,
-        })
+        Ok(StepResult::stopped(self.error().abs() <= self.tolerance))
     }
 
     fn state_json(&self, at_reset: bool) -> Value {

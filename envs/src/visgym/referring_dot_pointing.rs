@@ -470,12 +470,7 @@ impl VisGymEnv for ReferringDotPointing {
             }
             _ => false,
         };
-        Ok(StepResult {
-            feedback: EXECUTED.to_string(),
-            reward: f64::from(u8::from(inside)),
-            terminated: true,
-            truncated: false,
-        })
+        Ok(StepResult::stopped(inside))
     }
 
     fn state_json(&self, at_reset: bool) -> Value {

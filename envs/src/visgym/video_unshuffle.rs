@@ -429,14 +429,7 @@ impl VisGymEnv for VideoUnshuffle {
                 }
                 self.order = p.iter().map(|&k| self.order[k]).collect();
             }
-            _ => {
-                return Ok(StepResult {
-                    feedback: EXECUTED.to_string(),
-                    reward: if self.solved() { 1.0 } else { 0.0 },
-                    terminated: true,
-                    truncated: false,
-                })
-            }
+            _ => return Ok(StepResult::stopped(self.solved())),
         }
         Ok(StepResult::feedback(EXECUTED))
     }

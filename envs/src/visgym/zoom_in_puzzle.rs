@@ -344,14 +344,7 @@ impl VisGymEnv for ZoomIn {
                     .collect();
                 self.order = p.iter().map(|&k| self.order[k]).collect();
             }
-            _ => {
-                return Ok(StepResult {
-                    feedback: EXECUTED.to_string(),
-                    reward: if self.solved() { 1.0 } else { 0.0 },
-                    terminated: true,
-                    truncated: false,
-                })
-            }
+            _ => return Ok(StepResult::stopped(self.solved())),
         }
         Ok(StepResult::feedback(EXECUTED))
     }
