@@ -19,7 +19,7 @@ use super::action::{resolve, Resolved, StepResult, EXECUTED};
 use super::images::coco_mask::{segmentation_rles, Rle};
 use super::images::{decode_rgb, ImageSet, RgbImage};
 use super::picture_marks::{
-    centroid, click_mark, data_chunk, draw_dot, four_places, mark_pixel, mark_signature,
+    centroid, click_mark, data_chunk, draw_dots, four_places, json_int, mark_pixel, mark_signature,
     mark_space, show_picture,
 };
 use super::python::PyException;
@@ -89,10 +89,7 @@ pub struct Counting {
 }
 
 fn int_field(v: &Value, key: &str, what: &str) -> Result<i64, String> {
-    let f = &v[key];
-    f.as_i64()
-        .or_else(|| f.as_f64().filter(|x| x.fract() == 0.0).map(|x| x as i64))
-        .ok_or_else(|| format!("{what}: {key} must be an integer, got {f}"))
+    json_int(&v[key]).ok_or_else(|| format!("{what}: {key} must be an integer, got {}", v[key]))
 }
 
 impl Lvis {
@@ -426,9 +423,7 @@ Please respond with exactly one action and its arguments in the specified format
 
     fn render(&self, frame: &mut Frame) {
         show_picture(frame, self.picture.as_deref(), self.frame_size());
-        for &(x, y) in &self.dots {
-            draw_dot(frame, x, y, self.radius, [255, 0, 0]);
-        }
+        draw_dots(frame, &self.dots, self.radius, [255, 0, 0]);
     }
 
     fn solve(&self) -> Vec<String> {

@@ -10,6 +10,7 @@ use super::signature::{FnSig, Payload};
 use super::spaces::ArgSpace;
 use crate::core::action::ArgKind;
 use crate::core::frame::Frame;
+use serde_json::Value;
 
 /// `mark`'s space: `Box([0, 0], [1, 1], (2,), float32)`.
 pub fn mark_space() -> ArgSpace {
@@ -58,11 +59,17 @@ pub fn click_mark(x: f64, y: f64, width: u32, height: u32) -> Option<String> {
     ))
 }
 
-/// `cv2.circle(img, (x, y), radius, colour, -1)` on an RGB frame.
-pub fn draw_dot(frame: &mut Frame, x: i64, y: i64, radius: i64, rgb: [u8; 3]) {
+/// `cv2.circle(img, (x, y), radius, colour, -1)` for each dot, on an RGB frame: the
+/// discs marked on one mask, painted in one pass.
+pub fn draw_dots(frame: &mut Frame, dots: &[(i64, i64)], radius: i64, rgb: [u8; 3]) {
+    if dots.is_empty() {
+        return;
+    }
     let (w, h) = (frame.width() as usize, frame.height() as usize);
     let mut mask = Mask::new(w, h);
-    fill_circle(&mut mask, x, y, radius);
+    for &(x, y) in dots {
+        fill_circle(&mut mask, x, y, radius);
+    }
     let data = frame.data_mut();
     for yy in 0..h {
         for xx in 0..w {
@@ -72,6 +79,12 @@ pub fn draw_dot(frame: &mut Frame, x: i64, y: i64, radius: i64, rgb: [u8; 3]) {
             }
         }
     }
+}
+
+/// A JSON id or size as Python reads it: an integer, or a float with no fraction.
+pub fn json_int(v: &Value) -> Option<i64> {
+    v.as_i64()
+        .or_else(|| v.as_f64().filter(|x| x.fract() == 0.0).map(|x| x as i64))
 }
 
 /// Copies a picture into the frame, sized to it.

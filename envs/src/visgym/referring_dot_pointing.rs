@@ -20,7 +20,7 @@ use super::images::coco_mask::{decode_sum, segmentation_rles, Rle};
 use super::images::{decode_rgb, ImageSet, RgbImage};
 use super::numpy_sum::mean;
 use super::picture_marks::{
-    centroid, click_mark, data_chunk, draw_dot, four_places, mark_pixel, mark_signature,
+    centroid, click_mark, data_chunk, draw_dots, four_places, json_int, mark_pixel, mark_signature,
     mark_space, show_picture,
 };
 use super::python::PyException;
@@ -74,11 +74,6 @@ struct Refer {
     /// Images by id: file name, height, width.
     imgs: BTreeMap<i64, (String, Value, Value)>,
     img_to_anns: BTreeMap<i64, Vec<i64>>,
-}
-
-fn int_of(v: &Value) -> Option<i64> {
-    v.as_i64()
-        .or_else(|| v.as_f64().filter(|x| x.fract() == 0.0).map(|x| x as i64))
 }
 
 /// A pickled value as JSON (the references hold dicts, lists, strings and numbers).
@@ -137,36 +132,37 @@ impl Refer {
         let inst_path = format!("{DATASET}/instances.json");
         let instances: Value =
             serde_json::from_slice(&read(&inst_path)?).map_err(|e| format!("{inst_path}: {e}"))?;
-        let list = |v: &Value, what: &str| -> Result<Vec<Value>, String> {
+        // Read in place: the lists of a full data set are large.
+        fn list<'a>(v: &'a Value, what: &str) -> Result<&'a [Value], String> {
             v.as_array()
-                .cloned()
+                .map(Vec::as_slice)
                 .ok_or_else(|| format!("{what} must be a list"))
-        };
+        }
         let mut anns = BTreeMap::new();
         let mut img_to_anns: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
         for a in list(&instances["annotations"], "instances.json annotations")? {
-            let (Some(id), Some(img)) = (int_of(&a["id"]), int_of(&a["image_id"])) else {
+            let (Some(id), Some(img)) = (json_int(&a["id"]), json_int(&a["image_id"])) else {
                 return Err("instances.json: an annotation without an integer id".into());
             };
             img_to_anns.entry(img).or_default().push(id);
             anns.insert(
                 id,
-                (img, int_of(&a["category_id"]), a["segmentation"].clone()),
+                (img, json_int(&a["category_id"]), a["segmentation"].clone()),
             );
         }
         let mut imgs = BTreeMap::new();
         for i in list(&instances["images"], "instances.json images")? {
-            let id = int_of(&i["id"]).ok_or("instances.json: an image without an integer id")?;
+            let id = json_int(&i["id"]).ok_or("instances.json: an image without an integer id")?;
             let name = i["file_name"].as_str().unwrap_or_default().to_string();
             imgs.insert(id, (name, i["height"].clone(), i["width"].clone()));
         }
         let mut by_id = BTreeMap::new();
         for r in list(&refs, &refs_path)? {
             // References to an annotation that does not exist are dropped.
-            let Some(ann_id) = int_of(&r["ann_id"]).filter(|a| anns.contains_key(a)) else {
+            let Some(ann_id) = json_int(&r["ann_id"]).filter(|a| anns.contains_key(a)) else {
                 continue;
             };
-            let (Some(ref_id), Some(image_id)) = (int_of(&r["ref_id"]), int_of(&r["image_id"]))
+            let (Some(ref_id), Some(image_id)) = (json_int(&r["ref_id"]), json_int(&r["image_id"]))
             else {
                 return Err(format!("{refs_path}: a reference without integer ids"));
             };
@@ -177,7 +173,7 @@ impl Refer {
                     ref_id,
                     ann_id,
                     image_id,
-                    category_id: int_of(&r["category_id"]),
+                    category_id: json_int(&r["category_id"]),
                     sentence,
                 },
             );
@@ -204,8 +200,8 @@ impl Refer {
         let rles: Vec<Rle> = match segm.as_array()?.first()? {
             Value::Array(_) => {
                 let (h, w) = (
-                    u32::try_from(int_of(h)?).ok()?,
-                    u32::try_from(int_of(w)?).ok()?,
+                    u32::try_from(json_int(h)?).ok()?,
+                    u32::try_from(json_int(w)?).ok()?,
                 );
                 segmentation_rles(segm, h, w).ok()?
             }
@@ -216,8 +212,8 @@ impl Refer {
                     |r| match (&r["counts"], r["size"].as_array().map(Vec::as_slice)) {
                         (Value::String(s), Some([h, w])) => Rle::from_compressed(
                             s,
-                            u32::try_from(int_of(h)?).ok()?,
-                            u32::try_from(int_of(w)?).ok()?,
+                            u32::try_from(json_int(h)?).ok()?,
+                            u32::try_from(json_int(w)?).ok()?,
                         )
                         .ok(),
                         _ => None,
@@ -529,7 +525,7 @@ Please respond with exactly one action and its arguments in the specified format
             } else {
                 [255, 0, 0]
             };
-            draw_dot(frame, x, y, self.radius, colour);
+            draw_dots(frame, &[(x, y)], self.radius, colour);
         }
     }
 
