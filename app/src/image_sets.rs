@@ -1,5 +1,6 @@
 //! Image sets in the app: VisGym's image environments play a bundled set (the pictures,
-//! or Counting's and Referring Dot-Pointing's annotated scenes), fetched the first time
+//! Counting's and Referring Dot-Pointing's annotated scenes, Video Unshuffle's clips or
+//! Mental Rotation 3D's models), fetched the first time
 //! such an environment opens, or a folder the person picks, read
 //! in the browser and kept for the tab's life under the folder's name, which the URL's
 //! `sample_dir` names (docs/visgym.md, "Image sets"). The plain rules live here; the
@@ -8,11 +9,12 @@
 use envs::visgym::images::{default_bundle, sample_dir_kwarg, shelf, ImageFile, ImageSet, BUNDLES};
 
 /// Suffixes the environments read: pictures any listing can take, the annotation files
-/// (LVIS and COCO JSON, RefCOCO+'s pickled references) and clips (`<id>.webm`, as
-/// Something-Something v2 names them). Other files of a picked
-/// folder are not read.
-const READ_SUFFIXES: [&str; 9] = [
-    ".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".json", ".p", ".webm",
+/// (LVIS and COCO JSON, RefCOCO+'s pickled references), clips (`<id>.webm`, as
+/// Something-Something v2 names them) and 3-D models (glTF, with a `.gltf`'s `.bin`
+/// buffers; their textures are pictures). Other files of a picked folder are not read.
+const READ_SUFFIXES: [&str; 12] = [
+    ".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".json", ".p", ".webm", ".glb", ".gltf",
+    ".bin",
 ];
 
 /// The most bytes a picked folder's files may hold (they are kept in memory).
@@ -107,5 +109,10 @@ mod tests {
         let none = serde_json::Map::new();
         assert_eq!(set_name("counting/easy", &none), "bundled-counting");
         assert_eq!(set_name("jigsaw/easy", &none), "bundled");
+        assert_eq!(
+            set_name("mental_rotation_3d_objaverse/hard", &none),
+            "bundled-objects"
+        );
+        assert!(is_read("objaverse/a/b.GLB") && is_read("m.gltf") && is_read("m.bin"));
     }
 }

@@ -7,12 +7,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use envs::visgym::images::{
-    default_bundle, shelf, Bundle, ImageFile, ImageSet, COUNTING_SCENES, PICTURES,
+    default_bundle, shelf, Bundle, ImageFile, ImageSet, COUNTING_SCENES, OBJECTS, PICTURES,
     REFERRING_SCENES, VIDEO_CLIPS,
 };
 
 /// The bundled sets, as the app loads them.
-const BUNDLED_ZIPS: [(Bundle, &[u8]); 4] = [
+const BUNDLED_ZIPS: [(Bundle, &[u8]); 5] = [
     (
         PICTURES,
         include_bytes!("../../public/visgym-images/images.zip"),
@@ -28,6 +28,10 @@ const BUNDLED_ZIPS: [(Bundle, &[u8]); 4] = [
     (
         VIDEO_CLIPS,
         include_bytes!("../../public/visgym-scenes/videos.zip"),
+    ),
+    (
+        OBJECTS,
+        include_bytes!("../../public/visgym-scenes/objects.zip"),
     ),
 ];
 

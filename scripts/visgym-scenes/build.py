@@ -1,7 +1,8 @@
 """Builds the bundled VisGym scene sets: public/visgym-scenes/counting.zip (LVIS layout,
 for Counting) and public/visgym-scenes/referring.zip (RefCOCO+ layout, for Referring
 Dot-Pointing) and public/visgym-scenes/videos.zip (the Something-Something v2 layout,
-for Video Unshuffle), with manifest.json.
+for Video Unshuffle), with manifest.json; and, through objects.py beside it,
+public/visgym-scenes/objects.zip (glTF models, for Mental Rotation 3D (Objaverse)).
 
 Every picture is drawn here: objects of named categories (stars, apples, coins, ...) on
 a textured background, each object a set of polygons whose mask is the one pycocotools
@@ -18,8 +19,10 @@ reference's filtering rules have material. Run from the repository root:
     .cache/venv-visgym/bin/python scripts/visgym-scenes/build.py
 
 (the golden venv of tests/golden/visgym/generate.py: numpy 1.26.4, pillow 13.0.0,
-pycocotools 2.0.8). Output is byte-for-byte reproducible (entries stored, fixed times,
-sorted; pickle protocol 2). Everything is CC0 1.0.
+pycocotools 2.0.8, trimesh 4.5.2). Output is byte-for-byte reproducible (entries stored,
+fixed times, sorted; pickle protocol 2). Everything is CC0 1.0. `build.py --objects`
+rebuilds only objects.zip and its manifest entries (no driver needed), keeping the other
+zips and their entries as they are.
 """
 
 import hashlib
@@ -28,11 +31,13 @@ import json
 import math
 import os
 import pickle
-import zipfile
+import sys
 
 import numpy as np
 from PIL import Image
 from pycocotools import mask as mask_utils
+
+import objects  # scripts/visgym-scenes/objects.py
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "public", "visgym-scenes")
@@ -546,12 +551,46 @@ def videos(rng, driver):
     return files
 
 
-def write_zip(path, files):
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
-        for name in sorted(files):
-            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-            info.external_attr = 0o644 << 16
-            z.writestr(info, files[name])
+# Stored, fixed times, sorted names: the same bytes on every run.
+write_zip = objects.write_zip
+
+
+ZIPS = ("counting.zip", "referring.zip", "videos.zip", objects.ZIP_NAME)
+ABOUT = ("The bundled VisGym scene sets: generated pictures with LVIS-layout (counting.zip) "
+         "and RefCOCO+-layout (referring.zip) annotations, generated clips in the "
+         "Something-Something v2 layout (videos.zip), and generated low-poly glTF models for "
+         "Mental Rotation 3D (Objaverse) (objects.zip, made by scripts/visgym-scenes/objects.py). "
+         "Built by scripts/visgym-scenes/build.py.")
+
+
+def entries(zname, files, source, notes=None):
+    """The manifest's entries for one zip's files (a note where `notes` has one)."""
+    out = []
+    for name in sorted(files):
+        entry = {"zip": zname, "file": name, "bytes": len(files[name]),
+                 "sha256": hashlib.sha256(files[name]).hexdigest(),
+                 "source": source, "author": "Playbench", "licence": "CC0 1.0"}
+        if notes and name in notes:
+            entry["note"] = notes[name]
+        out.append(entry)
+    return out
+
+
+def build_objects():
+    """objects.zip (built, written and checked by objects.py) and its entries."""
+    files = objects.make(OUT)
+    return entries(objects.ZIP_NAME, files, objects.SOURCE, objects.NOTES)
+
+
+def write_manifest(manifest):
+    doc = {
+        "about": ABOUT,
+        "zip_bytes": {z: os.path.getsize(os.path.join(OUT, z)) for z in ZIPS},
+        "files": manifest,
+    }
+    with open(os.path.join(OUT, "manifest.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
 
 
 def main():
@@ -564,23 +603,24 @@ def main():
                                ("videos.zip", lambda r: videos(r, [driver]), 20261207)]:
         files = build(np.random.default_rng(seed))
         write_zip(os.path.join(OUT, zname), files)
-        for name in sorted(files):
-            manifest.append({"zip": zname, "file": name, "bytes": len(files[name]),
-                             "sha256": hashlib.sha256(files[name]).hexdigest(),
-                             "source": "drawn and annotated by scripts/visgym-scenes/build.py",
-                             "author": "Playbench", "licence": "CC0 1.0"})
+        manifest += entries(zname, files, "drawn and annotated by scripts/visgym-scenes/build.py")
         print(f"{zname}: {len(files)} files, {os.path.getsize(os.path.join(OUT, zname))} bytes")
-    doc = {
-        "about": "The bundled VisGym scene sets: generated pictures with LVIS-layout (counting.zip) "
-                 "and RefCOCO+-layout (referring.zip) annotations, and generated clips in the "
-                 "Something-Something v2 layout (videos.zip). Built by scripts/visgym-scenes/build.py.",
-        "zip_bytes": {z: os.path.getsize(os.path.join(OUT, z)) for z in ("counting.zip", "referring.zip", "videos.zip")},
-        "files": manifest,
-    }
-    with open(os.path.join(OUT, "manifest.json"), "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
+    manifest += build_objects()
+    write_manifest(manifest)
+
+
+def objects_only():
+    """Rebuilds objects.zip and its manifest entries; the other zips' entries are kept as
+    the manifest has them (in the order main writes them: theirs, then objects.zip's)."""
+    with open(os.path.join(OUT, "manifest.json")) as f:
+        kept = [e for e in json.load(f)["files"] if e["zip"] != objects.ZIP_NAME]
+    write_manifest(kept + build_objects())
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--objects"]:
+        objects_only()
+    elif sys.argv[1:]:
+        raise SystemExit("usage: build.py [--objects]")
+    else:
+        main()

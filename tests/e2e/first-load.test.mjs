@@ -54,7 +54,7 @@ test('the home page draws its first frame from the first-load build, the other f
   const needRoms = await page.getByTestId('needs-rom-thumb').count();
   const needPictures = await page.getByTestId('needs-pictures-thumb').count();
   assert.equal(drawn + needRoms + needPictures, cards);
-  assert.equal(needPictures, 14, 'seven image environments, two levels each');
+  assert.equal(needPictures, 16, 'eight image environments, two levels each');
   assert.ok(needRoms >= 19, `${needRoms} Atari cards ask for a ROM`);
   for (const id of ['tetris_gymnasium/Tetris', 'FlappyBird-v0', 'highway-v0', 'maze_2d/easy', 'GameVerse/Snake']) {
     const canvas = page.locator(`[data-env-id="${id}"] canvas.thumb`);

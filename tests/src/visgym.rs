@@ -138,6 +138,8 @@ env_golden![
     "referring_dot_pointing_hard",
     "video_unshuffle_easy",
     "video_unshuffle_hard",
+    "mental_rotation_3d_objaverse_easy",
+    "mental_rotation_3d_objaverse_hard",
 ];
 
 /// What a replay covered.
@@ -333,9 +335,13 @@ fn solve_kwargs(id: &str, name: &str) -> Result<Map<String, Value>, String> {
         }
         ("mental_rotation_2d", "oracle") => serde_json::json!({}),
         ("zoom_in_puzzle", "oracle") => serde_json::json!({"strategy": "reorder"}),
-        ("colorization" | "mental_rotation_2d" | "referring_dot_pointing", n)
-            if n.starts_with("steps_") =>
-        {
+        (
+            "colorization"
+            | "mental_rotation_2d"
+            | "referring_dot_pointing"
+            | "mental_rotation_3d_objaverse",
+            n,
+        ) if n.starts_with("steps_") => {
             let steps: u64 = n["steps_".len()..]
                 .parse()
                 .map_err(|e| format!("{n}: {e}"))?;
@@ -368,7 +374,8 @@ pub fn check_env_golden(
     let instances = golden["instances"].as_array().ok_or("no instances")?;
     for inst in instances {
         let seed = inst["seed"].clone();
-        let mut kwargs = Map::new();
+        // An instance may also name other constructor keywords (`kwargs`).
+        let mut kwargs = inst["kwargs"].as_object().cloned().unwrap_or_default();
         kwargs.insert("seed".into(), seed.clone());
         player.make(id, &kwargs)?;
         if seed == 0 {
@@ -565,6 +572,125 @@ pub fn check_sample_orders(gz: &[u8]) -> Result<usize, String> {
     Ok(n)
 }
 
+/// Mental Rotation 3D's view geometry against a golden file: each model's centre and
+/// radius, and where trimesh put the camera for the target (`target_cam`) and for the
+/// turned model after every reset and step (`cam`, at the state's rotation). Returns the
+/// cameras checked.
+pub fn check_objaverse_views(gz: &[u8]) -> Result<usize, String> {
+    use envs::visgym::images::gltf::read_model;
+    use envs::visgym::mesh_view::Shape;
+    let golden: Value =
+        serde_json::from_str(&decompress(gz)?).map_err(|e| format!("golden file: {e}"))?;
+    let set =
+        envs::visgym::images::ImageSet::from_zip(BUNDLED_OBJECTS).map_err(|e| e.to_string())?;
+    let rot = |state: &Value| -> Result<[[f64; 3]; 3], String> {
+        let mut m = [[0.0; 3]; 3];
+        for (i, row) in m.iter_mut().enumerate() {
+            for (j, v) in row.iter_mut().enumerate() {
+                *v = state["current_rot"][i][j]
+                    .as_f64()
+                    .ok_or("no current_rot")?;
+            }
+        }
+        Ok(m)
+    };
+    let close3 = |got: [f64; 3], want: &Value| {
+        (0..3).all(|k| {
+            want[k]
+                .as_f64()
+                .is_some_and(|w| (got[k] - w).abs() <= 1e-9 * w.abs().max(1.0))
+        })
+    };
+    let mut n = 0;
+    for inst in golden["instances"].as_array().ok_or("no instances")? {
+        for ep in inst["episodes"].as_array().ok_or("no episodes")? {
+            let path = ep["reset"]["object_path"]
+                .as_str()
+                .ok_or("no object_path")?;
+            let file = set
+                .get(path)
+                .ok_or_else(|| format!("{path} is not bundled"))?;
+            let bytes = file.read()?;
+            let model = read_model(&bytes, &|_| None).map_err(|e| format!("{path}: {e}"))?;
+            let shape = Shape::new(&model);
+            let radius = ep["radius"].as_f64().ok_or("no radius")?;
+            if !close3(shape.centre, &ep["centre"]) || (shape.radius - radius).abs() > 1e-9 {
+                return Err(format!(
+                    "{path}: centre {:?} radius {}, reference {} {radius}",
+                    shape.centre, shape.radius, ep["centre"]
+                ));
+            }
+            let identity = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+            let mut views = vec![(shape.camera(&identity), &ep["target_cam"])];
+            views.push((shape.camera(&rot(&ep["reset"])?), &ep["cam"]));
+            for row in ep["steps"].as_array().ok_or("no steps")? {
+                if row.get("cam").is_some() {
+                    views.push((shape.camera(&rot(&row["s"])?), &row["cam"]));
+                }
+            }
+            for (got, want) in views {
+                if !close3(got, want) {
+                    return Err(format!("{path}: camera {got:?}, reference {want}"));
+                }
+                n += 1;
+            }
+        }
+    }
+    Ok(n)
+}
+
+/// How close our drawing of Mental Rotation 3D is to pyrender's: the first constructor's
+/// reset frames of a golden file (`frame_png`) against ours after the same resets. Per
+/// frame, the share of pixels within 8 levels on every channel and the share where both
+/// agree on background (white) or object; the smallest of each over the frames, and how
+/// many frames.
+pub fn check_objaverse_frames(gz: &[u8]) -> Result<(f64, f64, usize), String> {
+    use envs::visgym::images::{decode_rgb, ImageFile};
+    let golden: Value =
+        serde_json::from_str(&decompress(gz)?).map_err(|e| format!("golden file: {e}"))?;
+    let id = golden["env"].as_str().ok_or("no env")?;
+    shelve_bundled_images()?;
+    let inst = &golden["instances"][0];
+    let mut kwargs = inst["kwargs"].as_object().cloned().unwrap_or_default();
+    kwargs.insert("seed".into(), inst["seed"].clone());
+    let mut env = envs::make(id, &kwargs).map_err(|e| e.to_string())?;
+    let (mut close, mut shape, mut n) = (1.0f64, 1.0f64, 0);
+    for ep in inst["episodes"].as_array().ok_or("no episodes")? {
+        env.reset(ep["seed"].as_u64());
+        if let Some(e) = env.reset_failure() {
+            return Err(e);
+        }
+        let Some(png) = ep["frame_png"].as_str() else {
+            continue;
+        };
+        let bytes = base64_decode(png).ok_or("frame_png is not base64")?;
+        let want = decode_rgb(&ImageFile::new("frame.png", bytes))?;
+        let mut got = envs::Frame::default();
+        env.render(&mut got);
+        if (got.width(), got.height()) != (want.width, want.height) {
+            return Err(format!(
+                "frame {}x{}, reference {}x{}",
+                got.width(),
+                got.height(),
+                want.width,
+                want.height
+            ));
+        }
+        let (mut near, mut same_shape) = (0usize, 0usize);
+        let pixels = got.data().chunks_exact(3).zip(want.data.chunks_exact(3));
+        for (g, w) in pixels {
+            near += usize::from(g.iter().zip(w).all(|(a, b)| a.abs_diff(*b) <= 8));
+            let white = |p: &[u8]| p.iter().all(|&c| c == 255);
+            same_shape += usize::from(white(g) == white(w));
+        }
+        let total = (got.width() * got.height()) as f64;
+        close = close.min(near as f64 / total);
+        shape = shape.min(same_shape as f64 / total);
+        n += 1;
+    }
+    Ok((close, shape, n))
+}
+
 /// The text frame (`x`) and the frame hash (`h`) a golden row records, against a reply.
 fn check_observation(
     player: &mut dyn VisGymPlayer,
@@ -613,17 +739,20 @@ pub const BUNDLED_COUNTING: &[u8] = include_bytes!("../../public/visgym-scenes/c
 pub const BUNDLED_REFERRING: &[u8] = include_bytes!("../../public/visgym-scenes/referring.zip");
 /// The bundled clips of Video Unshuffle (`public/visgym-scenes/videos.zip`).
 pub const BUNDLED_VIDEOS: &[u8] = include_bytes!("../../public/visgym-scenes/videos.zip");
+/// The bundled models of Mental Rotation 3D (`public/visgym-scenes/objects.zip`).
+pub const BUNDLED_OBJECTS: &[u8] = include_bytes!("../../public/visgym-scenes/objects.zip");
 
 /// Puts the bundled sets on the environments' shelf (`sample_dir`'s defaults).
 pub fn shelve_bundled_images() -> Result<(), String> {
     use envs::visgym::images::{
-        shelf, ImageSet, COUNTING_SCENES, PICTURES, REFERRING_SCENES, VIDEO_CLIPS,
+        shelf, ImageSet, COUNTING_SCENES, OBJECTS, PICTURES, REFERRING_SCENES, VIDEO_CLIPS,
     };
     for (bundle, zip) in [
         (PICTURES, BUNDLED_IMAGES),
         (COUNTING_SCENES, BUNDLED_COUNTING),
         (REFERRING_SCENES, BUNDLED_REFERRING),
         (VIDEO_CLIPS, BUNDLED_VIDEOS),
+        (OBJECTS, BUNDLED_OBJECTS),
     ] {
         if shelf::get(bundle.name).is_none() {
             shelf::put(

@@ -38,6 +38,8 @@ const NOT_IN_A_SUITE: &[(&str, &str)] = &[
     ("referring_dot_pointing/hard", IMAGES_NOT_YET),
     ("video_unshuffle/easy", IMAGES_NOT_YET),
     ("video_unshuffle/hard", IMAGES_NOT_YET),
+    ("mental_rotation_3d_objaverse/easy", IMAGES_NOT_YET),
+    ("mental_rotation_3d_objaverse/hard", IMAGES_NOT_YET),
     ("ALE/Alien-v5", ATARI_NOT_NAMED),
     ("ALE/Amidar-v5", ATARI_NOT_NAMED),
     ("ALE/Boxing-v5", ATARI_NOT_NAMED),

@@ -49,12 +49,17 @@ fn frames_shrink_as_pillow_shrinks_them() {
     );
 }
 
-fn replay(name: &str, tol: f64) {
-    let gz = playbench_tests::visgym::ENV_GOLDEN
+/// An environment golden file by name.
+fn golden(name: &str) -> &'static [u8] {
+    playbench_tests::visgym::ENV_GOLDEN
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, gz)| *gz)
-        .unwrap();
+        .unwrap_or_else(|| panic!("no golden file {name}"))
+}
+
+fn replay(name: &str, tol: f64) {
+    let gz = golden(name);
     let mut player = playbench_tests::visgym::EnvPlayer::default();
     match playbench_tests::visgym::check_env_golden(&mut player, gz, tol) {
         Ok(cov) => {
@@ -107,22 +112,52 @@ env_tests! {
     referring_dot_pointing_hard => "referring_dot_pointing_hard", 0.0,
     video_unshuffle_easy => "video_unshuffle_easy", 0.0,
     video_unshuffle_hard => "video_unshuffle_hard", 0.0,
+    mental_rotation_3d_objaverse_easy => "mental_rotation_3d_objaverse_easy", 1e-9,
+    mental_rotation_3d_objaverse_hard => "mental_rotation_3d_objaverse_hard", 1e-9,
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-fn annotated_samples_are_filtered_sorted_and_shuffled_as_the_reference_does() {
+fn models_are_drawn_close_to_pyrenders_frames() {
+    for name in [
+        "mental_rotation_3d_objaverse_easy",
+        "mental_rotation_3d_objaverse_hard",
+    ] {
+        let gz = golden(name);
+        let (close, shape, n) = playbench_tests::visgym::check_objaverse_frames(gz).unwrap();
+        eprintln!("{name}: {n} frames, >= {close:.4} of pixels within 8 levels, silhouettes agree on >= {shape:.4}");
+        assert!(n >= 3, "{name}: {n} frames");
+        assert!(close >= 0.95 && shape >= 0.985, "{name}: {close} {shape}");
+    }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn models_are_centred_and_framed_as_trimesh_frames_them() {
+    for name in [
+        "mental_rotation_3d_objaverse_easy",
+        "mental_rotation_3d_objaverse_hard",
+    ] {
+        let gz = golden(name);
+        match playbench_tests::visgym::check_objaverse_views(gz) {
+            Ok(n) => assert!(n > 300, "{name}: {n} cameras"),
+            Err(e) => panic!("{name}: {e}"),
+        }
+    }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn samples_are_played_in_the_reference_order_until_they_run_out() {
     for name in [
         "counting_easy",
         "counting_hard",
         "referring_dot_pointing_easy",
         "referring_dot_pointing_hard",
+        "mental_rotation_3d_objaverse_easy",
+        "mental_rotation_3d_objaverse_hard",
     ] {
-        let gz = playbench_tests::visgym::ENV_GOLDEN
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, gz)| *gz)
-            .unwrap();
+        let gz = golden(name);
         let n = playbench_tests::visgym::check_sample_orders(gz).unwrap();
         assert!(n >= 3 * 25, "{name}: {n} resets");
     }

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use super::action::{resolve, Resolved, StepResult, EXECUTED};
 use super::numpy_array::leaf_to_f64;
-use super::python::format::float_repr;
+use super::python::format::{float_repr, py_round1};
 use super::python::{PyException, PyValue};
 use super::signature::{FnSig, Payload};
 use super::solve_kwargs::SolveKwargs;
@@ -54,11 +54,6 @@ pub fn py_mod(a: f64, b: f64) -> f64 {
     } else {
         libm::copysign(0.0, b)
     }
-}
-
-/// Python's `round(x, 1)` (correctly rounded, ties to even on the exact value).
-fn round1(x: f64) -> f64 {
-    format!("{x:.1}").parse().unwrap_or(x)
 }
 
 fn functions() -> Vec<(&'static str, ArgSpace)> {
@@ -148,9 +143,9 @@ impl MatchstickRotation {
             let (ux, uy) = UNIT_MOVES[k];
             out.push(move_text([ux as f64, uy as f64, 0.0]));
             out.push(move_text([
-                round1(dx - ux as f64),
-                round1(dy - uy as f64),
-                round1(d_ang),
+                py_round1(dx - ux as f64),
+                py_round1(dy - uy as f64),
+                py_round1(d_ang),
             ]));
         } else {
             let mut pos = self.mid;
@@ -165,9 +160,9 @@ impl MatchstickRotation {
                 total_y += sy;
             }
             out.push(move_text([
-                round1(dx - total_x as f64),
-                round1(dy - total_y as f64),
-                round1(d_ang),
+                py_round1(dx - total_x as f64),
+                py_round1(dy - total_y as f64),
+                py_round1(d_ang),
             ]));
         }
         out.push("('stop', 'stop')".to_string());

@@ -19,6 +19,7 @@ use super::rotation3::{angle, euler_from_szyx, euler_szyx, mul, transpose, Mat3,
 use super::signature::{FnSig, Payload};
 use super::solve_kwargs::SolveKwargs;
 use super::spaces::ArgSpace;
+use super::turn_controls;
 use super::{RenderMode, VisGymEnv};
 use crate::core::action::ArgKind;
 use crate::core::env::{KeyBinding, Words};
@@ -360,39 +361,13 @@ Please respond with exactly one action and its arguments in the specified format
 
     /// Turns of 15° and 90° each way about each axis, and stop.
     fn presets(&self) -> Vec<String> {
-        let mut p = Vec::new();
-        for axis in 0..3 {
-            for angle in [15.0, -15.0, 90.0, -90.0] {
-                let mut v = [0.0f64; 3];
-                v[axis] = angle;
-                p.push(format!(
-                    "('rotate', [{}, {}, {}])",
-                    float_repr(v[0]),
-                    float_repr(v[1]),
-                    float_repr(v[2])
-                ));
-            }
-        }
-        p.push("('stop', 'stop')".to_string());
-        p
+        turn_controls::presets()
     }
 
     /// Arrows turn yaw and pitch by 15°, q/e roll; shift-less letters a/d and w/s
     /// turn yaw and pitch by 90°.
     fn keymap(&self) -> Vec<KeyBinding> {
-        vec![
-            KeyBinding::new("ArrowRight", 0),
-            KeyBinding::new("ArrowLeft", 1),
-            KeyBinding::new("d", 2),
-            KeyBinding::new("a", 3),
-            KeyBinding::new("ArrowUp", 4),
-            KeyBinding::new("ArrowDown", 5),
-            KeyBinding::new("w", 6),
-            KeyBinding::new("s", 7),
-            KeyBinding::new("e", 8),
-            KeyBinding::new("q", 9),
-            KeyBinding::new("Enter", 12),
-        ]
+        turn_controls::keymap(true)
     }
 
     fn pointer_mode(&self) -> Option<PointerMode> {
@@ -402,18 +377,7 @@ Please respond with exactly one action and its arguments in the specified format
     /// A drag turns the object: half a degree of yaw per pixel across, of pitch per
     /// pixel down (to 0.1°, within ±180°).
     fn pointer_action(&self, gesture: Gesture) -> Option<String> {
-        let Gesture::Drag { from, to } = gesture else {
-            return None;
-        };
-        let turn = |pixels: f64| np_round1((pixels * 0.5).clamp(-180.0, 180.0)) + 0.0;
-        let (yaw, pitch) = (turn(to.0 - from.0), turn(to.1 - from.1));
-        (yaw != 0.0 || pitch != 0.0).then(|| {
-            format!(
-                "('rotate', [{}, {}, 0.0])",
-                float_repr(yaw),
-                float_repr(pitch)
-            )
-        })
+        turn_controls::drag_turn(gesture, np_round1)
     }
 
     fn words(&self) -> Words {

@@ -28,6 +28,8 @@ mod maze_3d_view;
 mod maze_gen;
 mod mental_rotation_2d;
 mod mental_rotation_3d_cube;
+mod mental_rotation_3d_objaverse;
+pub mod mesh_view;
 mod numpy_array;
 mod numpy_sum;
 mod patch_reassembly;
@@ -43,6 +45,7 @@ mod sliding_block;
 mod slot_order;
 mod solve_kwargs;
 pub mod spaces;
+mod turn_controls;
 mod video_unshuffle;
 mod zoom_in_puzzle;
 
@@ -185,8 +188,9 @@ pub const NAMES: [&str; 7] = [
 ];
 
 /// The environments that play pictures of an image set (Counting and Referring
-/// Dot-Pointing with annotations, Video Unshuffle clips) (`sample_dir`).
-pub const IMAGE_NAMES: [&str; 7] = [
+/// Dot-Pointing with annotations, Video Unshuffle clips, Mental Rotation 3D's models)
+/// (`sample_dir`).
+pub const IMAGE_NAMES: [&str; 8] = [
     "jigsaw",
     "colorization",
     "mental_rotation_2d",
@@ -194,6 +198,7 @@ pub const IMAGE_NAMES: [&str; 7] = [
     "counting",
     "referring_dot_pointing",
     "video_unshuffle",
+    "mental_rotation_3d_objaverse",
 ];
 
 /// Whether a registered id plays pictures of an image set (`jigsaw/easy`, …).
@@ -252,6 +257,7 @@ const JIGSAW: &str = "Put the scrambled pieces of a picture back in order.";
 const COUNTING: &str =
     "Count the objects of a named kind in a picture (dots help), then give the count.";
 const VIDEO: &str = "Put shuffled frames of a short clip back in time order.";
+const OBJAVERSE: &str = "Turn a 3-D model back to its original orientation.";
 const REFERRING: &str = "Put a dot on the object a referring expression describes.";
 const COLORIZATION: &str = "Match a hidden colour by turning a hue wheel and setting saturation.";
 
@@ -402,5 +408,17 @@ static SPECS: &[EnvSpec] = &[
         "video_unshuffle/hard",
         VIDEO,
         "seed (0 to 2^32-1, default 0); root_dir or sample_dir (a Something-Something v2 folder, default the bundled clips); num_frames (default 5); sampling_strategy (\"salient\", or \"uniform\"); min_frame_diff (0.15); max_frames_to_analyze (100); video_label"
+    ),
+    spec!(
+        "mental_rotation_3d_objaverse/easy",
+        OBJAVERSE,
+        "seed (0 to 2^32-1, default 0); sample_dir (a folder of .glb/.gltf models, default the bundled objects); tolerance (degrees, default 15.0); action_frame \"world\" | \"object\" (default \"world\"); render_size (128); use_textures (true); downsample_faces, max_output_long_side (decimation only: unused)",
+        OBJECT_FRAME
+    ),
+    spec!(
+        "mental_rotation_3d_objaverse/hard",
+        OBJAVERSE,
+        "seed (0 to 2^32-1, default 0); sample_dir (a folder of .glb/.gltf models, default the bundled objects); tolerance (degrees, default 5.0); action_frame \"world\" | \"object\" (default \"world\"); render_size (128); use_textures (true); downsample_faces, max_output_long_side (decimation only: unused)",
+        OBJECT_FRAME
     ),
 ];

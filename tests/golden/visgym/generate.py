@@ -15,6 +15,11 @@ CPython 3.11 (3.11.7 here) is required: error messages of `ast.literal_eval` and
 iteration order of sets are version-specific. Maze 3D imports Ursina/Panda3D at module
 level; they are replaced by an inert stub because only its state is recorded here.
 
+Counting and Referring Dot-Pointing also need pycocotools==2.0.8 and lvis==0.5.3; Mental
+Rotation 3D (Objaverse) renders with pyrender through EGL (Mesa's software driver does):
+scipy==1.14.1 networkx==3.4.2 pyrender==0.1.45 PyOpenGL==3.1.0 freetype-py imageio==2.36.1
+"pyglet<2", installed with --no-deps so that numpy stays 1.26.4.
+
 Writes tests/golden/visgym/*.json.gz (replayed by tests/tests/visgym_golden.rs); `lanczos`
 needs Pillow alone: Pillow's resize as the harness shrinks frames (bench/src/lanczos.rs).
 Jigsaw and Colorization play the bundled image set (public/visgym-images/images.zip, built by
@@ -393,7 +398,10 @@ def gen_env(adapter):
                 rec.episode(env, None, lambda e: randomly(rec, rng, e, ctor_seed % 2 == 0)),
                 rec.episode(env, 7 * ctor_seed + 3, lambda e: randomly(rec, rng, e, ctor_seed % 3 == 0)),
             ]
-            instances.append({"seed": ctor_seed, "episodes": eps})
+            inst = {"seed": ctor_seed, "episodes": eps}
+            if hasattr(adapter, "instance_kwargs") and adapter.instance_kwargs(ctor_seed):
+                inst["kwargs"] = adapter.instance_kwargs(ctor_seed)
+            instances.append(inst)
         env = adapter.make(level, 0)
         data = {
             "env": f"{adapter.name}/{level}",
@@ -1384,6 +1392,129 @@ class VideoUnshuffleAdapter:
         return [w, h]
 
 
+class _RecordingRng:
+    """The environment's RandomState with its last `uniform` draw kept: the hidden
+    rotation's angles, which the environment does not store."""
+
+    def __init__(self, rng):
+        self._rng = rng
+        self.last_uniform = None
+
+    def uniform(self, *a, **k):
+        self.last_uniform = self._rng.uniform(*a, **k)
+        return self.last_uniform
+
+    def __getattr__(self, name):
+        return getattr(self._rng, name)
+
+
+def _sorted_walk():
+    """`os.walk` lists a directory in the file system's order; with each directory's
+    entries sorted it lists any copy of the set alike, the order Playbench uses."""
+    if getattr(os.walk, "sorted_walk", False):
+        return
+    walk = os.walk
+
+    def sorted_walk(top, *a, **k):
+        for root, dirs, files in walk(top, *a, **k):
+            dirs.sort()
+            files.sort()
+            yield root, dirs, files
+
+    sorted_walk.sorted_walk = True
+    os.walk = sorted_walk
+
+
+class ObjaverseAdapter:
+    name = "mental_rotation_3d_objaverse"
+    continuous = True
+    instances = 12  # sixteen floats per step: fewer episodes keep the file small
+    order_keys = ["object_path", "secret_angles"]
+    bad = CubeAdapter.bad + [
+        "('rotate', [15, 0, 0, 0])", "('rotate', {15, 0, 1})", "('stop', 'halt')", "('rotate', [0, 0, '15'])",
+        "('rotate', [b'15', 0, 0])",
+    ]
+
+    @staticmethod
+    def instance_kwargs(seed):
+        # Every fourth constructor turns in the object's own axes (the registry's frame).
+        return {"action_frame": "object"} if seed % 4 == 3 else {}
+
+    def make(self, level, seed):
+        os.environ.setdefault("PYOPENGL_PLATFORM", "egl")
+        _sorted_walk()
+        from gymnasium.envs.mental_rotation_3d_objaverse.mental_rotation_3d_objaverse import (
+            MentalRotation3DObjaverseEnv,
+        )
+
+        # The renderer module points OpenGL at NVIDIA's driver on import; Mesa's EGL
+        # (software, as on this project's machines) needs its own.
+        for var in ("LIBGL_DRIVERS_PATH", "__GLX_VENDOR_LIBRARY_NAME", "__NV_PRIME_RENDER_OFFLOAD",
+                    "EGL_DEVICE_ID"):
+            os.environ.pop(var, None)
+        env = MentalRotation3DObjaverseEnv(
+            render_size=128, tolerance=15.0 if level == "easy" else 5.0, seed=seed,
+            sample_dir=scene_dir("objects.zip"), use_textures=True,
+            action_frame=self.instance_kwargs(seed).get("action_frame", "world"))
+        env._rng = _RecordingRng(env._rng)
+        # The first constructor's reset frames are kept, to measure how close our drawing is.
+        self._keep_frames = seed == 0
+        return env
+
+    def state(self, env, at_reset):
+        import numpy as np
+
+        s = {"current_rot": env.current_rot.tolist(),
+             "rotation_error": float(env._rotation_distance(env.current_rot, np.eye(4)))}
+        if at_reset:
+            s["object_path"] = env.current_object_path
+            s["secret_angles"] = [float(v) for v in env._rng.last_uniform]
+        return s
+
+    def observe(self, env, row):
+        """Where trimesh put the camera for the right panel (`cam`); at a reset also the
+        left panel's camera and the model's centre and radius: the view's geometry, which
+        Playbench's rasteriser must reproduce (its pixels are OpenGL's)."""
+        import trimesh
+
+        row["cam"] = round_floats(env.rotated_scene.camera_transform[:3, 3].tolist())
+        if "reset" in row:
+            row["target_cam"] = round_floats(env.base_scene.copy().camera_transform[:3, 3].tolist())
+            raw = trimesh.load(os.path.join(env.local_obj_root, env.current_object_path), force="scene",
+                               process=True)
+            centre, radius = env._compute_center_and_radius(raw)
+            row["centre"] = round_floats([float(v) for v in centre])
+            row["radius"] = round_floats(float(radius))
+            if self._keep_frames:
+                import base64
+                import io
+
+                from PIL import Image
+
+                buf = io.BytesIO()
+                Image.fromarray(env._get_obs()).save(buf, "PNG", optimize=True)
+                row["frame_png"] = base64.b64encode(buf.getvalue()).decode()
+
+    def oracle(self, env):
+        return env.solve()
+
+    def solve(self, env):
+        out = {"oracle": env.solve(), "steps_3": env.solve(num_steps=3)}
+        for strategy in ("by-axis", "pad1_axis-angle", "pad1_by-axis", "pad3_axis-angle", "pad3_by-axis"):
+            out[strategy] = env.solve(strategy=strategy)
+        return out
+
+    def random_action(self, rng, env):
+        return CubeAdapter.random_action(self, rng, env)
+
+    def prompts(self, env):
+        return {"rgb_array": env.get_prompt(), "ansi": None}
+
+    def frame_size(self, env):
+        h, w, _ = env._get_obs().shape
+        return [w, h]
+
+
 def gen_jpeg():
     """JPEG pictures as Pillow and OpenCV decode them (the reference's two readers), to
     measure how far our decoder is from theirs: small crops of bundled pictures, encoded
@@ -1473,6 +1604,7 @@ GENERATORS = {
     "counting": lambda: gen_env(CountingAdapter()),
     "referring_dot_pointing": lambda: gen_env(ReferringAdapter()),
     "video_unshuffle": lambda: gen_env(VideoUnshuffleAdapter()),
+    "mental_rotation_3d_objaverse": lambda: gen_env(ObjaverseAdapter()),
 }
 
 

@@ -12,6 +12,7 @@
 pub mod clip;
 pub mod coco_mask;
 mod decode;
+pub mod gltf;
 pub mod shelf;
 
 use std::fmt;
@@ -51,7 +52,18 @@ pub const VIDEO_CLIPS: Bundle = Bundle {
     name: "bundled-videos",
     zip: "visgym-scenes/videos.zip",
 };
-pub const BUNDLES: [Bundle; 4] = [PICTURES, COUNTING_SCENES, REFERRING_SCENES, VIDEO_CLIPS];
+/// Generated low-poly models (glTF binaries), for Mental Rotation 3D (Objaverse).
+pub const OBJECTS: Bundle = Bundle {
+    name: "bundled-objects",
+    zip: "visgym-scenes/objects.zip",
+};
+pub const BUNDLES: [Bundle; 5] = [
+    PICTURES,
+    COUNTING_SCENES,
+    REFERRING_SCENES,
+    VIDEO_CLIPS,
+    OBJECTS,
+];
 
 /// The kwarg naming the set an environment plays: `sample_dir`, or `root_dir` (Video
 /// Unshuffle's name for it).
@@ -71,6 +83,7 @@ pub fn default_bundle(env: &str) -> Bundle {
         "counting" => COUNTING_SCENES,
         "referring_dot_pointing" => REFERRING_SCENES,
         "video_unshuffle" => VIDEO_CLIPS,
+        "mental_rotation_3d_objaverse" => OBJECTS,
         _ => PICTURES,
     }
 }

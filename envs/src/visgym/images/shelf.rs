@@ -36,7 +36,7 @@ pub fn names() -> Vec<String> {
 /// tests crate load them themselves).
 #[cfg(test)]
 pub(crate) fn shelve_bundled_for_tests() {
-    const ZIPS: [(&str, &[u8]); 4] = [
+    const ZIPS: [(&str, &[u8]); 5] = [
         (
             super::PICTURES.name,
             include_bytes!("../../../../public/visgym-images/images.zip"),
@@ -52,6 +52,10 @@ pub(crate) fn shelve_bundled_for_tests() {
         (
             super::VIDEO_CLIPS.name,
             include_bytes!("../../../../public/visgym-scenes/videos.zip"),
+        ),
+        (
+            super::OBJECTS.name,
+            include_bytes!("../../../../public/visgym-scenes/objects.zip"),
         ),
     ];
     for (name, zip) in ZIPS {

@@ -152,6 +152,11 @@ fn format_r(v: f64, add_dot_0: bool, sign: bool) -> String {
 }
 
 /// `repr(float)`.
+/// Python's `round(x, 1)` (correctly rounded, ties to even on the exact value).
+pub fn py_round1(x: f64) -> f64 {
+    format!("{x:.1}").parse().unwrap_or(x)
+}
+
 pub fn float_repr(v: f64) -> String {
     format_r(v, true, false)
 }
