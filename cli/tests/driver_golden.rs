@@ -642,5 +642,76 @@ fn driver_reads_annotated_folders_as_the_original_data_sets_lay_them_out() {
     }
     let webm = make_reset(&mut driver).unwrap_err();
     assert!(webm.contains("WebM"), "{webm}");
+
+    // Mental Rotation 3D: a folder of models plays as the bundled ones do; a `.gltf`
+    // reads its buffer from a `.bin` beside it; a compressed model is refused by name,
+    // and a folder without models at `make`.
+    let models = root.join("objaverse");
+    unpack(playbench_tests::visgym::BUNDLED_OBJECTS, &models);
+    let first_model = |driver: &mut DriverProcess, kwargs: Value| {
+        driver
+            .ask(&json!({"op": "make", "env": "mental_rotation_3d_objaverse/easy", "kwargs": kwargs}))
+            .and_then(|_| driver.ask(&json!({"op": "reset", "seed": 1})))
+    };
+    let bundled = first_model(&mut driver, json!({})).unwrap();
+    let folder = first_model(&mut driver, json!({"sample_dir": models.to_str().unwrap()})).unwrap();
+    assert_eq!(bundled["state"], folder["state"]);
+    assert_eq!(bundled["frame_sha256"], folder["frame_sha256"]);
+    let teapot: Value =
+        serde_json::from_slice(&std::fs::read(models.join("objects/more/teapot.gltf")).unwrap())
+            .unwrap();
+    let uri = teapot["buffers"][0]["uri"].as_str().unwrap();
+    let bin = base64_bytes(uri.split_once(',').unwrap().1);
+    let split = root.join("split");
+    std::fs::create_dir_all(split.join("pots")).unwrap();
+    let mut beside = teapot.clone();
+    beside["buffers"][0]["uri"] = json!("teapot%20data.bin");
+    std::fs::write(split.join("pots/teapot.gltf"), beside.to_string()).unwrap();
+    std::fs::write(split.join("pots/teapot data.bin"), &bin).unwrap();
+    // The same model at the same path, its buffer embedded: the same episode and frames.
+    let embedded = root.join("embedded");
+    std::fs::create_dir_all(embedded.join("pots")).unwrap();
+    std::fs::write(embedded.join("pots/teapot.gltf"), teapot.to_string()).unwrap();
+    let from_bin =
+        first_model(&mut driver, json!({"sample_dir": split.to_str().unwrap()})).unwrap();
+    let from_uri = first_model(
+        &mut driver,
+        json!({"sample_dir": embedded.to_str().unwrap()}),
+    )
+    .unwrap();
+    assert_eq!(from_bin["state"]["object_path"], "pots/teapot.gltf");
+    assert_eq!(from_bin["state"], from_uri["state"]);
+    assert_eq!(from_bin["frame_sha256"], from_uri["frame_sha256"]);
+    std::fs::write(
+        split.join("pots/teapot.gltf"),
+        teapot.to_string().replace(
+            "\"asset\"",
+            "\"extensionsRequired\":[\"KHR_draco_mesh_compression\"],\"asset\"",
+        ),
+    )
+    .unwrap();
+    let draco =
+        first_model(&mut driver, json!({"sample_dir": split.to_str().unwrap()})).unwrap_err();
+    assert!(draco.contains("KHR_draco_mesh_compression"), "{draco}");
+    std::fs::remove_file(split.join("pots/teapot.gltf")).unwrap();
+    let none =
+        first_model(&mut driver, json!({"sample_dir": split.to_str().unwrap()})).unwrap_err();
+    assert!(none.contains("No GLB/GLTF"), "{none}");
     std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// Standard base64 (a data URI's payload).
+fn base64_bytes(text: &str) -> Vec<u8> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let (mut out, mut acc, mut bits) = (Vec::new(), 0u32, 0u32);
+    for c in text.bytes().filter(|&c| c != b'=') {
+        let v = ALPHABET.iter().position(|&a| a == c).expect("base64") as u32;
+        acc = (acc << 6) | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
 }
