@@ -181,11 +181,6 @@ impl Shape {
         }
     }
 
-    /// Triangles over all parts.
-    pub fn faces(&self) -> usize {
-        self.parts.iter().map(|p| p.triangles.len()).sum()
-    }
-
     /// Where trimesh puts the camera for the shape turned by `rot`: over the centre of its
     /// bounds on +z, just far enough that the bounds' corners fit the field of view
     /// (`cameras.look_at(scene.bounds, fov)`).
