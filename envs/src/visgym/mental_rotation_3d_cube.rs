@@ -15,13 +15,14 @@ use super::numpy_array::{discover, leaf_to_f64};
 use super::polycube_view::draw_polycube;
 use super::python::format::float_repr;
 use super::python::PyException;
-use super::rotation3::{angle, euler_from_szyx, euler_szyx, mul, transpose, Mat3, IDENTITY};
-use super::signature::{FnSig, Payload};
+use super::rotation3::{
+    angle, euler_from_szyx, euler_szyx, mul, rad2deg, transpose, Mat3, IDENTITY,
+};
+use super::signature::FnSig;
 use super::solve_kwargs::SolveKwargs;
 use super::spaces::ArgSpace;
 use super::turn_controls;
 use super::{RenderMode, VisGymEnv};
-use crate::core::action::ArgKind;
 use crate::core::env::{KeyBinding, Words};
 use crate::core::frame::Frame;
 use crate::core::input::{Gesture, PointerMode};
@@ -80,28 +81,9 @@ impl std::fmt::Debug for TargetView {
     }
 }
 
-fn functions() -> Vec<(&'static str, ArgSpace)> {
-    vec![
-        (
-            "rotate",
-            ArgSpace::Box {
-                low: -180.0,
-                high: 180.0,
-                shape: vec![3],
-            },
-        ),
-        ("stop", ArgSpace::text4()),
-    ]
-}
-
 /// numpy's `round(np.float64, 1)`: `rint(x * 10) / 10`.
 fn np_round1(x: f64) -> f64 {
     libm::rint(x * 10.0) / 10.0
-}
-
-/// `np.rad2deg` for float64.
-fn rad2deg(x: f64) -> f64 {
-    x * (180.0 / std::f64::consts::PI)
 }
 
 impl MentalRotation3dCube {
@@ -213,7 +195,7 @@ impl VisGymEnv for MentalRotation3dCube {
 
     fn step(&mut self, action: &str) -> Result<StepResult, PyException> {
         let mut result = StepResult::feedback(EXECUTED);
-        match resolve(action, &functions())? {
+        match resolve(action, &turn_controls::functions())? {
             Resolved::Rejected(f) => result.feedback = f,
             Resolved::Call { index: 0, payload } => {
                 // `np.array(payload, float32)`, then `deg2rad` in float32.
@@ -328,26 +310,11 @@ Please respond with exactly one action and its arguments in the specified format
     }
 
     fn functions(&self) -> Vec<(&'static str, ArgSpace)> {
-        functions()
+        turn_controls::functions()
     }
 
     fn signatures(&self) -> Vec<FnSig> {
-        vec![
-            FnSig::new(
-                "rotate",
-                "Rotate by yaw, pitch and roll in degrees (each -180 to 180)",
-                Payload::Value,
-                &[(
-                    "angles",
-                    ArgKind::Floats {
-                        len: 3,
-                        min: -180.0,
-                        max: 180.0,
-                    },
-                )],
-            ),
-            FnSig::stop(),
-        ]
+        turn_controls::signatures("Rotate by yaw, pitch and roll in degrees (each -180 to 180)")
     }
 
     /// `solve(num_steps=3, uniform=True, strategy="pad3_by-axis")` with the strategies

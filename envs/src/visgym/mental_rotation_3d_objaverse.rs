@@ -24,14 +24,14 @@ use super::numpy_array::{discover, leaf_to_f64};
 use super::python::format::py_round1;
 use super::python::{py_str_checked, PyException, PyValue};
 use super::rotation3::{
-    about_axis, angle, axis_angle, euler_from_szyx, euler_szyx, mul, transpose, Mat3, IDENTITY,
+    about_axis, angle, axis_angle, deg2rad, euler_from_szyx, euler_szyx, mul, rad2deg, transpose,
+    Mat3, IDENTITY,
 };
-use super::signature::{FnSig, Payload};
+use super::signature::FnSig;
 use super::solve_kwargs::SolveKwargs;
 use super::spaces::ArgSpace;
 use super::turn_controls::{self, rotate_action};
 use super::{RenderMode, VisGymEnv};
-use crate::core::action::ArgKind;
 use crate::core::env::{KeyBinding, Words};
 use crate::core::frame::Frame;
 use crate::core::input::{Gesture, PointerMode};
@@ -67,23 +67,6 @@ pub struct MentalRotation3dObjaverse {
     secret: [f64; 3],
     current: Mat3,
     failure: Option<PyException>,
-}
-
-fn exception(class: &'static str, message: impl Into<String>) -> PyException {
-    PyException {
-        class,
-        message: message.into(),
-    }
-}
-
-/// `np.deg2rad` for float64.
-fn deg2rad(x: f64) -> f64 {
-    x * (std::f64::consts::PI / 180.0)
-}
-
-/// `np.rad2deg` for float64.
-fn rad2deg(x: f64) -> f64 {
-    x * (180.0 / std::f64::consts::PI)
 }
 
 /// `np.isclose(x, 0)`.
@@ -130,20 +113,6 @@ fn joined(dir: &str, rel: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
-fn functions() -> Vec<(&'static str, ArgSpace)> {
-    vec![
-        (
-            "rotate",
-            ArgSpace::Box {
-                low: -180.0,
-                high: 180.0,
-                shape: vec![3],
-            },
-        ),
-        ("stop", ArgSpace::text4()),
-    ]
-}
-
 /// `_euler_internal_to_payload`: degrees through float32, reordered by
 /// `_parse_payload_output` to `[pitch, roll, −yaw]`, each `round(·, 1)`.
 fn internal_to_payload(yaw: f64, pitch: f64, roll: f64) -> [f64; 3] {
@@ -175,13 +144,13 @@ fn payload_radians(payload: &PyValue) -> Result<[f64; 3], PyException> {
         _ => None,
     };
     if let Some(t) = d.leaves.get(2).and_then(|v| text(v)) {
-        return Err(exception(
+        return Err(PyException::new(
             "TypeError",
             format!("bad operand type for unary -: '{t}'"),
         ));
     }
     if d.leaves.iter().any(|v| text(v).is_some()) {
-        return Err(exception(
+        return Err(PyException::new(
             "TypeError",
             "ufunc 'deg2rad' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''",
         ));
@@ -240,27 +209,26 @@ impl MentalRotation3dObjaverse {
 
     /// Reads a model of the set, with the files it names beside it.
     fn load(&self, path: &str) -> Result<Shape, PyException> {
-        let file = self
-            .objects
-            .get(path)
-            .ok_or_else(|| exception("FileNotFoundError", format!("{path} is not in the set")))?;
+        let file = self.objects.get(path).ok_or_else(|| {
+            PyException::new("FileNotFoundError", format!("{path} is not in the set"))
+        })?;
         let bytes = file
             .read()
-            .map_err(|e| exception("OSError", format!("cannot read {path}: {e}")))?;
+            .map_err(|e| PyException::new("OSError", format!("cannot read {path}: {e}")))?;
         let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
         let beside = |uri: &str| {
             let p = joined(dir, uri)?;
             self.objects.get(&p).and_then(|f: &ImageFile| f.read().ok())
         };
         let model = read_model(&bytes, &beside)
-            .map_err(|e| exception("ValueError", format!("cannot read {path}: {e}")))?;
+            .map_err(|e| PyException::new("ValueError", format!("cannot read {path}: {e}")))?;
         Ok(Shape::new(&model))
     }
 
     fn start(&mut self, seed: Option<u64>) -> Result<(), PyException> {
         let available: Vec<usize> = (0..self.models.len()).filter(|&i| !self.used[i]).collect();
         if available.is_empty() {
-            return Err(exception(
+            return Err(PyException::new(
                 "RuntimeError",
                 "All objects have been used. Cannot create more episodes.",
             ));
@@ -268,8 +236,9 @@ impl MentalRotation3dObjaverse {
         let pick = |rng: &mut RandomState| rng.choice(&available).copied().unwrap_or(0);
         let chosen = match seed {
             Some(s) => {
-                let s = u32::try_from(s)
-                    .map_err(|_| exception("ValueError", "Seed must be between 0 and 2**32 - 1"))?;
+                let s = u32::try_from(s).map_err(|_| {
+                    PyException::new("ValueError", "Seed must be between 0 and 2**32 - 1")
+                })?;
                 pick(&mut RandomState::new(s))
             }
             None => pick(&mut self.rng),
@@ -413,7 +382,7 @@ impl VisGymEnv for MentalRotation3dObjaverse {
                 .then(|| py_str_checked(payload).map(|p| format!("Action payload {p} is invalid.")))
         };
         let mut result = StepResult::feedback(EXECUTED);
-        match resolve_worded(action, &functions(), &refusal)? {
+        match resolve_worded(action, &turn_controls::functions(), &refusal)? {
             Resolved::Rejected(f) => result.feedback = f,
             Resolved::Call { index: 0, payload } => {
                 let [yaw, pitch, roll] = payload_radians(&payload)?;
@@ -519,26 +488,13 @@ For example:\n\
     }
 
     fn functions(&self) -> Vec<(&'static str, ArgSpace)> {
-        functions()
+        turn_controls::functions()
     }
 
     fn signatures(&self) -> Vec<FnSig> {
-        vec![
-            FnSig::new(
-                "rotate",
-                "Turn the object: pitch, roll and minus yaw in degrees (each -180 to 180)",
-                Payload::Value,
-                &[(
-                    "angles",
-                    ArgKind::Floats {
-                        len: 3,
-                        min: -180.0,
-                        max: 180.0,
-                    },
-                )],
-            ),
-            FnSig::stop(),
-        ]
+        turn_controls::signatures(
+            "Turn the object: pitch, roll and minus yaw in degrees (each -180 to 180)",
+        )
     }
 
     /// `solve(num_steps=1, uniform=True, strategy="axis-angle")`; uneven steps draw from

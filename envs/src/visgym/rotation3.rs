@@ -45,6 +45,16 @@ pub fn euler_from_szyx(m: &Mat3) -> (f64, f64, f64) {
     (-ax, -ay, -az)
 }
 
+/// `np.deg2rad` for float64: `x · (π/180)`.
+pub fn deg2rad(x: f64) -> f64 {
+    x * (std::f64::consts::PI / 180.0)
+}
+
+/// `np.rad2deg` for float64: `x · (180/π)`.
+pub fn rad2deg(x: f64) -> f64 {
+    x * (180.0 / std::f64::consts::PI)
+}
+
 pub fn mul(a: &Mat3, b: &Mat3) -> Mat3 {
     let mut out = [[0.0; 3]; 3];
     for (i, row) in out.iter_mut().enumerate() {

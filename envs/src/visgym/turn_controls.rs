@@ -4,8 +4,46 @@
 //! puzzles differ in which way the second slot tilts the picture and how they round.
 
 use super::python::format::float_repr;
+use super::signature::{FnSig, Payload};
+use super::spaces::ArgSpace;
+use crate::core::action::ArgKind;
 use crate::core::env::KeyBinding;
 use crate::core::input::Gesture;
+
+/// `rotate`: three angles in [−180, 180] (float32 bounds), and `stop`.
+pub fn functions() -> Vec<(&'static str, ArgSpace)> {
+    vec![
+        (
+            "rotate",
+            ArgSpace::Box {
+                low: -180.0,
+                high: 180.0,
+                shape: vec![3],
+            },
+        ),
+        ("stop", ArgSpace::text4()),
+    ]
+}
+
+/// The typed form of [`functions`], `rotate` described for people by `what`.
+pub fn signatures(what: &'static str) -> Vec<FnSig> {
+    vec![
+        FnSig::new(
+            "rotate",
+            what,
+            Payload::Value,
+            &[(
+                "angles",
+                ArgKind::Floats {
+                    len: 3,
+                    min: -180.0,
+                    max: 180.0,
+                },
+            )],
+        ),
+        FnSig::stop(),
+    ]
+}
 
 /// `('rotate', [a, b, c])` with Python's float reprs.
 pub fn rotate_action(p: [f64; 3]) -> String {

@@ -73,13 +73,6 @@ pub struct VideoUnshuffle {
     failure: Option<PyException>,
 }
 
-fn exception(class: &'static str, message: impl Into<String>) -> PyException {
-    PyException {
-        class,
-        message: message.into(),
-    }
-}
-
 /// `cv2.cvtColor(RGB2GRAY)` for 8 bits: OpenCV's fixed-point weights.
 fn grey(img: &RgbImage) -> Vec<u8> {
     img.data
@@ -164,7 +157,7 @@ impl VideoUnshuffle {
     fn frame(clip: &Clip, i: usize) -> Result<Option<RgbImage>, PyException> {
         match clip.frame(i) {
             Some(f) if f.width == SIDE && f.height == SIDE => Ok(Some(f)),
-            Some(f) => Err(exception(
+            Some(f) => Err(PyException::new(
                 "ValueError",
                 format!(
                     "a {}x{} frame: clips must be 224x224 here (the reference resizes others with OpenCV, which is not reproduced)",
@@ -257,7 +250,7 @@ impl VideoUnshuffle {
     fn load(&mut self) -> Result<(), PyException> {
         for _ in 0..100 {
             if self.pairs.is_empty() {
-                return Err(exception(
+                return Err(PyException::new(
                     "RuntimeError",
                     "No videos available after filtering.",
                 ));
@@ -276,7 +269,7 @@ impl VideoUnshuffle {
                 Ok(c) => c,
                 Err(ClipError::Unreadable(_)) => continue,
                 Err(ClipError::Unsupported(why)) => {
-                    return Err(exception("ValueError", format!("{path} is {why}")))
+                    return Err(PyException::new("ValueError", format!("{path} is {why}")))
                 }
             };
             let Some(frames) = self.extract(&clip)? else {
@@ -292,7 +285,7 @@ impl VideoUnshuffle {
             self.order = order;
             return Ok(());
         }
-        Err(exception(
+        Err(PyException::new(
             "RuntimeError",
             "Could not load a usable video after many attempts.",
         ))
@@ -345,7 +338,7 @@ fn index(v: &PyValue) -> Result<usize, PyException> {
     match v {
         PyValue::Bool(b) => Ok(usize::from(*b).wrapping_sub(1)),
         PyValue::Int(i) => Ok(i.as_i64().unwrap_or(1).wrapping_sub(1) as usize),
-        other => Err(exception(
+        other => Err(PyException::new(
             "TypeError",
             format!(
                 "list indices must be integers or slices, not {}",
@@ -372,7 +365,7 @@ impl VisGymEnv for VideoUnshuffle {
             match u32::try_from(s) {
                 Ok(s) => self.rng = RandomState::new(s),
                 Err(_) => {
-                    self.failure = Some(exception(
+                    self.failure = Some(PyException::new(
                         "ValueError",
                         "Seed must be between 0 and 2**32 - 1",
                     ));
@@ -418,14 +411,14 @@ impl VisGymEnv for VideoUnshuffle {
                 let j = index(items[1])?;
                 let i = index(items[0])?;
                 if i >= n || j >= n {
-                    return Err(exception("IndexError", "list index out of range"));
+                    return Err(PyException::new("IndexError", "list index out of range"));
                 }
                 self.order.swap(i, j);
             }
             "reorder" => {
                 let p: Vec<usize> = items.iter().map(|v| index(v)).collect::<Result<_, _>>()?;
                 if p.iter().any(|&k| k >= n) {
-                    return Err(exception("IndexError", "list index out of range"));
+                    return Err(PyException::new("IndexError", "list index out of range"));
                 }
                 self.order = p.iter().map(|&k| self.order[k]).collect();
             }

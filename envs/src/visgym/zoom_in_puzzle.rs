@@ -64,13 +64,6 @@ pub struct ZoomIn {
     failure: Option<PyException>,
 }
 
-fn exception(class: &'static str, message: impl Into<String>) -> PyException {
-    PyException {
-        class,
-        message: message.into(),
-    }
-}
-
 /// Pillow's `crop(box)` (black outside the picture) as a frame.
 fn crop(img: &RgbImage, [l, u, r, d]: [i64; 4]) -> Frame {
     let (w, h) = ((r - l).max(0) as u32, (d - u).max(0) as u32);
@@ -146,7 +139,7 @@ impl ZoomIn {
             let z = self
                 .rng
                 .normal(mu, c.std)
-                .map_err(|e| exception("ValueError", e.to_string()))?;
+                .map_err(|e| PyException::new("ValueError", e.to_string()))?;
             // Python's max keeps the first of equal values; NaN never wins here.
             levels.push(if z < c.min_zoom { c.min_zoom } else { z });
         }
@@ -171,7 +164,7 @@ impl ZoomIn {
             };
             let draw = |rng: &mut RandomState, lo, hi| {
                 rng.randint(lo, hi)
-                    .map_err(|_| exception("ValueError", "low >= high"))
+                    .map_err(|_| PyException::new("ValueError", "low >= high"))
             };
             let cx = draw(&mut self.rng, lo_x, hi_x)?;
             let cy = draw(&mut self.rng, lo_y, hi_y)?;
@@ -260,7 +253,7 @@ fn slot(v: &PyValue) -> Slot {
 fn swap_slots(a: Slot, b: Slot) -> Result<(usize, usize), PyException> {
     for s in [a, b] {
         if let Slot::Complex = s {
-            return Err(exception(
+            return Err(PyException::new(
                 "TypeError",
                 "'<=' not supported between instances of 'int' and 'complex'",
             ));
@@ -268,7 +261,7 @@ fn swap_slots(a: Slot, b: Slot) -> Result<(usize, usize), PyException> {
     }
     match (a, b) {
         (Slot::Index(i), Slot::Index(j)) => Ok((i, j)),
-        _ => Err(exception(
+        _ => Err(PyException::new(
             "TypeError",
             "list indices must be integers or slices, not float",
         )),
@@ -282,7 +275,7 @@ impl VisGymEnv for ZoomIn {
             match u32::try_from(s) {
                 Ok(s) => self.rng = RandomState::new(s),
                 Err(_) => {
-                    self.failure = Some(exception(
+                    self.failure = Some(PyException::new(
                         "ValueError",
                         "Seed must be between 0 and 2**32 - 1",
                     ));
@@ -295,13 +288,13 @@ impl VisGymEnv for ZoomIn {
             .ok()
             .and_then(|i| self.sample_sequence.get(i))
         else {
-            self.failure = Some(exception("Exception", "All samples exhausted"));
+            self.failure = Some(PyException::new("Exception", "All samples exhausted"));
             return;
         };
         let img = match decode_rgb(&self.samples[k]) {
             Ok(img) => img,
             Err(why) => {
-                self.failure = Some(exception("UnidentifiedImageError", why));
+                self.failure = Some(PyException::new("UnidentifiedImageError", why));
                 return;
             }
         };

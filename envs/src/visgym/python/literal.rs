@@ -13,6 +13,16 @@ pub struct PyException {
     pub message: String,
 }
 
+impl PyException {
+    /// The exception `class(message)` the reference raises.
+    pub fn new(class: &'static str, message: impl Into<String>) -> Self {
+        PyException {
+            class,
+            message: message.into(),
+        }
+    }
+}
+
 /// The address printed in `<ast.Name object at 0x…>`; CPython prints a heap address
 /// that changes from run to run, any value stands in for it.
 const NODE_ADDRESS: &str = "0x7f5e3c2b1a90";
