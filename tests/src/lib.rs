@@ -317,3 +317,27 @@ pub mod gameverse_requests;
 pub mod tic_tac_toe_clicks;
 pub mod video_samples;
 pub mod visgym;
+
+/// Declares tests that run natively and, compiled to wasm, in the browser, where each
+/// first hands the page its event loop back: wasm-bindgen-test runs synchronous tests
+/// back to back in one task, and ChromeDriver gives up on a page that has not answered
+/// for 30 s (a whole file of long tests in one task failed CI that way).
+#[macro_export]
+macro_rules! browser_tests {
+    ($($(#[$attr:meta])* fn $name:ident() $body:block)*) => {
+        $(
+            #[cfg(not(target_arch = "wasm32"))]
+            #[test]
+            $(#[$attr])*
+            fn $name() $body
+
+            #[cfg(target_arch = "wasm32")]
+            #[wasm_bindgen_test::wasm_bindgen_test]
+            $(#[$attr])*
+            async fn $name() {
+                $crate::browser::yield_to_browser().await;
+                $body
+            }
+        )*
+    };
+}

@@ -367,167 +367,208 @@ pub fn check_env_golden(
     gz: &[u8],
     tol: f64,
 ) -> Result<EnvCoverage, String> {
-    let golden: Value =
-        serde_json::from_str(&decompress(gz)?).map_err(|e| format!("golden file: {e}"))?;
+    let mut check = EnvGoldenCheck::new(gz, tol)?;
+    while check.next_instance(player)? {}
+    Ok(check.coverage)
+}
+
+/// One environment golden file replayed a constructor instance at a time, so that a
+/// browser test can give the page a turn between instances.
+pub struct EnvGoldenCheck {
+    golden: Value,
+    tol: f64,
+    next: usize,
+    /// What the instances replayed so far covered.
+    pub coverage: EnvCoverage,
+}
+
+impl EnvGoldenCheck {
+    pub fn new(gz: &[u8], tol: f64) -> Result<Self, String> {
+        let golden: Value =
+            serde_json::from_str(&decompress(gz)?).map_err(|e| format!("golden file: {e}"))?;
+        golden["env"].as_str().ok_or("no env")?;
+        golden["instances"].as_array().ok_or("no instances")?;
+        Ok(Self {
+            golden,
+            tol,
+            next: 0,
+            coverage: EnvCoverage::default(),
+        })
+    }
+
+    /// Replays the next instance; `Ok(false)` once every instance has been replayed.
+    pub fn next_instance(&mut self, player: &mut dyn VisGymPlayer) -> Result<bool, String> {
+        let Some(inst) = self.golden["instances"].get(self.next) else {
+            return Ok(false);
+        };
+        self.next += 1;
+        replay_instance(player, &self.golden, inst, self.tol, &mut self.coverage)?;
+        Ok(true)
+    }
+}
+
+fn replay_instance(
+    player: &mut dyn VisGymPlayer,
+    golden: &Value,
+    inst: &Value,
+    tol: f64,
+    cov: &mut EnvCoverage,
+) -> Result<(), String> {
     let id = golden["env"].as_str().ok_or("no env")?;
-    let mut cov = EnvCoverage::default();
-    let instances = golden["instances"].as_array().ok_or("no instances")?;
-    for inst in instances {
-        let seed = inst["seed"].clone();
-        // An instance may also name other constructor keywords (`kwargs`).
-        let mut kwargs = inst["kwargs"].as_object().cloned().unwrap_or_default();
-        kwargs.insert("seed".into(), seed.clone());
-        player.make(id, &kwargs)?;
-        if seed == 0 {
-            for (text_mode, key) in [(false, "rgb_array"), (true, "ansi")] {
-                let want = golden["prompts"][key].as_str();
-                let got = player.prompt(text_mode)?;
-                if got.as_deref() != want {
-                    return Err(format!("{id} prompt {key}:\n got  {got:?}\n want {want:?}"));
-                }
-            }
-        }
-        for (e, ep) in inst["episodes"]
-            .as_array()
-            .ok_or("no episodes")?
-            .iter()
-            .enumerate()
-        {
-            let at = |what: &str| format!("{id} seed {seed} episode {e}: {what}");
-            let mut reply = player.reset(ep["seed"].as_u64()).map_err(|m| at(&m))?;
-            cov.resets += 1;
-            let state = &mut reply["state"];
-            if ep["partial"].as_bool() == Some(true) {
-                // Fields the reference draws from OS entropy are not in the golden.
-                if let (Some(got), Some(want)) = (state.as_object_mut(), ep["reset"].as_object()) {
-                    got.retain(|k, _| want.contains_key(k));
-                }
-            }
-            if !json_close(state, &ep["reset"], tol) {
-                return Err(at(&format!(
-                    "reset state\n got  {state}\n want {}",
-                    ep["reset"]
-                )));
-            }
-            check_observation(player, &reply, ep, &golden["frame_mask"], &mut cov)
-                .map_err(|m| at(&format!("reset {m}")))?;
-            // Environments whose prompt names the sample record it after each reset.
-            if let Some(want) = ep.get("prompt") {
-                let got = player.prompt(false)?;
-                if got.as_deref() != want.as_str() {
-                    return Err(at(&format!("prompt\n got  {got:?}\n want {want}")));
-                }
-            }
-            if let Some((w, h)) = player.frame_size() {
-                if serde_json::json!([w, h]) != ep["size"] {
-                    return Err(at(&format!("frame size {w}x{h}, reference {}", ep["size"])));
-                }
-            }
-            let solves = ep["solve"]
-                .as_object()
-                .filter(|_| ep["partial"].as_bool() != Some(true));
-            if let Some(solves) = solves {
-                for (name, want) in solves {
-                    let want: Vec<String> =
-                        serde_json::from_value(want.clone()).map_err(|e| e.to_string())?;
-                    let got = player.solve(&solve_kwargs(id, name)?).map_err(|m| at(&m))?;
-                    if got != want {
-                        return Err(at(&format!("solve {name}\n got  {got:?}\n want {want:?}")));
-                    }
-                    if name == "oracle" {
-                        let played = player.solve(&Map::new()).map_err(|m| at(&m))?;
-                        if played != through_first_stop(&want) {
-                            return Err(at(&format!(
-                                "the oracle played\n {played:?}\n want {want:?}"
-                            )));
-                        }
-                        if let Some(plan) = player.oracle_plan() {
-                            if plan != want {
-                                return Err(at(&format!(
-                                    "the oracle's plan\n {plan:?}\n want {want:?}"
-                                )));
-                            }
-                        }
-                    }
-                    cov.solves += 1;
-                }
-            }
-            for (t, row) in ep["steps"].as_array().ok_or("no steps")?.iter().enumerate() {
-                let action = row["a"].as_str().ok_or("no action")?;
-                let at = |what: String| at(&format!("step {t} {action:?}: {what}"));
-                let result = player.step(action).map_err(at)?;
-                let reply = match (result, row.get("e")) {
-                    (Err(err), Some(want)) => {
-                        let want = format!(
-                            "invalid action: the reference raises {}: {}",
-                            want[0].as_str().unwrap_or_default(),
-                            want[1].as_str().unwrap_or_default()
-                        );
-                        if !err.ends_with(&want) {
-                            return Err(at(format!("raised {err:?}, reference {want:?}")));
-                        }
-                        cov.errors += 1;
-                        None
-                    }
-                    (Err(err), None) => return Err(at(format!("raised {err}"))),
-                    (Ok(reply), None) => {
-                        let got_f = reply["feedback"].as_str().map(mask_addresses);
-                        let want_f = row["f"].as_str().map(mask_addresses);
-                        if got_f != want_f {
-                            return Err(at(format!(
-                                "feedback\n got  {}\n want {}",
-                                reply["feedback"], row["f"]
-                            )));
-                        }
-                        if reply["reward"].as_f64() != row["r"].as_f64()
-                            || reply["terminated"] != row["t"]
-                            || reply["truncated"] != false
-                        {
-                            return Err(at(format!(
-                                "reward/flags {} {} {}, reference {} {}",
-                                reply["reward"],
-                                reply["terminated"],
-                                reply["truncated"],
-                                row["r"],
-                                row["t"]
-                            )));
-                        }
-                        cov.terminations += usize::from(reply["terminated"] == true);
-                        Some(reply)
-                    }
-                    (Ok(_), Some(want)) => {
-                        return Err(at(format!("no exception, reference raised {want}")))
-                    }
-                };
-                match &reply {
-                    Some(reply) => {
-                        if !json_close(&reply["state"], &row["s"], tol) {
-                            return Err(at(format!(
-                                "state\n got  {}\n want {}",
-                                reply["state"], row["s"]
-                            )));
-                        }
-                        check_observation(player, reply, row, &golden["frame_mask"], &mut cov)
-                            .map_err(at)?;
-                    }
-                    None => {
-                        // The state the reference left, where the player can read it
-                        // without a step.
-                        if let Some(state) = player.state() {
-                            if !json_close(&state, &row["s"], tol) {
-                                return Err(at(format!(
-                                    "state after the exception\n got  {state}\n want {}",
-                                    row["s"]
-                                )));
-                            }
-                        }
-                    }
-                }
-                cov.steps += 1;
+    let seed = inst["seed"].clone();
+    // An instance may also name other constructor keywords (`kwargs`).
+    let mut kwargs = inst["kwargs"].as_object().cloned().unwrap_or_default();
+    kwargs.insert("seed".into(), seed.clone());
+    player.make(id, &kwargs)?;
+    if seed == 0 {
+        for (text_mode, key) in [(false, "rgb_array"), (true, "ansi")] {
+            let want = golden["prompts"][key].as_str();
+            let got = player.prompt(text_mode)?;
+            if got.as_deref() != want {
+                return Err(format!("{id} prompt {key}:\n got  {got:?}\n want {want:?}"));
             }
         }
     }
-    Ok(cov)
+    for (e, ep) in inst["episodes"]
+        .as_array()
+        .ok_or("no episodes")?
+        .iter()
+        .enumerate()
+    {
+        let at = |what: &str| format!("{id} seed {seed} episode {e}: {what}");
+        let mut reply = player.reset(ep["seed"].as_u64()).map_err(|m| at(&m))?;
+        cov.resets += 1;
+        let state = &mut reply["state"];
+        if ep["partial"].as_bool() == Some(true) {
+            // Fields the reference draws from OS entropy are not in the golden.
+            if let (Some(got), Some(want)) = (state.as_object_mut(), ep["reset"].as_object()) {
+                got.retain(|k, _| want.contains_key(k));
+            }
+        }
+        if !json_close(state, &ep["reset"], tol) {
+            return Err(at(&format!(
+                "reset state\n got  {state}\n want {}",
+                ep["reset"]
+            )));
+        }
+        check_observation(player, &reply, ep, &golden["frame_mask"], cov)
+            .map_err(|m| at(&format!("reset {m}")))?;
+        // Environments whose prompt names the sample record it after each reset.
+        if let Some(want) = ep.get("prompt") {
+            let got = player.prompt(false)?;
+            if got.as_deref() != want.as_str() {
+                return Err(at(&format!("prompt\n got  {got:?}\n want {want}")));
+            }
+        }
+        if let Some((w, h)) = player.frame_size() {
+            if serde_json::json!([w, h]) != ep["size"] {
+                return Err(at(&format!("frame size {w}x{h}, reference {}", ep["size"])));
+            }
+        }
+        let solves = ep["solve"]
+            .as_object()
+            .filter(|_| ep["partial"].as_bool() != Some(true));
+        if let Some(solves) = solves {
+            for (name, want) in solves {
+                let want: Vec<String> =
+                    serde_json::from_value(want.clone()).map_err(|e| e.to_string())?;
+                let got = player.solve(&solve_kwargs(id, name)?).map_err(|m| at(&m))?;
+                if got != want {
+                    return Err(at(&format!("solve {name}\n got  {got:?}\n want {want:?}")));
+                }
+                if name == "oracle" {
+                    let played = player.solve(&Map::new()).map_err(|m| at(&m))?;
+                    if played != through_first_stop(&want) {
+                        return Err(at(&format!(
+                            "the oracle played\n {played:?}\n want {want:?}"
+                        )));
+                    }
+                    if let Some(plan) = player.oracle_plan() {
+                        if plan != want {
+                            return Err(at(&format!(
+                                "the oracle's plan\n {plan:?}\n want {want:?}"
+                            )));
+                        }
+                    }
+                }
+                cov.solves += 1;
+            }
+        }
+        for (t, row) in ep["steps"].as_array().ok_or("no steps")?.iter().enumerate() {
+            let action = row["a"].as_str().ok_or("no action")?;
+            let at = |what: String| at(&format!("step {t} {action:?}: {what}"));
+            let result = player.step(action).map_err(at)?;
+            let reply = match (result, row.get("e")) {
+                (Err(err), Some(want)) => {
+                    let want = format!(
+                        "invalid action: the reference raises {}: {}",
+                        want[0].as_str().unwrap_or_default(),
+                        want[1].as_str().unwrap_or_default()
+                    );
+                    if !err.ends_with(&want) {
+                        return Err(at(format!("raised {err:?}, reference {want:?}")));
+                    }
+                    cov.errors += 1;
+                    None
+                }
+                (Err(err), None) => return Err(at(format!("raised {err}"))),
+                (Ok(reply), None) => {
+                    let got_f = reply["feedback"].as_str().map(mask_addresses);
+                    let want_f = row["f"].as_str().map(mask_addresses);
+                    if got_f != want_f {
+                        return Err(at(format!(
+                            "feedback\n got  {}\n want {}",
+                            reply["feedback"], row["f"]
+                        )));
+                    }
+                    if reply["reward"].as_f64() != row["r"].as_f64()
+                        || reply["terminated"] != row["t"]
+                        || reply["truncated"] != false
+                    {
+                        return Err(at(format!(
+                            "reward/flags {} {} {}, reference {} {}",
+                            reply["reward"],
+                            reply["terminated"],
+                            reply["truncated"],
+                            row["r"],
+                            row["t"]
+                        )));
+                    }
+                    cov.terminations += usize::from(reply["terminated"] == true);
+                    Some(reply)
+                }
+                (Ok(_), Some(want)) => {
+                    return Err(at(format!("no exception, reference raised {want}")))
+                }
+            };
+            match &reply {
+                Some(reply) => {
+                    if !json_close(&reply["state"], &row["s"], tol) {
+                        return Err(at(format!(
+                            "state\n got  {}\n want {}",
+                            reply["state"], row["s"]
+                        )));
+                    }
+                    check_observation(player, reply, row, &golden["frame_mask"], cov)
+                        .map_err(at)?;
+                }
+                None => {
+                    // The state the reference left, where the player can read it
+                    // without a step.
+                    if let Some(state) = player.state() {
+                        if !json_close(&state, &row["s"], tol) {
+                            return Err(at(format!(
+                                "state after the exception\n got  {state}\n want {}",
+                                row["s"]
+                            )));
+                        }
+                    }
+                }
+            }
+            cov.steps += 1;
+        }
+    }
+    Ok(())
 }
 
 /// Replays a golden file's `orders` (Counting's and Referring Dot-Pointing's samples,
