@@ -31,6 +31,19 @@ pub fn set_name(env_id: &str, kwargs: &serde_json::Map<String, serde_json::Value
         .to_string()
 }
 
+/// The set an environment with these kwargs plays when this tab has not loaded it
+/// (none for environments that play no pictures).
+pub fn missing_set(
+    env_id: &str,
+    kwargs: &serde_json::Map<String, serde_json::Value>,
+) -> Option<String> {
+    if !plays_pictures(env_id) {
+        return None;
+    }
+    let name = set_name(env_id, kwargs);
+    (!is_loaded(&name)).then_some(name)
+}
+
 /// Whether the set of that name is loaded in this tab.
 pub fn is_loaded(name: &str) -> bool {
     shelf::get(name).is_some()
@@ -114,5 +127,12 @@ mod tests {
             "bundled-objects"
         );
         assert!(is_read("objaverse/a/b.GLB") && is_read("m.gltf") && is_read("m.bin"));
+        assert_eq!(missing_set("maze_2d/easy", &none), None);
+        let mut kwargs = serde_json::Map::new();
+        kwargs.insert("sample_dir".into(), "Holiday-never-picked".into());
+        assert_eq!(
+            missing_set("jigsaw/easy", &kwargs).as_deref(),
+            Some("Holiday-never-picked")
+        );
     }
 }

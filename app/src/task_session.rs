@@ -457,6 +457,7 @@ impl TaskSession {
         let actions = self.played_actions();
         (!actions.is_empty()).then(|| DemoClip {
             label: label.trim().to_string(),
+            kwargs: None,
             seed: self.task.seed,
             init_skip: None,
             prefix: self.task.prefix.clone(),
@@ -551,8 +552,10 @@ mod tests {
 
     #[test]
     fn every_builtin_task_starts_with_a_way_to_play_each_action_and_its_demos_replay() {
-        // The vical suite's Atari tasks play on ROMs the user supplies.
+        // The vical suite's Atari tasks play on ROMs the user supplies, the visgym
+        // suite's image puzzles on the bundled sets the page fetches.
         playbench_tests::atari::shelve_test_roms().unwrap();
+        playbench_tests::visgym::shelve_bundled_images().unwrap();
         let tasks: Vec<&Task> = bench::suites::ids()
             .into_iter()
             .flat_map(|id| {

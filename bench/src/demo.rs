@@ -110,6 +110,9 @@ fn clip_runner(task: &Task, clip: &DemoClip) -> Result<EpisodeRunner, TaskError>
     let mut t = task.clone();
     t.max_steps = clip.actions.len().max(1) as u32;
     t.init_skip = clip.init_skip.unwrap_or(t.init_skip);
+    if let Some(kwargs) = &clip.kwargs {
+        t.kwargs = kwargs.clone();
+    }
     EpisodeRunner::start_from(&t, clip.seed, &clip.prefix)
 }
 

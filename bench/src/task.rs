@@ -92,6 +92,11 @@ pub struct Task {
 pub struct DemoClip {
     /// What the clip shows, e.g. "success" or "falling into a hole".
     pub label: String,
+    /// The constructor kwargs when the clip plays another instance than the task's
+    /// (VisGym's image puzzles take their picture from the constructor seed); absent:
+    /// the task's `kwargs`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kwargs: Option<Map<String, Value>>,
     pub seed: u64,
     /// No-op steps after reset when the clip starts elsewhere than the task (Atari
     /// openings differ by warm-up, not by seed); absent: the task's `init_skip`.
@@ -392,6 +397,15 @@ impl Task {
                     format!("demos[{d}].init_skip"),
                     "needs the task's noop",
                 ));
+            }
+            if let Some(kwargs) = &clip.kwargs {
+                match envs::make(&self.env, kwargs) {
+                    Ok(_) | Err(envs::EnvError::MissingAsset(_)) => {}
+                    Err(e) => {
+                        let e = env_error(e);
+                        return Err(err(format!("demos[{d}].kwargs"), e.message));
+                    }
+                }
             }
             for (i, a) in clip.prefix.iter().enumerate() {
                 playable(&format!("demos[{d}].prefix[{i}]"), a)?;

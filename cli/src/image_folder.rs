@@ -35,6 +35,18 @@ const BUNDLED_ZIPS: [(Bundle, &[u8]); 5] = [
     ),
 ];
 
+/// Puts every bundled set on the shelf (once), so that tasks naming one play: the
+/// VisGym suite's image puzzles name theirs in their kwargs.
+pub fn shelve_bundled() -> Result<(), String> {
+    for (bundle, zip) in &BUNDLED_ZIPS {
+        if shelf::get(bundle.name).is_none() {
+            let set = ImageSet::from_zip(zip).map_err(|e| format!("{}: {e}", bundle.zip))?;
+            shelf::put(bundle.name, set);
+        }
+    }
+    Ok(())
+}
+
 /// The most files a directory may list (COCO's train2017 has 118,287).
 const MAX_FILES: usize = 1_000_000;
 
@@ -50,12 +62,8 @@ pub fn shelve_sample_dir(
         Some(serde_json::Value::String(s)) => s.as_str(),
         Some(other) => return Err(format!("sample_dir must be a folder (a path), got {other}")),
     };
-    if let Some((bundle, zip)) = BUNDLED_ZIPS.iter().find(|(b, _)| b.name == name) {
-        if shelf::get(bundle.name).is_none() {
-            let set = ImageSet::from_zip(zip).map_err(|e| e.to_string())?;
-            shelf::put(bundle.name, set);
-        }
-        return Ok(());
+    if BUNDLED_ZIPS.iter().any(|(b, _)| b.name == name) {
+        return shelve_bundled();
     }
     let path = Path::new(name);
     let set = if path.is_file() {

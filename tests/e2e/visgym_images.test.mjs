@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { expectText, framePoint, pageHarness } from './support.mjs';
+import { expectText, framePoint, launchBrowser, openPage, pageHarness } from './support.mjs';
 import { encodePng } from './png.mjs';
 
 const TIMEOUT = 120_000;
@@ -238,4 +238,50 @@ test('mental_rotation_3d_objaverse/easy turns the bundled model by drags, keys a
   await page.keyboard.press('Enter');
   await expectText(page.getByTestId('step-count'), '6');
   assert.equal(await page.locator('.status').getAttribute('data-outcome'), 'success');
+});
+
+// Referring Dot-Pointing as task referring-dot-pointing-easy-s0 of suite visgym (kwargs
+// {"sample_dir": "bundled-referring", "seed": 0}): the task page fetches the scenes
+// before the demonstrations play; the reference solver's last mark, (0.3452, 0.2187) of
+// the picture, is on the described object, so a click there and Enter pass it; the
+// share link then verifies in a browser that has never loaded the scenes.
+test('an image puzzle of suite visgym fetches its set on the task pages, is solved by pointer, and its link verifies in a fresh browser', { timeout: TIMEOUT }, async () => {
+  const task = 'referring-dot-pointing-easy-s0';
+  const zips = [];
+  const page = await harness.open('/');
+  page.on('request', (r) => r.url().endsWith('/visgym-scenes/referring.zip') && zips.push(r.url()));
+  await page.goto(`${harness.url()}/task?suite=visgym&id=${task}`);
+  await expectText(page.getByTestId('task-id'), task);
+  await expectText(page.getByTestId('demo-counter').first(), /of \d+/);
+  assert.equal(zips.length, 1, 'the scenes are fetched once, before the demonstrations');
+
+  await page.getByTestId('play-task').click();
+  await expectText(page.getByTestId('decision-text'), /^Decision 1 of 20$/);
+  await page.getByTestId('pointer-hint').waitFor();
+  const [w, h] = await frameSize(page);
+  const [x, y] = await framePoint(page, [0.3452 * w, 0.2187 * h]);
+  await page.mouse.click(x, y);
+  await expectText(page.getByTestId('decisions-used'), '1');
+  await page.getByTestId('frame').focus();
+  await page.keyboard.press('Enter');
+  const result = page.getByTestId('result');
+  await result.waitFor();
+  assert.equal(await result.getAttribute('data-passed'), 'true');
+  await expectText(page.getByTestId('score'), '100');
+  const link = await page.getByTestId('share-link').inputValue();
+  assert.match(link, /#e=pb1\./);
+
+  const fresh = await launchBrowser();
+  try {
+    const { page: other, problems } = await openPage(fresh.context);
+    const fetched = [];
+    other.on('request', (r) => r.url().endsWith('/visgym-scenes/referring.zip') && fetched.push(r.url()));
+    await other.goto(link);
+    await expectText(other.getByTestId('replay-task'), task);
+    await expectText(other.getByTestId('verdict'), 'Verified', 30_000);
+    assert.equal(fetched.length, 1, 'the fresh browser fetched the scenes the task names');
+    assert.deepEqual(problems, [], 'the fresh browser logged errors');
+  } finally {
+    await fresh.close();
+  }
 });

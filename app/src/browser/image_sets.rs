@@ -2,12 +2,39 @@
 //! the rules). Sets go on the environments' shelf for the tab's life; the browser's HTTP
 //! cache keeps the bundled zip between visits.
 
-use envs::visgym::images::{shelf, Bundle, ImageSet};
+use envs::visgym::images::{shelf, Bundle, ImageSet, BUNDLES};
 use gloo_net::http::Request;
 
 use crate::browser::files::read_bytes;
 use crate::browser::suite_files::beside_app;
 use crate::image_sets::{folder_set, is_read, MAX_FOLDER_BYTES};
+
+/// Fetches the bundled sets these tasks play that this tab lacks; a person's folder
+/// that is not loaded is an error naming it (pages cannot reopen folders).
+pub async fn load_for_tasks(tasks: &[&bench::Task]) -> Result<(), String> {
+    let mut missing: Vec<String> = Vec::new();
+    for t in tasks {
+        if let Some(name) = crate::image_sets::missing_set(&t.env, &t.kwargs) {
+            if !missing.contains(&name) {
+                missing.push(name);
+            }
+        }
+    }
+    for name in missing {
+        match BUNDLES.iter().copied().find(|b| b.name == name) {
+            Some(bundle) => {
+                load_bundled(bundle).await?;
+            }
+            None => {
+                return Err(format!(
+                    "the selected tasks play the pictures of the folder {name:?}, which this \
+                     tab has not read"
+                ))
+            }
+        }
+    }
+    Ok(())
+}
 
 /// Fetches a bundled set (unless loaded) and shelves it; its description.
 pub async fn load_bundled(bundle: Bundle) -> Result<String, String> {

@@ -2,6 +2,7 @@
 
 pub mod action_buttons;
 pub mod action_input;
+pub mod asset_gate;
 pub mod demo_clip;
 pub mod episode_run;
 pub mod error_box;

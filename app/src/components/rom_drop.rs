@@ -161,22 +161,3 @@ pub fn NeedsRom(
         </section>
     }
 }
-
-/// Shows `children` once the ROM `env_id` needs is on the shelf (at once for an
-/// environment that needs none); until then [`NeedsRom`], with the page's title set. The
-/// children are made anew when a ROM is added, so the page starts its environment then.
-#[component]
-pub fn RomGate(env_id: String, children: ChildrenFn) -> impl IntoView {
-    let added = RwSignal::new(0u32);
-    let on_added = Callback::new(move |_| added.update(|n| *n += 1));
-    move || {
-        added.track();
-        match crate::rom_shelf::missing_rom(&env_id) {
-            Some(game) => {
-                crate::pages::home::set_title("ROM needed · Playbench");
-                view! { <NeedsRom env_id=env_id.clone() game=game on_added=on_added /> }.into_any()
-            }
-            None => children().into_any(),
-        }
-    }
-}

@@ -17,6 +17,7 @@ use crate::browser::storage::local;
 use crate::components::frame_view::{FrameSource, FrameView};
 use crate::components::keys::on_page_keys;
 use crate::components::latency_line::LatencyLine;
+use crate::components::pictures::NeedsPictures;
 use crate::components::rom_drop::NeedsRom;
 use crate::components::share_box::{page_origin, ShareBox};
 use crate::judging::input::{can_judge, judge_href};
@@ -28,8 +29,8 @@ use crate::replay::share::{
     episode_file_name, fork_href, share_target, stored_key_for, ForkSource, ForkWith,
 };
 use crate::replay::source::{
-    check_rom, open_file, open_link, parse_viewer_fragment, read_stored, store_episode, OpenError,
-    Origin, Reason,
+    check_assets, open_file, open_link, parse_viewer_fragment, read_stored, store_episode,
+    OpenError, Origin, Reason,
 };
 use crate::replay::timeline::{Outcome, Replay, Scrubber};
 use crate::routes::task_href;
@@ -54,7 +55,7 @@ fn load(
     origin: Origin,
     file: Result<bench::share::EpisodeFile, OpenError>,
 ) -> Result<Rc<Loaded>, OpenError> {
-    let file = check_rom(origin.clone(), file?)?;
+    let file = check_assets(origin.clone(), file?)?;
     let fragment = file.to_link_fragment().ok();
     let replay = Replay::open(file).map_err(|e| OpenError::share(origin, e))?;
     Ok(Rc::new(Loaded { replay, fragment }))
@@ -149,6 +150,13 @@ pub fn EpisodePage() -> impl IntoView {
                     primary.set(Some(load(origin.clone(), Ok((*file).clone()))));
                 });
                 view! { <NeedsRom env_id=env game=game on_added=on_added /> }.into_any()
+            }
+            Some(Err(OpenError { origin, reason: Reason::MissingPictures { set, file } })) => {
+                // Once the pictures are in, the same episode opens.
+                let on_loaded = Callback::new(move |()| {
+                    primary.set(Some(load(origin.clone(), Ok((*file).clone()))));
+                });
+                view! { <NeedsPictures name=set on_loaded=on_loaded /> }.into_any()
             }
             Some(Err(e)) => view! { <OpenErrorBox error=e /> }.into_any(),
             Some(Ok(left)) => match compare {

@@ -17,10 +17,10 @@ use crate::browser::ahead::Ahead;
 use crate::browser::drive::{drive, Ended};
 use crate::browser::files::download;
 use crate::browser::run_controller::RunController;
+use crate::components::asset_gate::AssetGate;
 use crate::components::error_box::ErrorBox;
 use crate::components::frame_view::{FrameSource, FrameView};
 use crate::components::latency_line::LatencyLine;
-use crate::components::rom_drop::RomGate;
 use crate::components::run_setup::{RunSetup, RunSetupState};
 use crate::components::share_box::{page_origin, ShareBox};
 use crate::components::turn_log::TurnLog;
@@ -94,13 +94,14 @@ pub fn RunPage() -> impl IntoView {
         })
     });
     move || match target.get() {
-        // Once a missing ROM is supplied, the run is set up.
+        // Once a missing ROM or set of pictures is in, the run is set up.
         Ok(t) => {
             let env = t.task.env.clone();
+            let kwargs = t.task.kwargs.clone();
             view! {
-                <RomGate env_id=env>
+                <AssetGate env_id=env kwargs=kwargs>
                     <RunTask target=t.clone() />
-                </RomGate>
+                </AssetGate>
             }
             .into_any()
         }

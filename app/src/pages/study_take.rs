@@ -12,6 +12,7 @@ use leptos_router::hooks::use_location;
 
 use crate::browser::http::post_document as post_json;
 use crate::browser::storage::local;
+use crate::components::asset_gate::AssetGate;
 use crate::components::error_box::ErrorBox;
 use crate::components::study_demos::StudyDemos;
 use crate::components::study_task::StudyTask;
@@ -135,7 +136,9 @@ fn TakeStudy(study: Study, suite: &'static Suite) -> impl IntoView {
                 <section class="study-step" aria-labelledby="step-title">
                     <h2 id="step-title" data-testid="study-task-title">{task_text::title(task).to_string()}</h2>
                     <p class="muted">"First watch how the task goes: these are the demonstrations an agent is shown."</p>
-                    <StudyDemos task=task />
+                    <AssetGate env_id=task.env.clone() kwargs=task.kwargs.clone()>
+                        <StudyDemos task=task />
+                    </AssetGate>
                     <button
                         type="button"
                         data-testid="study-start-task"
@@ -152,7 +155,8 @@ fn TakeStudy(study: Study, suite: &'static Suite) -> impl IntoView {
             let Some(task) = progress.with_untracked(|p| p.as_ref().and_then(|p| p.task(suite, index))) else {
                 return ().into_any();
             };
-            match TaskSession::new(task) {
+            // A task on pictures starts once they are in this tab.
+            let play = move || match TaskSession::new(task) {
                 Ok(session) => view! {
                     <section class="study-step" aria-labelledby="step-title">
                         <h2 id="step-title" data-testid="study-task-title">{task_text::title(task).to_string()}</h2>
@@ -164,7 +168,13 @@ fn TakeStudy(study: Study, suite: &'static Suite) -> impl IntoView {
                     <p class="field-error" role="alert">{format!("The task could not start: {e}")}</p>
                 }
                 .into_any(),
+            };
+            view! {
+                <AssetGate env_id=task.env.clone() kwargs=task.kwargs.clone()>
+                    {play}
+                </AssetGate>
             }
+            .into_any()
         }
         Some(Stage::Finished { index }) => {
             let (record, last) = progress.with_untracked(|p| {

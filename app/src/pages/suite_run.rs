@@ -99,7 +99,7 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
     let elsewhere = RwSignal::new(false);
 
     // Runs the workers until the run is complete or stopped.
-    let run_workers = move || {
+    let run_loaded = move || {
         let live = shared.get_value();
         let workers = {
             let mut b = live.borrow_mut();
@@ -126,6 +126,43 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
             },
         );
         bump();
+    };
+    // As `run_loaded`, once the bundled pictures the run's tasks play are in this tab.
+    let run_workers = move || {
+        let tasks: Vec<&'static bench::Task> = shared
+            .get_value()
+            .borrow()
+            .as_ref()
+            .map(|l| {
+                l.run
+                    .plan
+                    .tasks
+                    .iter()
+                    .filter_map(|id| suite.task(id))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let needs_pictures = tasks
+            .iter()
+            .any(|t| crate::image_sets::missing_set(&t.env, &t.kwargs).is_some());
+        if !needs_pictures {
+            run_loaded();
+            return;
+        }
+        resume_note.set(Some("Loading the pictures the tasks play…".into()));
+        leptos::task::spawn_local(async move {
+            match crate::browser::image_sets::load_for_tasks(&tasks).await {
+                Ok(()) => {
+                    resume_note.set(None);
+                    run_loaded();
+                }
+                Err(e) => {
+                    run.set_phase(RunPhase::Stopped);
+                    tab_lock.set_value(None);
+                    resume_note.set(Some(format!("The run cannot go on: {e}.")));
+                }
+            }
+        });
     };
 
     // The run as another tab left it, once that tab let go of it.

@@ -6,9 +6,9 @@ use bench::Task;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
+use crate::components::asset_gate::AssetGate;
 use crate::components::demo_clip::DemoPlayer;
 use crate::components::error_box::ErrorBox;
-use crate::components::rom_drop::RomGate;
 use crate::demo_player::ClipFrames;
 use crate::pages::home::set_title;
 use crate::routes::{
@@ -36,11 +36,11 @@ pub fn TaskPage() -> impl IntoView {
         })
     });
     move || match found.get() {
-        // Once a missing ROM is supplied, the demonstrations are played.
+        // Once a missing ROM or set of pictures is in, the demonstrations are played.
         Ok((suite, task)) => view! {
-            <RomGate env_id=task.env.clone()>
+            <AssetGate env_id=task.env.clone() kwargs=task.kwargs.clone()>
                 <TaskDetail task=task suite=suite />
-            </RomGate>
+            </AssetGate>
         }
         .into_any(),
         Err(e) => {

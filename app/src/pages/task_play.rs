@@ -24,11 +24,11 @@ use crate::browser::storage::local;
 use crate::browser::time::now_ms;
 use crate::components::action_buttons::ActionButtons;
 use crate::components::action_input::ParametricInput;
+use crate::components::asset_gate::AssetGate;
 use crate::components::error_box::ErrorBox;
 use crate::components::frame_view::{FrameSource, FrameView, PointerInput};
 use crate::components::keys::on_page_keys;
 use crate::components::realtime::{realtime_timer, RealtimeBar};
-use crate::components::rom_drop::RomGate;
 use crate::components::share_box::{page_origin, ShareBox};
 use crate::pages::home::set_title;
 use crate::pages::task::{suite_task, TagChips, TaskFacts, TaskLoadErrorBox};
@@ -37,7 +37,7 @@ use crate::pointer::{self, NoGesture};
 use crate::replay::fork::{fork, parse_fork_step, ForkOrigin};
 use crate::replay::share::{episode_at_href, episode_file_name, share_target};
 use crate::replay::source::{
-    open_link, parse_viewer_fragment, read_stored, rom_needed, Origin, AT_PARAM,
+    open_link, parse_viewer_fragment, read_stored, task_env, Origin, AT_PARAM,
 };
 use crate::routes::{self, task_href, task_play_href};
 use crate::suite_data::TaskLoadError;
@@ -73,30 +73,30 @@ pub fn TaskPlay() -> impl IntoView {
     });
     let fork_step = Memo::new(move |_| query.with(|q| q.get_str("fork").map(str::to_string)));
     move || {
-        // Each page waits for the ROM its environment needs ("": none), and starts its
-        // task once it is supplied.
+        // Each page waits for the ROM or the pictures its environment needs ("": none),
+        // and starts its task once they are in.
         if let Some(step) = fork_step.get() {
             let stored = query.with_untracked(|q| q.get_str("stored").map(str::to_string));
             let hash = location.hash.get();
-            let env = fork_needs_rom(&hash, stored.as_deref()).unwrap_or_default();
+            let (env, kwargs) = fork_env(&hash, stored.as_deref()).unwrap_or_default();
             return view! {
-                <RomGate env_id=env>
+                <AssetGate env_id=env kwargs=kwargs>
                     {forked_page(&step, &hash, stored.clone(), record)}
-                </RomGate>
+                </AssetGate>
             }
             .into_any();
         }
         let wanted = found.get();
-        let env = wanted
+        let (env, kwargs) = wanted
             .as_ref()
             .ok()
             .and_then(|(suite, id)| suite.task(id))
-            .map(|task| task.env.clone())
+            .map(|task| (task.env.clone(), task.kwargs.clone()))
             .unwrap_or_default();
         view! {
-            <RomGate env_id=env>
+            <AssetGate env_id=env kwargs=kwargs>
                 {task_page(wanted.clone(), record)}
-            </RomGate>
+            </AssetGate>
         }
         .into_any()
     }
@@ -154,14 +154,17 @@ fn task_page(
     }
 }
 
-/// The environment of the episode a fork link continues, when it needs a missing ROM.
-fn fork_needs_rom(hash: &str, stored: Option<&str>) -> Option<String> {
+/// The environment (and its kwargs) of the episode a fork link continues.
+fn fork_env(
+    hash: &str,
+    stored: Option<&str>,
+) -> Option<(String, serde_json::Map<String, serde_json::Value>)> {
     let file = match (parse_viewer_fragment(hash).primary, stored) {
         (Some(link), _) => open_link(Origin::Link, &link).ok()?,
         (None, Some(key)) => read_stored(&local(), key).ok()?,
         (None, None) => return None,
     };
-    rom_needed(&file.task).map(|(env, _)| env)
+    task_env(&file.task)
 }
 
 /// A built-in suite's id as a `'static` string (the default for anything else).

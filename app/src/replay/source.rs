@@ -19,6 +19,7 @@ use std::fmt;
 
 use bench::share::{resolve_task, EpisodeFile, ShareError, TaskRef, LINK_PARAM};
 use envs::atari::Game;
+use serde_json::{Map, Value};
 
 use crate::storage::{Store, StoreError};
 use crate::storage_keys::stored_episode;
@@ -123,6 +124,9 @@ pub enum Reason {
         game: &'static Game,
         file: Box<EpisodeFile>,
     },
+    /// The episode plays a set of pictures this tab has not loaded (a bundled set is
+    /// fetched, a person's folder picked again).
+    MissingPictures { set: String, file: Box<EpisodeFile> },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -158,6 +162,7 @@ impl OpenError {
             Reason::Share(_) | Reason::Empty => "This episode could not be read",
             Reason::BadKey | Reason::NothingStored => "No stored episode",
             Reason::MissingRom { .. } => "This episode needs a ROM",
+            Reason::MissingPictures { .. } => "This episode needs its pictures",
         }
     }
 }
@@ -182,6 +187,12 @@ impl fmt::Display for OpenError {
                 "{origin} plays {env}, which needs the {} ROM ({}.bin, MD5 {}).",
                 game.name, game.id, game.md5
             ),
+            Reason::MissingPictures { set, .. } => {
+                write!(
+                    f,
+                    "{origin} plays the pictures {set:?}, not loaded in this tab."
+                )
+            }
         }
     }
 }
@@ -218,25 +229,41 @@ pub fn open_file(name: &str, text: &str) -> Result<EpisodeFile, OpenError> {
     read.map_err(|e| OpenError::share(origin, e))
 }
 
+/// The environment a task plays and its constructor kwargs.
+pub fn task_env(task: &TaskRef) -> Option<(String, Map<String, Value>)> {
+    // An inline task is not resolved first: validating it makes its environment.
+    match task {
+        TaskRef::Inline(t) => Some((t.env.clone(), t.kwargs.clone())),
+        other => resolve_task(other).ok().map(|t| (t.env, t.kwargs)),
+    }
+}
+
 /// The environment a task plays and the game whose ROM it needs but this browser lacks.
 pub fn rom_needed(task: &TaskRef) -> Option<(String, &'static Game)> {
-    // An inline task is not resolved first: validating it makes its environment.
-    let env = match task {
-        TaskRef::Inline(t) => t.env.clone(),
-        other => resolve_task(other).ok()?.env,
-    };
+    let (env, _) = task_env(task)?;
     let game = crate::rom_shelf::missing_rom(&env)?;
     Some((env, game))
 }
 
-/// The file, or an error asking for the ROM its environment needs.
-pub fn check_rom(origin: Origin, file: EpisodeFile) -> Result<EpisodeFile, OpenError> {
-    match rom_needed(&file.task) {
-        Some((env, game)) => Err(OpenError::new(
+/// The file, or an error asking for the ROM or the pictures its environment needs.
+pub fn check_assets(origin: Origin, file: EpisodeFile) -> Result<EpisodeFile, OpenError> {
+    if let Some((env, game)) = rom_needed(&file.task) {
+        return Err(OpenError::new(
             origin,
             Reason::MissingRom {
                 env,
                 game,
+                file: Box::new(file),
+            },
+        ));
+    }
+    let set = task_env(&file.task)
+        .and_then(|(env, kwargs)| crate::image_sets::missing_set(&env, &kwargs));
+    match set {
+        Some(set) => Err(OpenError::new(
+            origin,
+            Reason::MissingPictures {
+                set,
                 file: Box::new(file),
             },
         )),
@@ -288,6 +315,31 @@ mod tests {
         let junk = open_link(Origin::CompareLink, "hello").unwrap_err();
         assert_eq!(junk.title(), "This is not a Playbench episode");
         assert!(junk.to_string().contains("the second link (e2=)"));
+    }
+
+    #[test]
+    fn an_episode_on_pictures_this_tab_lacks_asks_for_them() {
+        let file = lake_file(&["Down"]);
+        assert_eq!(check_assets(Origin::Link, file.clone()).unwrap(), file);
+        let mut task = bench::suites::latest("visgym")
+            .unwrap()
+            .task("jigsaw-easy-s0")
+            .unwrap()
+            .clone();
+        task.kwargs
+            .insert("sample_dir".into(), "A folder never picked".into());
+        let mut on_folder = file;
+        on_folder.task = TaskRef::Inline(Box::new(task));
+        let e = check_assets(Origin::Link, on_folder.clone()).unwrap_err();
+        assert_eq!(e.title(), "This episode needs its pictures");
+        assert_eq!(
+            e.reason,
+            Reason::MissingPictures {
+                set: "A folder never picked".into(),
+                file: Box::new(on_folder),
+            }
+        );
+        assert!(e.to_string().contains("\"A folder never picked\""), "{e}");
     }
 
     #[test]

@@ -100,6 +100,7 @@ fn skeleton(r: &Recipe, seed: u64) -> Result<Task, TaskError> {
         // Filled in below; validation wants at least one clip.
         demos: vec![DemoClip {
             label: "placeholder".into(),
+            kwargs: None,
             seed,
             init_skip: None,
             prefix: Vec::new(),
@@ -267,6 +268,7 @@ fn rules_text(r: &Recipe, task: &Task) -> Result<String, TaskError> {
 fn clip(label: &str, seed: u64, prefix: Vec<String>, actions: Vec<String>) -> DemoClip {
     DemoClip {
         label: label.to_string(),
+        kwargs: None,
         seed,
         init_skip: None,
         prefix,

@@ -52,6 +52,7 @@ fn skeleton(r: &Recipe) -> Result<Task, TaskError> {
         rules,
         demos: vec![DemoClip {
             label: "placeholder".into(),
+            kwargs: None,
             seed: r.seed,
             init_skip: None,
             prefix: Vec::new(),
@@ -104,6 +105,7 @@ fn demos(task: &Task, demo_cap: usize) -> Result<Vec<DemoClip>, TaskError> {
     shown.truncate(demo_cap);
     let mut out = vec![DemoClip {
         label: "the expert playing".into(),
+        kwargs: None,
         seed: task.seed,
         init_skip: None,
         prefix: Vec::new(),
@@ -116,6 +118,7 @@ fn demos(task: &Task, demo_cap: usize) -> Result<Vec<DemoClip>, TaskError> {
         if !record.passed && record.progress.terminated && !record.decisions.is_empty() {
             out.push(DemoClip {
                 label: "a loss".into(),
+                kwargs: None,
                 seed: task.seed,
                 init_skip: None,
                 prefix: Vec::new(),

@@ -324,6 +324,7 @@ fn skeleton(r: &AtariRecipe, s: &Start, budget: u32) -> Result<Task, TaskError> 
         rules: String::new(),
         demos: vec![DemoClip {
             label: "placeholder".into(),
+            kwargs: None,
             seed: SEED,
             init_skip: None,
             prefix: Vec::new(),
@@ -569,6 +570,7 @@ fn demos(task: &Task, r: &AtariRecipe, demo: &Play) -> Result<Vec<DemoClip>, Tas
     prefix.extend_from_slice(before);
     let expert = DemoClip {
         label: "an expert playing".into(),
+        kwargs: None,
         seed: SEED,
         init_skip: Some(r.demo.init_skip),
         prefix,
@@ -582,6 +584,7 @@ fn demos(task: &Task, r: &AtariRecipe, demo: &Play) -> Result<Vec<DemoClip>, Tas
     let random = run_episode(&t, &mut RandomAgent::new(task.seed))?;
     let random = DemoClip {
         label: "random actions".into(),
+        kwargs: None,
         seed: SEED,
         init_skip: Some(r.demo.init_skip),
         prefix: demo.prefix.clone(),

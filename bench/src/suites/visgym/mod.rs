@@ -1,15 +1,17 @@
-//! The built-in suite `visgym`: VisGym's seven synthetic environments at both levels,
-//! ten puzzles each, under VisGym's rules — its step budgets (20 easy, 30 hard), success
+//! The built-in suite `visgym`: VisGym's seven synthetic environments and its eight on
+//! pictures, clips and models (on the bundled sets) at both levels, ten puzzles each,
+//! under VisGym's rules — its step budgets (20 easy, 30 hard), success
 //! only by stopping on a solved state (VisGym's success rate is the pass rate), and a
 //! 0-100 score with partial credit defined per environment (`Env::normalized_score`,
 //! docs/visgym.md "Suite"). Demonstrations are the reference solver on another puzzle
 //! (Matchstick Rotation's is VisGym's information-revealing one: two compass probes,
 //! then the aligning move) and a random attempt that stops short. Deterministic: the
-//! committed `bench/suites/visgym/v1.json` is `build()`'s output.
+//! committed `bench/suites/visgym/v2.json` is `build()`'s output (v1, the synthetic
+//! environments alone, is frozen).
 
 mod recipes;
 
-use serde_json::Map;
+use serde_json::{Map, Value};
 
 use crate::agents::{OracleAgent, RandomAgent};
 use crate::episode::{run_episode, EpisodeRecord};
@@ -20,7 +22,7 @@ use crate::task::{
 use recipes::{budget, Recipe, DEMO_SEED_OFFSET, SEEDS};
 
 pub const SUITE_ID: &str = "visgym";
-pub const SUITE_VERSION: u32 = 1;
+pub const SUITE_VERSION: u32 = 2;
 /// The solver's demonstration may take this many actions (Matchstick Equation's
 /// detours run up to 80).
 const DEMO_CAP: u32 = 100;
@@ -34,9 +36,21 @@ fn error(field: String, message: impl Into<String>) -> TaskError {
     }
 }
 
+/// The constructor kwargs of puzzle `seed`: an image environment's bundled set, named,
+/// and the constructor seed that fixes its sample order; none for the others.
+fn kwargs(r: &Recipe, seed: u64) -> Map<String, Value> {
+    let mut kwargs = Map::new();
+    if let Some(bundle) = r.bundle {
+        kwargs.insert("sample_dir".into(), bundle.name.into());
+        kwargs.insert("seed".into(), seed.into());
+    }
+    kwargs
+}
+
 fn skeleton(r: &Recipe, level: &str, seed: u64) -> Result<Task, TaskError> {
     let id = format!("{}/{level}", r.name);
-    let env = envs::make(&id, &Map::new()).map_err(|e| error("env".into(), e.to_string()))?;
+    let kwargs = kwargs(r, seed);
+    let env = envs::make(&id, &kwargs).map_err(|e| error("env".into(), e.to_string()))?;
     let actions = env.action_names();
     let words = env.words();
     let max_steps = budget(level);
@@ -45,7 +59,7 @@ fn skeleton(r: &Recipe, level: &str, seed: u64) -> Result<Task, TaskError> {
         id: format!("{}-{level}-s{seed}", r.name.replace('_', "-")),
         title: format!("{}, {level} (puzzle {seed})", r.title),
         env: id,
-        kwargs: Map::new(),
+        kwargs,
         seed,
         init_skip: 0,
         prefix: Vec::new(),
@@ -61,6 +75,7 @@ fn skeleton(r: &Recipe, level: &str, seed: u64) -> Result<Task, TaskError> {
         ),
         demos: vec![DemoClip {
             label: "placeholder".into(),
+            kwargs: None,
             seed,
             init_skip: None,
             prefix: Vec::new(),
@@ -90,17 +105,20 @@ fn actions_of(record: &EpisodeRecord) -> Vec<String> {
 
 /// The reference solver on the first puzzle from `seed + DEMO_SEED_OFFSET` on that it
 /// solves, and a seeded random attempt on the same puzzle that ends without success.
-fn demos(task: &Task) -> Result<Vec<DemoClip>, TaskError> {
+fn demos(r: &Recipe, task: &Task) -> Result<Vec<DemoClip>, TaskError> {
     for k in 0..20 {
         let mut t = task.clone();
         t.seed = task.seed + DEMO_SEED_OFFSET + k;
+        t.kwargs = kwargs(r, t.seed);
         t.max_steps = DEMO_CAP;
         let expert = run_episode(&t, &mut OracleAgent::new())?;
         if !expert.passed {
             continue;
         }
+        let clip_kwargs = (t.kwargs != task.kwargs).then(|| t.kwargs.clone());
         let mut out = vec![DemoClip {
             label: "the solver on another puzzle".into(),
+            kwargs: clip_kwargs.clone(),
             seed: t.seed,
             init_skip: None,
             prefix: Vec::new(),
@@ -112,6 +130,7 @@ fn demos(task: &Task) -> Result<Vec<DemoClip>, TaskError> {
             if !record.passed && !record.decisions.is_empty() {
                 out.push(DemoClip {
                     label: "an attempt that fails".into(),
+                    kwargs: clip_kwargs,
                     seed: t.seed,
                     init_skip: None,
                     prefix: Vec::new(),
@@ -135,7 +154,7 @@ pub fn build() -> Result<Suite, TaskError> {
         for level in ["easy", "hard"] {
             for seed in 0..SEEDS {
                 let mut task = skeleton(&r, level, seed)?;
-                task.demos = demos(&task)?;
+                task.demos = demos(&r, &task)?;
                 task.validate()
                     .map_err(|e| error(format!("{}.{}", task.id, e.field), e.message))?;
                 tasks.push(task);
@@ -146,12 +165,13 @@ pub fn build() -> Result<Suite, TaskError> {
         format: SUITE_FORMAT.to_string(),
         id: SUITE_ID.to_string(),
         version: SUITE_VERSION,
-        description: "VisGym's seven synthetic puzzles at both levels, ten puzzles each, \
-            under VisGym's rules: 20 actions on easy and 30 on hard, success only by \
-            stopping on a solved puzzle (the pass rate is VisGym's success rate), and a \
-            0-100 score with partial credit for the way covered toward the solution. \
-            Play them with the VisGym protocol (`--protocol visgym`) for VisGym's own \
-            harness."
+        description: "VisGym's seven synthetic puzzles and its eight on pictures, clips \
+            and 3-D models (Playbench's bundled sets, named in each task's kwargs) at both \
+            levels, ten puzzles each, under VisGym's rules: 20 actions on easy and 30 on \
+            hard, success only by stopping on a solved puzzle (the pass rate is VisGym's \
+            success rate), and a 0-100 score with partial credit for the way covered \
+            toward the solution. Play them with the VisGym protocol (`--protocol visgym`) \
+            for VisGym's own harness."
             .into(),
         tasks,
     })

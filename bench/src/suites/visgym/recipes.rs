@@ -1,5 +1,7 @@
-//! What goes into the `visgym` suite: each synthetic environment at both levels, over
-//! ten puzzles each.
+//! What goes into the `visgym` suite: each environment at both levels, over ten
+//! puzzles each.
+
+use envs::visgym::images::{default_bundle, Bundle};
 
 /// Puzzles (reset seeds) per environment and level: enough for a success rate in
 /// steps of 10 %.
@@ -17,15 +19,24 @@ pub struct Recipe {
     /// Acting well needs what earlier frames showed (Maze 3D's first-person view,
     /// Matchstick Rotation's unknown scale).
     pub memory: bool,
+    /// The bundled set an image environment plays; its puzzles then differ by
+    /// constructor seed (which fixes the sample order), so each task names its own.
+    pub bundle: Option<Bundle>,
 }
 
-/// Every environment, in display order.
+/// Every environment, in display order: the synthetic ones, then those on pictures,
+/// clips and models.
 pub fn all() -> Vec<Recipe> {
     let r = |name, title, family, memory| Recipe {
         name,
         title,
         family,
         memory,
+        bundle: None,
+    };
+    let on_set = |name: &'static str, title, family| Recipe {
+        bundle: Some(default_bundle(name)),
+        ..r(name, title, family, false)
     };
     vec![
         r("maze_2d", "Maze 2D", "VisGym-Maze2D", false),
@@ -59,6 +70,30 @@ pub fn all() -> Vec<Recipe> {
             "Mental Rotation 3D (cube)",
             "VisGym-MentalRotation3DCube",
             false,
+        ),
+        on_set("jigsaw", "Jigsaw", "VisGym-Jigsaw"),
+        on_set("zoom_in_puzzle", "Zoom-In Puzzle", "VisGym-ZoomInPuzzle"),
+        on_set("colorization", "Colorization", "VisGym-Colorization"),
+        on_set(
+            "mental_rotation_2d",
+            "Mental Rotation 2D",
+            "VisGym-MentalRotation2D",
+        ),
+        on_set("counting", "Counting", "VisGym-Counting"),
+        on_set(
+            "referring_dot_pointing",
+            "Referring Dot-Pointing",
+            "VisGym-ReferringDotPointing",
+        ),
+        on_set(
+            "video_unshuffle",
+            "Video Unshuffle",
+            "VisGym-VideoUnshuffle",
+        ),
+        on_set(
+            "mental_rotation_3d_objaverse",
+            "Mental Rotation 3D (objects)",
+            "VisGym-MentalRotation3DObjaverse",
         ),
     ]
 }
