@@ -280,7 +280,7 @@ test('A vical Atari task asks for its ROM, shows the expert and random demonstra
     await page.getByTestId('suite-start').click();
     await expectText(page.getByTestId('suite-problems'), /ROMs are not on this device \(Seaquest, .*Breakout\)/);
 
-    // The pages that run or play the task ask for the ROM too (one gate, RomGate).
+    // The pages that run or play the task ask for the ROM too (one gate, AssetGate).
     for (const p of ['/run?task=breakout-served&suite=vical', '/task/play?suite=vical&id=breakout-served']) {
       await goto(p);
       await expectText(page.getByTestId('needs-rom-text'), /breakout\.bin/, 30_000);

@@ -285,3 +285,62 @@ test('an image puzzle of suite visgym fetches its set on the task pages, is solv
     await fresh.close();
   }
 });
+
+// A suite run in the browser fetches the sets its selected tasks play before its first
+// episode: the oracle passes the ten easy Referring Dot-Pointing puzzles.
+test('a suite run of image puzzles fetches their set and the oracle passes them', { timeout: TIMEOUT }, async () => {
+  const zips = [];
+  const page = await harness.open('/');
+  page.on('request', (r) => r.url().endsWith('/visgym-scenes/referring.zip') && zips.push(r.url()));
+  await page.goto(`${harness.url()}/run/suite?suite=visgym`);
+  await page.getByTestId('run-agent').selectOption('oracle');
+  await page.getByTestId('sel-contains').fill('referring-dot-pointing-easy-s');
+  await expectText(page.getByTestId('sel-count'), /^10 task/);
+  await page.getByTestId('suite-start').click();
+  await page.getByTestId('suite-phase').getByText('Complete').waitFor({ timeout: 60_000 });
+  assert.equal(zips.length, 1, 'the scenes were fetched once');
+  const rows = await page.getByTestId('suite-episodes').locator('li').allTextContents();
+  assert.equal(rows.length, 10, rows.join('\n'));
+  for (const row of rows) assert.match(row, /score 100\.0 · passed/);
+});
+
+// A human study of an image puzzle: the participant's browser has never loaded the
+// scenes; the study fetches them before the demonstrations and the play.
+test('a study of an image puzzle fetches its set for the participant, who solves it by pointer', { timeout: TIMEOUT }, async () => {
+  const task = 'referring-dot-pointing-easy-s0';
+  const page = await harness.open('/study?suite=visgym');
+  await page.getByTestId('study-title').fill('E2E pointing');
+  await page.getByTestId('study-id').fill('e2e-pointing');
+  await page.getByTestId('study-instructions').fill('Point at what the sentence describes.');
+  await page.getByTestId('study-filter-family').selectOption('VisGym-ReferringDotPointing');
+  await page.getByTestId(`study-task-${task}`).check();
+  const link = await page.getByTestId('study-link').inputValue();
+  assert.match(link, /\/study\/take#s=ps1\./);
+
+  const fresh = await launchBrowser();
+  try {
+    const { page: take, problems } = await openPage(fresh.context);
+    const zips = [];
+    take.on('request', (r) => r.url().endsWith('/visgym-scenes/referring.zip') && zips.push(r.url()));
+    await take.goto(link);
+    await take.getByTestId('study-code').fill('P-07');
+    await take.getByTestId('study-code-submit').click();
+    await take.getByTestId('study-begin').click();
+    await expectText(take.getByTestId('demo-counter').first(), /of \d+/, 30_000);
+    await take.getByTestId('study-start-task').click();
+    await expectText(take.getByTestId('decision-text'), /^Decision 1 of 20$/);
+    const [w, h] = await frameSize(take);
+    const [x, y] = await framePoint(take, [0.3452 * w, 0.2187 * h]);
+    await take.mouse.click(x, y);
+    await expectText(take.getByTestId('decision-text'), /^Decision 2 of 20$/);
+    await take.getByTestId('frame').focus();
+    await take.keyboard.press('Enter');
+    const done = take.getByTestId('study-task-done');
+    await done.waitFor();
+    assert.equal(await done.getAttribute('data-passed'), 'true');
+    assert.equal(zips.length, 1, 'the scenes were fetched once');
+    assert.deepEqual(problems, [], 'the participant\'s browser logged errors');
+  } finally {
+    await fresh.close();
+  }
+});
