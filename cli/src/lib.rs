@@ -10,6 +10,7 @@ pub mod endpoint;
 pub mod error;
 pub mod image_folder;
 pub mod judge;
+pub mod mujoco_node;
 pub mod png_out;
 pub mod reflect;
 pub mod rom_folder;

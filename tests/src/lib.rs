@@ -284,6 +284,7 @@ pub mod atari;
 pub mod bench;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
+pub mod fetch;
 pub mod minigrid;
 pub mod reference;
 // The benchmark binaries use it; they build for wasm32 too (as part of the wasm test

@@ -14,6 +14,7 @@ mod counting;
 mod cv_circle;
 pub mod environment;
 mod equation_eval;
+pub mod fetch;
 mod hsv;
 pub mod images;
 mod jigsaw;

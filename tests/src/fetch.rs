@@ -1,0 +1,162 @@
+//! Replays the Fetch golden files (`tests/golden/visgym/fetch_*.json.gz`, written by
+//! `tests/golden/visgym/fetch.py` from the reference on PyPI's MuJoCo) on our Fetch
+//! environments, whichever physics host is installed. Discrete outcomes (feedback,
+//! rewards, termination, success, solver plans) must be equal; positions, velocities
+//! and camera settings within [`TOLERANCE`]: the reference's MuJoCo is the native
+//! library, ours the WebAssembly module, and they round differently from the first step
+//! (docs/physics-engine.md, about 1e-13).
+
+use envs::visgym::fetch::{solve, Fetch, Task};
+use serde_json::{json, Value};
+
+/// Absolute tolerance on every number of a state.
+pub const TOLERANCE: f64 = 1e-9;
+
+/// What a replay covered.
+#[derive(Debug, Default)]
+pub struct FetchCoverage {
+    pub episodes: usize,
+    pub steps: usize,
+    pub plans: usize,
+    /// The largest absolute difference seen in any compared number.
+    pub max_diff: f64,
+}
+
+fn close(what: &str, ours: &Value, theirs: &Value, cov: &mut FetchCoverage) -> Result<(), String> {
+    match (ours, theirs) {
+        (Value::Number(a), Value::Number(b)) => {
+            let (a, b) = (
+                a.as_f64().unwrap_or(f64::NAN),
+                b.as_f64().unwrap_or(f64::NAN),
+            );
+            let d = (a - b).abs();
+            if d.is_nan() || d > TOLERANCE {
+                return Err(format!("{what}: ours {a}, the reference's {b}"));
+            }
+            cov.max_diff = cov.max_diff.max(d);
+            Ok(())
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                close(&format!("{what}[{i}]"), x, y, cov)?;
+            }
+            Ok(())
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            for (k, y) in b {
+                let x = a
+                    .get(k)
+                    .ok_or_else(|| format!("{what}.{k}: we have none"))?;
+                close(&format!("{what}.{k}"), x, y, cov)?;
+            }
+            Ok(())
+        }
+        (a, b) if a == b => Ok(()),
+        (a, b) => Err(format!("{what}: ours {a}, the reference's {b}")),
+    }
+}
+
+/// The golden state's fields we reproduce, from our environment.
+fn our_state(env: &Fetch) -> Value {
+    let s = env.state_json();
+    let sim = env.state();
+    json!({
+        "time": s["time"], "qpos": s["qpos"], "qvel": s["qvel"], "ctrl": s["ctrl"],
+        "mocap_pos": s["mocap_pos"], "mocap_quat": s["mocap_quat"], "goal": s["goal"],
+        "observation": s["observation"], "achieved_goal": s["achieved_goal"],
+        "desired_goal": s["goal"], "camera": s["camera"], "follow_lookat": s["follow_lookat"],
+        "gripper_bias": s["gripper_bias"], "qacc_warmstart": sim.qacc_warmstart,
+        "site_pos_target0": sim.site_pos.get(0..3),
+    })
+}
+
+/// Replays one golden file (gzipped JSON) on a new environment.
+pub fn check_fetch_golden(gz: &[u8]) -> Result<FetchCoverage, String> {
+    let doc: Value =
+        serde_json::from_str(&crate::visgym::decompress(gz)?).map_err(|e| e.to_string())?;
+    let task = match doc["env"].as_str() {
+        Some("fetch_reach") => Task::Reach,
+        Some("fetch_pick_and_place") => Task::PickAndPlace,
+        other => return Err(format!("unknown env {other:?}")),
+    };
+    let mut cov = FetchCoverage::default();
+    let mut env = Fetch::new(task, 0).map_err(|e| e.to_string())?;
+    let c = &doc["construction"];
+    close(
+        "initial_gripper_xpos",
+        &json!(env.initial_gripper_xpos()),
+        &c["initial_gripper_xpos"],
+        &mut cov,
+    )?;
+    if !c["height_offset"].is_null() {
+        close(
+            "height_offset",
+            &json!(env.height_offset()),
+            &c["height_offset"],
+            &mut cov,
+        )?;
+    }
+    if doc["prompt"].as_str() != Some(env.prompt().as_str()) {
+        return Err(format!(
+            "prompt differs:\n{}\n---\n{}",
+            env.prompt(),
+            doc["prompt"]
+        ));
+    }
+    let episodes = doc["episodes"].as_array().ok_or("no episodes")?;
+    for (e, ep) in episodes.iter().enumerate() {
+        let seed = ep["seed"].as_u64();
+        let at = |what: &str| format!("episode {e} (seed {seed:?}) {what}");
+        if let Some(plan) = ep["solve"].as_array() {
+            env.reset(seed).map_err(|x| at(&x.to_string()))?;
+            // The reference solved from this state (the marker may sit an ulp away).
+            let mut before = ep["reset"].clone();
+            before["site_pos_target0"] = json!(env.state().site_pos.get(0..3));
+            close(
+                &at("reset before solve"),
+                &our_state(&env),
+                &before,
+                &mut cov,
+            )?;
+            let ours = solve(&env).map_err(|x| at(&x.to_string()))?;
+            let theirs: Vec<&str> = plan.iter().filter_map(Value::as_str).collect();
+            if let Some(i) = (0..ours.len().max(theirs.len()))
+                .find(|&i| ours.get(i) != theirs.get(i).map(|s| s.to_string()).as_ref())
+            {
+                return Err(at(&format!(
+                    "solve: {} and {} actions, first difference at {i}: ours {:?}, the reference's {:?}",
+                    ours.len(), theirs.len(), ours.get(i), theirs.get(i)
+                )));
+            }
+            cov.plans += 1;
+        }
+        env.reset(seed).map_err(|x| at(&x.to_string()))?;
+        close(&at("reset"), &our_state(&env), &ep["reset"], &mut cov)?;
+        for (i, t) in ep["steps"].as_array().ok_or("no steps")?.iter().enumerate() {
+            let action = t["action"].as_str().ok_or("no action")?;
+            let step = env.step(action).map_err(|x| at(&x.to_string()))?;
+            let where_ = at(&format!("step {i} {action}"));
+            let r = &step.result;
+            let feedback = if step.feedback_in_info {
+                json!(r.feedback)
+            } else {
+                Value::Null
+            };
+            let outcome = json!({
+                "reward": r.reward, "terminated": r.terminated, "truncated": r.truncated,
+                "feedback": feedback, "is_success": if env.is_success() { 1.0 } else { 0.0 },
+                "distance_to_goal": env.distance_to_goal(),
+            });
+            let theirs = json!({
+                "reward": t["reward"], "terminated": t["terminated"], "truncated": t["truncated"],
+                "feedback": t["feedback"], "is_success": t["is_success"],
+                "distance_to_goal": t["distance_to_goal"],
+            });
+            close(&where_, &outcome, &theirs, &mut cov)?;
+            close(&where_, &our_state(&env), &t["state"], &mut cov)?;
+            cov.steps += 1;
+        }
+        cov.episodes += 1;
+    }
+    Ok(cov)
+}
