@@ -138,6 +138,9 @@ pub enum Thumbnail {
     /// The environment plays pictures of an image set that loads when it is opened
     /// (`crate::image_sets`): no preview before.
     NeedsPictures,
+    /// The environment runs MuJoCo, which loads when it is opened (`crate::physics`): no
+    /// preview before.
+    NeedsPhysics,
     /// The environment failed to start for another reason (a bug: shown, never hidden).
     Failed(String),
     /// Drawn by the full app: this build does not make the family (`crate::first_load`).
@@ -156,6 +159,9 @@ pub fn thumbnail_of(env_id: &str) -> Thumbnail {
             Some(game) => Thumbnail::NeedsRom(game),
             None => Thumbnail::Elsewhere,
         };
+    }
+    if crate::physics::needs_loading(env_id) {
+        return Thumbnail::NeedsPhysics;
     }
     if crate::image_sets::plays_pictures(env_id)
         && !crate::image_sets::is_loaded(envs::visgym::images::default_bundle(env_id).name)
@@ -255,6 +261,7 @@ mod tests {
         // its own at its defaults, or the two builds' cards would differ.
         assert!(playbench_tests::atari::shelve_test_roms().unwrap().len() >= 20);
         playbench_tests::visgym::shelve_bundled_images().unwrap();
+        playbench_cli::mujoco_node::install_on_demand();
         for spec in envs::specs() {
             if !envs::core::spec::ALWAYS_BUILT_IN.contains(&spec.family.id) {
                 let env = envs::make_default(spec.id).unwrap();
@@ -269,6 +276,7 @@ mod tests {
         // the cards without them), VisGym's image environments once their pictures are.
         assert!(playbench_tests::atari::shelve_test_roms().unwrap().len() >= 20);
         playbench_tests::visgym::shelve_bundled_images().unwrap();
+        playbench_cli::mujoco_node::install_on_demand();
         for g in groups() {
             for e in &g.entries {
                 for link in &e.links {

@@ -21,6 +21,7 @@ pub mod demo_player;
 pub mod first_load;
 pub mod image_sets;
 pub mod judging;
+pub mod physics;
 pub mod play_state;
 pub mod pointer;
 pub mod realtime;

@@ -673,6 +673,7 @@ mod tests {
     fn an_unreadable_picture_or_the_end_of_the_pictures_is_said_not_hidden() {
         use envs::visgym::images::{shelf, ImageFile, ImageSet, BUNDLED};
         playbench_tests::visgym::shelve_bundled_images().unwrap();
+        playbench_cli::mujoco_node::install_on_demand();
         let good = shelf::get(BUNDLED).unwrap().files()[0].clone();
         let bad = ImageFile::new("bad.png", &b"not a picture"[..]);
         shelf::put("Broken", ImageSet::new(vec![good, bad]).unwrap());
@@ -778,6 +779,7 @@ mod tests {
         // image environments their pictures.
         playbench_tests::atari::shelve_test_roms().unwrap();
         playbench_tests::visgym::shelve_bundled_images().unwrap();
+        playbench_cli::mujoco_node::install_on_demand();
         for spec in envs::specs() {
             let s = PlaySession::new(PlayRequest::new(spec.id, Map::new(), 0)).unwrap();
             let (w, h) = (s.frame().width(), s.frame().height());
@@ -803,6 +805,7 @@ mod tests {
         // image environments their pictures.
         playbench_tests::atari::shelve_test_roms().unwrap();
         playbench_tests::visgym::shelve_bundled_images().unwrap();
+        playbench_cli::mujoco_node::install_on_demand();
         for spec in envs::specs() {
             let mut s = PlaySession::new(PlayRequest::new(spec.id, Map::new(), 1)).unwrap();
             let c = s

@@ -23,6 +23,7 @@ fn atari_without_roms_asks_for_them_and_dropped_roms_are_kept_restored_and_remov
     // card the note that its pictures load when opened, every other card its frame.
     let mut atari_cards = 0;
     let mut picture_cards = 0;
+    let mut physics_cards = 0;
     for e in catalog::groups().iter().flat_map(|g| &g.entries) {
         match (catalog::thumbnail(e), envs::atari::ale_env::game_of(e.id)) {
             (Thumbnail::NeedsRom(game), Some(of_id)) => {
@@ -33,12 +34,18 @@ fn atari_without_roms_asks_for_them_and_dropped_roms_are_kept_restored_and_remov
                 assert!(playbench_app::image_sets::plays_pictures(e.id), "{}", e.id);
                 picture_cards += 1;
             }
+            // No MuJoCo on this thread: the Fetch cards say it loads when opened.
+            (Thumbnail::NeedsPhysics, None) => {
+                assert!(envs::visgym::runs_physics(e.id), "{}", e.id);
+                physics_cards += 1;
+            }
             (Thumbnail::Frame(f), None) => assert!(f.width() > 0, "{}", e.id),
             (other, _) => panic!("{}: {other:?}", e.id),
         }
     }
     assert_eq!(atari_cards, GAMES.len());
     assert_eq!(picture_cards, 2 * envs::visgym::IMAGE_NAMES.len());
+    assert_eq!(physics_cards, 2 * envs::visgym::PHYSICS_NAMES.len());
 
     // Playing one is a typed load error, and the page can name the file it needs.
     let play = || PlaySession::new(PlayRequest::new("ALE/Breakout-v5", Map::new(), 0));

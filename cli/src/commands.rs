@@ -130,6 +130,7 @@ fn json<T: serde::Serialize>(v: &T) -> String {
 
 pub fn dispatch(cli: &Cli) -> Result<Output, CliError> {
     crate::image_folder::shelve_bundled().map_err(CliError::Usage)?;
+    crate::mujoco_node::install_on_demand();
     if let Some(dir) = &cli.roms {
         let shelved = crate::rom_folder::shelve_folder(dir)
             .map_err(|e| CliError::Usage(e.replacen("\"roms\": ", "--roms: ", 1)))?;

@@ -211,6 +211,9 @@ impl Driver {
         if envs::spec(&id).is_some_and(|s| envs::visgym::plays_pictures(s.id)) {
             shelve_sample_dir(&id, envs::visgym::images::sample_dir_kwarg(&kwargs))?;
         }
+        if envs::spec(&id).is_some_and(|s| envs::visgym::runs_physics(s.id)) {
+            crate::mujoco_node::install_on_demand();
+        }
         let env = envs::make(&id, &kwargs).map_err(|e| match (&e, &shelved) {
             (envs::EnvError::MissingAsset(_), Some((found, dir))) => {
                 format!("{e} (the folder {dir} holds {})", describe(found))

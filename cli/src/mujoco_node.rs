@@ -20,14 +20,28 @@ pub const PACKAGE: &str = "@mujoco/mujoco@3.14.0";
 const ASSETS: &[u8] = include_bytes!("../../public/fetch/assets.zip");
 
 /// The `@mujoco/mujoco` package folder (holding `mujoco.js` and `mujoco.wasm`):
-/// `PLAYBENCH_MUJOCO`, or `node_modules/@mujoco/mujoco` under `root` (where the
-/// repository's `npm ci` puts it).
-pub fn module_dir(root: &Path) -> PathBuf {
-    std::env::var_os("PLAYBENCH_MUJOCO")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("node_modules/@mujoco/mujoco"))
+/// `PLAYBENCH_MUJOCO`, else the first `node_modules/@mujoco/mujoco` in `start` or a folder
+/// above it, or above the running program (the repository's `npm ci` puts it at the
+/// root), else the one under `start`.
+pub fn module_dir(start: &Path) -> PathBuf {
+    if let Some(dir) = std::env::var_os("PLAYBENCH_MUJOCO").filter(|v| !v.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    let exe = std::env::current_exe().ok();
+    let candidates = start
+        .ancestors()
+        .chain(exe.iter().flat_map(|p| p.ancestors()));
+    for dir in candidates {
+        let module = dir.join(MODULE_PATH);
+        if module.join("mujoco.js").is_file() {
+            return module;
+        }
+    }
+    start.join(MODULE_PATH)
 }
+
+/// Where npm puts the package under a project folder.
+const MODULE_PATH: &str = "node_modules/@mujoco/mujoco";
 
 /// What is missing, in words a user can act on.
 fn check(module: &Path) -> Result<(), String> {
@@ -132,4 +146,13 @@ pub fn ensure_installed(module: &Path) -> Result<(), String> {
     }
     host::install(Rc::new(NodeHost::start(module)?));
     Ok(())
+}
+
+/// Lets this thread start a Node host when a Fetch environment is first made (the
+/// command line's commands and the driver call this once; nothing starts otherwise).
+pub fn install_on_demand() {
+    host::install_starter(|| {
+        let module = module_dir(&std::env::current_dir().unwrap_or_default());
+        Ok(Rc::new(NodeHost::start(&module)?) as Rc<dyn PhysicsHost>)
+    });
 }

@@ -32,3 +32,14 @@ fn fetch_pick_and_place_replays_the_reference() {
     assert!(cov.episodes >= 5 && cov.plans >= 4, "{cov:?}");
     eprintln!("{cov:?}");
 }
+
+#[test]
+fn every_fetch_id_passes_the_checker() {
+    host();
+    for spec in envs::visgym::FAMILY.specs {
+        if envs::visgym::runs_physics(spec.id) {
+            let problems = envs::core::check::check_env(spec.id, &Default::default());
+            assert!(problems.is_empty(), "{}: {}", spec.id, problems.join("; "));
+        }
+    }
+}

@@ -46,15 +46,18 @@ test('the home page draws its first frame from the first-load build, the other f
   assert.ok(!before.some((p) => p.startsWith('/playbench-app-')), `the full app came first: ${before.join(', ')}`);
 
   // Every card ends with a drawn thumbnail, asks for its ROM, or says that its pictures
-  // load when it opens (VisGym's image environments); none failed.
+  // (VisGym's image environments) or MuJoCo (its Fetch tasks) load when it opens; none
+  // failed.
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=thumb-loading]').length === 0, null, { timeout: 60_000 });
   assert.equal(await page.getByTestId('thumb-error').count(), 0);
   const cards = await page.getByTestId('env-card').count();
   const drawn = await page.locator('[data-testid=env-card] canvas.thumb').count();
   const needRoms = await page.getByTestId('needs-rom-thumb').count();
   const needPictures = await page.getByTestId('needs-pictures-thumb').count();
-  assert.equal(drawn + needRoms + needPictures, cards);
+  const needPhysics = await page.getByTestId('needs-physics-thumb').count();
+  assert.equal(drawn + needRoms + needPictures + needPhysics, cards);
   assert.equal(needPictures, 16, 'eight image environments, two levels each');
+  assert.equal(needPhysics, 4, 'two Fetch tasks, two levels each');
   assert.ok(needRoms >= 19, `${needRoms} Atari cards ask for a ROM`);
   for (const id of ['tetris_gymnasium/Tetris', 'FlappyBird-v0', 'highway-v0', 'maze_2d/easy', 'GameVerse/Snake']) {
     const canvas = page.locator(`[data-env-id="${id}"] canvas.thumb`);

@@ -136,8 +136,12 @@ export async function openPage(context) {
   page.on('pageerror', (err) => problems.push(`uncaught exception: ${err.message}`));
   page.on('requestfailed', (req) => {
     // Leaving a page while it downloads one of the app's builds (the home page starts the
-    // full app for its previews, docs/app.md "First load") cancels the download.
-    const build = /^\/playbench-(app|first)-[0-9a-f]+(_bg\.wasm|\.js)$/.test(new URL(req.url()).pathname);
+    // full app for its previews, docs/app.md "First load") cancels the download, and the
+    // JavaScript snippets wasm-bindgen splits out of the full app (app/src/browser/mujoco.rs).
+    const { pathname } = new URL(req.url());
+    const build =
+      /^\/playbench-(app|first)-[0-9a-f]+(_bg\.wasm|\.js)$/.test(pathname) ||
+      /^\/snippets\/playbench-app-[0-9a-f]+\/inline\d+\.js$/.test(pathname);
     if (build && req.failure()?.errorText === 'net::ERR_ABORTED') return;
     problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`);
   });

@@ -203,11 +203,12 @@ pub fn cases() -> Vec<&'static BenchCase> {
         MINIGRID.get_or_init(|| family_cases(&envs::minigrid::FAMILY, "MiniGrid-", Reference::Gym));
     // The image environments run out of pictures after a set's worth of resets (the
     // reference then raises), which a rate loop resetting on every stop reaches: not
-    // measured yet.
+    // measured yet. The Fetch tasks' speed is MuJoCo's, measured against the native
+    // library by scripts/mujoco-eval (docs/physics-engine.md).
     let visgym = VISGYM.get_or_init(|| {
         family_cases(&envs::visgym::FAMILY, "", Reference::VisGym)
             .into_iter()
-            .filter(|c| !envs::visgym::plays_pictures(c.env))
+            .filter(|c| !envs::visgym::plays_pictures(c.env) && !envs::visgym::runs_physics(c.env))
             .collect()
     });
     let gameverse = GAMEVERSE

@@ -74,7 +74,7 @@ fn our_state(env: &Fetch) -> Value {
 pub fn check_fetch_golden(gz: &[u8]) -> Result<FetchCoverage, String> {
     let doc: Value =
         serde_json::from_str(&crate::visgym::decompress(gz)?).map_err(|e| e.to_string())?;
-    let task = match doc["env"].as_str() {
+    let task = match doc["name"].as_str() {
         Some("fetch_reach") => Task::Reach,
         Some("fetch_pick_and_place") => Task::PickAndPlace,
         other => return Err(format!("unknown env {other:?}")),

@@ -64,6 +64,7 @@ fn to_js(env_id: &str, thumbnail: Thumbnail) -> JsValue {
         }
         Thumbnail::NeedsRom(_) => set(&o, "needsRom", true),
         Thumbnail::NeedsPictures => set(&o, "needsPictures", true),
+        Thumbnail::NeedsPhysics => set(&o, "needsPhysics", true),
         Thumbnail::Failed(why) => set(&o, "failed", why),
         // The full app makes every family.
         Thumbnail::Elsewhere => set(&o, "failed", format!("{env_id}: not built in")),
@@ -78,6 +79,9 @@ fn from_js(env_id: &str, value: &JsValue) -> Result<Thumbnail, String> {
     }
     if get("needsPictures").is_truthy() {
         return Ok(Thumbnail::NeedsPictures);
+    }
+    if get("needsPhysics").is_truthy() {
+        return Ok(Thumbnail::NeedsPhysics);
     }
     if get("needsRom").is_truthy() {
         return crate::rom_shelf::missing_rom(env_id)

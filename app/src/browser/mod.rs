@@ -11,6 +11,7 @@ pub mod full_app;
 pub mod http;
 pub mod image_sets;
 pub mod keys;
+pub mod mujoco;
 pub mod run_controller;
 pub mod storage;
 pub mod suite_files;

@@ -11,6 +11,7 @@ pub mod frame_view;
 pub mod keys;
 pub mod latency_line;
 pub mod needs_suites;
+pub mod physics;
 pub mod pictures;
 pub mod realtime;
 pub mod reflection_turns;

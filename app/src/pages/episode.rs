@@ -17,6 +17,7 @@ use crate::browser::storage::local;
 use crate::components::frame_view::{FrameSource, FrameView};
 use crate::components::keys::on_page_keys;
 use crate::components::latency_line::LatencyLine;
+use crate::components::physics::NeedsPhysics;
 use crate::components::pictures::NeedsPictures;
 use crate::components::rom_drop::NeedsRom;
 use crate::components::share_box::{page_origin, ShareBox};
@@ -157,6 +158,13 @@ pub fn EpisodePage() -> impl IntoView {
                     primary.set(Some(load(origin.clone(), Ok((*file).clone()))));
                 });
                 view! { <NeedsPictures name=set on_loaded=on_loaded /> }.into_any()
+            }
+            Some(Err(OpenError { origin, reason: Reason::MissingPhysics { file, .. } })) => {
+                // Once MuJoCo is in, the same episode opens.
+                let on_loaded = Callback::new(move |()| {
+                    primary.set(Some(load(origin.clone(), Ok((*file).clone()))));
+                });
+                view! { <NeedsPhysics on_loaded=on_loaded /> }.into_any()
             }
             Some(Err(e)) => view! { <OpenErrorBox error=e /> }.into_any(),
             Some(Ok(left)) => match compare {

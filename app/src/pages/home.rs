@@ -161,6 +161,12 @@ fn thumbnail_view(env_id: &'static str, thumbnail: Thumbnail) -> AnyView {
             </span>
         }
         .into_any(),
+        Thumbnail::NeedsPhysics => view! {
+            <span class="thumb rom-placeholder" data-testid="needs-physics-thumb">
+                "Runs MuJoCo: it loads when you open it"
+            </span>
+        }
+        .into_any(),
         Thumbnail::Failed(why) => view! {
             <span class="thumb rom-placeholder" data-testid="thumb-error">{why}</span>
         }

@@ -23,6 +23,7 @@ use crate::components::action_input::ParametricInput;
 use crate::components::error_box::ErrorBox;
 use crate::components::frame_view::{FrameSource, FrameView, PointerInput};
 use crate::components::keys::on_page_keys;
+use crate::components::physics::NeedsPhysics;
 use crate::components::pictures::{FolderPicker, NeedsPictures};
 use crate::components::realtime::{realtime_timer, RealtimeBar};
 use crate::components::rom_drop::NeedsRom;
@@ -90,14 +91,21 @@ pub fn Play() -> impl IntoView {
     let on_rom = Callback::new(move |_| {
         session.set(start(request.get_untracked(), shown.get_untracked()));
     });
-    // Pictures loaded on this page start it the same way.
+    // Pictures loaded on this page start it the same way, and so does MuJoCo.
     let on_pictures = Callback::new(move |()| {
+        session.set(start(request.get_untracked(), shown.get_untracked()));
+    });
+    let on_physics = Callback::new(move |()| {
         session.set(start(request.get_untracked(), shown.get_untracked()));
     });
     move || match load_error.get() {
         Some(err @ LoadError::MissingAsset(_)) => {
             let env_id = request
                 .with_untracked(|r| r.as_ref().map(|r| r.env_id.clone()).unwrap_or_default());
+            if crate::physics::needs_loading(&env_id) {
+                set_title("Loading MuJoCo · Playbench");
+                return view! { <NeedsPhysics on_loaded=on_physics /> }.into_any();
+            }
             if crate::image_sets::plays_pictures(&env_id) {
                 let name = request.with_untracked(|r| {
                     r.as_ref()

@@ -127,6 +127,9 @@ pub enum Reason {
     /// The episode plays a set of pictures this tab has not loaded (a bundled set is
     /// fetched, a person's folder picked again).
     MissingPictures { set: String, file: Box<EpisodeFile> },
+    /// The episode runs MuJoCo (a Fetch task), not loaded in this tab yet (it is
+    /// fetched).
+    MissingPhysics { env: String, file: Box<EpisodeFile> },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -163,6 +166,7 @@ impl OpenError {
             Reason::BadKey | Reason::NothingStored => "No stored episode",
             Reason::MissingRom { .. } => "This episode needs a ROM",
             Reason::MissingPictures { .. } => "This episode needs its pictures",
+            Reason::MissingPhysics { .. } => "This episode needs MuJoCo",
         }
     }
 }
@@ -191,6 +195,12 @@ impl fmt::Display for OpenError {
                 write!(
                     f,
                     "{origin} plays the pictures {set:?}, not loaded in this tab."
+                )
+            }
+            Reason::MissingPhysics { env, .. } => {
+                write!(
+                    f,
+                    "{origin} plays {env}, which runs MuJoCo, not loaded in this tab."
                 )
             }
         }
@@ -245,7 +255,8 @@ pub fn rom_needed(task: &TaskRef) -> Option<(String, &'static Game)> {
     Some((env, game))
 }
 
-/// The file, or an error asking for the ROM or the pictures its environment needs.
+/// The file, or an error asking for the ROM, the physics engine or the pictures its
+/// environment needs.
 pub fn check_assets(origin: Origin, file: EpisodeFile) -> Result<EpisodeFile, OpenError> {
     if let Some((env, game)) = rom_needed(&file.task) {
         return Err(OpenError::new(
@@ -253,6 +264,17 @@ pub fn check_assets(origin: Origin, file: EpisodeFile) -> Result<EpisodeFile, Op
             Reason::MissingRom {
                 env,
                 game,
+                file: Box::new(file),
+            },
+        ));
+    }
+    if let Some((env, _)) =
+        task_env(&file.task).filter(|(env, _)| crate::physics::needs_loading(env))
+    {
+        return Err(OpenError::new(
+            origin,
+            Reason::MissingPhysics {
+                env,
                 file: Box::new(file),
             },
         ));

@@ -344,7 +344,13 @@ mod tests {
     fn every_id_passes_the_checker() {
         super::super::images::shelf::shelve_bundled_for_tests();
         let mut broken = Vec::new();
-        for spec in super::super::FAMILY.specs {
+        // The Fetch tasks need MuJoCo, which this crate cannot start:
+        // `cli/tests/fetch_golden.rs` checks them under Node.
+        for spec in super::super::FAMILY
+            .specs
+            .iter()
+            .filter(|s| !super::super::runs_physics(s.id))
+        {
             let mut configs = vec![Map::new()];
             for v in spec.variants {
                 configs.push(serde_json::from_str(v.kwargs).unwrap());

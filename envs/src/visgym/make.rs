@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::colorization::{py_floordiv, Colorization, ColorizationConfig};
 use super::counting::{Counting, CountingConfig, ANNOTATION_FILE};
+use super::fetch::{FetchPuzzle, Task};
 use super::images::{default_bundle, sample_dir_kwarg, shelf, ImageSet};
 use super::jigsaw::{Jigsaw, JigsawConfig};
 use super::matchstick_equation::{MatchstickEquation, MatchstickEquationConfig};
@@ -404,6 +405,25 @@ pub fn make(id: &str, kwargs: &Map<String, Value>) -> Result<Box<dyn VisGymEnv>,
                 action_frame: action_frame(&kw)?,
                 objects,
             })?)
+        }
+        "fetch_reach" | "fetch_pick_and_place" => {
+            let task = if name == "fetch_reach" {
+                Task::Reach
+            } else {
+                Task::PickAndPlace
+            };
+            // The evaluation's settings (docs/fetch-reference.md §1.2) are the only ones
+            // reproduced; these two are accepted at their evaluation values.
+            for (key, value) in [("reward_type", "sparse"), ("render_mode", "rgb_array")] {
+                if let Some(v) = kw.get(key) {
+                    if v.as_str() != Some(value) {
+                        return Err(format!(
+                            "{key}: only the evaluation's {value:?} is reproduced"
+                        ));
+                    }
+                }
+            }
+            Box::new(FetchPuzzle::new(task, seed.unwrap_or(0)).map_err(|e| e.to_string())?)
         }
         _ => return Err(format!("unknown VisGym environment {name}")),
     };

@@ -202,6 +202,14 @@ pub const IMAGE_NAMES: [&str; 8] = [
     "mental_rotation_3d_objaverse",
 ];
 
+/// The two robot tasks, which run MuJoCo at a physics host ([`fetch`]).
+pub const PHYSICS_NAMES: [&str; 2] = ["fetch_reach", "fetch_pick_and_place"];
+
+/// Whether a registered id runs MuJoCo (`fetch_reach/easy`, …).
+pub fn runs_physics(env_id: &str) -> bool {
+    PHYSICS_NAMES.contains(&env_id.split('/').next().unwrap_or_default())
+}
+
 /// Whether a registered id plays pictures of an image set (`jigsaw/easy`, …).
 pub fn plays_pictures(env_id: &str) -> bool {
     let name = env_id.split('/').next().unwrap_or_default();
@@ -222,6 +230,9 @@ fn make_registered(spec: &'static EnvSpec, kw: &mut Kwargs) -> Result<Box<dyn En
     let kwargs = kw.take_all();
     if plays_pictures(spec.id) {
         make::sample_set(spec.id, &kwargs).map_err(EnvError::MissingAsset)?;
+    }
+    if runs_physics(spec.id) {
+        fetch::host::start().map_err(|e| EnvError::MissingAsset(format!("{}: {e}", spec.id)))?;
     }
     let env = make(spec.id, &kwargs).map_err(EnvError::BadKwargs)?;
     Ok(wrap(spec, environment::VisGym::new(spec.id, env)))
@@ -261,6 +272,8 @@ const VIDEO: &str = "Put shuffled frames of a short clip back in time order.";
 const OBJAVERSE: &str = "Turn a 3-D model back to its original orientation.";
 const REFERRING: &str = "Put a dot on the object a referring expression describes.";
 const COLORIZATION: &str = "Match a hidden colour by turning a hue wheel and setting saturation.";
+const REACH: &str = "Move a robot arm's gripper to a red marker in 5 cm steps, then stop.";
+const PICK: &str = "Grasp a cube with a robot arm and carry it to a red marker, then stop.";
 
 const OBJECT_FRAME: Variant = Variant {
     label: "object axes",
@@ -422,4 +435,8 @@ static SPECS: &[EnvSpec] = &[
         "seed (0 to 2^32-1, default 0); sample_dir (a folder of .glb/.gltf models, default the bundled objects); tolerance (degrees, default 5.0); action_frame \"world\" | \"object\" (default \"world\"); render_size (128); use_textures (true); downsample_faces, max_output_long_side (decimation only: unused)",
         OBJECT_FRAME
     ),
+    spec!("fetch_reach/easy", REACH, "seed (generator of resets without a seed, default 0); reward_type (\"sparse\"), render_mode (\"rgb_array\"): the evaluation's only"),
+    spec!("fetch_reach/hard", REACH, "seed (generator of resets without a seed, default 0); reward_type (\"sparse\"), render_mode (\"rgb_array\"): the evaluation's only"),
+    spec!("fetch_pick_and_place/easy", PICK, "seed (generator of resets without a seed, default 0); reward_type (\"sparse\"), render_mode (\"rgb_array\"): the evaluation's only"),
+    spec!("fetch_pick_and_place/hard", PICK, "seed (generator of resets without a seed, default 0); reward_type (\"sparse\"), render_mode (\"rgb_array\"): the evaluation's only"),
 ];

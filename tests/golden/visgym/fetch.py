@@ -20,7 +20,7 @@ MuJoCo's npm WebAssembly module 3.14.0 (npm has 3.9.0 onwards only), so the refe
 PyPI mujoco 3.14.0 here, not its pinned 3.3.2; numpy is the reference's pin, 1.26.4 (mujoco
 3.14.0 accepts it). CPython 3.11 (3.11.7 here): `ast.literal_eval`'s messages are in the feedback.
 
-Each file: {"reference": versions, "env", "construction": the state the constructor leaves
+Each file: {"reference": versions, "name", "envs" (the ids covered), "construction": the state the constructor leaves
 (initial time/qpos/qvel, initial_gripper_xpos, height_offset, the weld's eq_data, nq/nv/nu),
 "prompt": get_prompt(), "episodes": [{"seed" (null: reset() continuing the generator), "reset":
 state, "solve": the plan solve() returns right after that reset (null for seedless episodes),
@@ -288,7 +288,10 @@ def generate(name, mujoco, np, episodes):
     data = {
         "reference": {"repo": "visgym/VisGym", "commit": COMMIT, "mujoco": mujoco.__version__,
                       "numpy": np.__version__, "python": platform.python_version()},
-        "env": name,
+        # "name": the environment; "envs": the registered ids the file covers (both levels
+        # are the same environment).
+        "name": name,
+        "envs": [f"{name}/easy", f"{name}/hard"],
         "construction": construction(env, mujoco),
         "prompt": env.get_prompt(),
         "episodes": [run_episode(env, mujoco, seed, actions) for seed, actions in episodes],
@@ -315,7 +318,7 @@ def compare(path, mujoco, np):
         gold = json.load(f)
     episodes = [(e["seed"], [t["action"] for t in e["steps"]]) for e in gold["episodes"]]
     t0 = time.perf_counter()
-    ours = generate(gold["env"], mujoco, np, episodes)
+    ours = generate(gold["name"], mujoco, np, episodes)
 
     def delta(states_a, states_b):
         return [max((abs(x - y) for a, b in zip(states_a, states_b) for x, y in zip(a[k], b[k])), default=0.0)

@@ -268,7 +268,11 @@ impl Fetch {
         )?;
         let grip = reads[0].vec3("site_xpos", ids.grip_site)?;
         let offset = [-0.498, 0.005, -0.431 + GRIPPER_EXTRA_HEIGHT];
-        let target = [offset[0] + grip[0], offset[1] + grip[1], offset[2] + grip[2]];
+        let target = [
+            offset[0] + grip[0],
+            offset[1] + grip[1],
+            offset[2] + grip[2],
+        ];
         let mut mocap_pos = state.mocap_pos.clone();
         let mut mocap_quat = state.mocap_quat.clone();
         for &(m, _) in &ids.welds {
@@ -547,8 +551,7 @@ impl Fetch {
             Resolved::Call { index, payload } => match functions[index].0 {
                 "move" => execute = Some(move_action(&payload, self.bias())?),
                 "gripper" => {
-                    if payload.as_int().and_then(|i| i.as_i64()) == Some(0) || is_false(&payload)
-                    {
+                    if payload.as_int().and_then(|i| i.as_i64()) == Some(0) || is_false(&payload) {
                         self.gripper_bias = 1.0;
                     } else {
                         self.gripper_bias = -1.0;
@@ -577,7 +580,11 @@ impl Fetch {
         self.obs = obs;
         let feedback = feedback.unwrap_or_else(|| EXECUTED.to_string());
         self.env_feedback = Some(feedback.clone());
-        let reward = if terminated && self.is_success { 1.0 } else { 0.0 };
+        let reward = if terminated && self.is_success {
+            1.0
+        } else {
+            0.0
+        };
         Ok(FetchStep {
             result: StepResult {
                 feedback,
@@ -802,7 +809,11 @@ mod tests {
     #[test]
     fn moves_scale_in_float32() {
         let a = move_action(
-            &PyValue::List(vec![PyValue::int(1), PyValue::Float(-0.5), PyValue::str("1")]),
+            &PyValue::List(vec![
+                PyValue::int(1),
+                PyValue::Float(-0.5),
+                PyValue::str("1"),
+            ]),
             -1.0,
         )
         .unwrap();

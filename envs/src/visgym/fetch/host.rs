@@ -32,33 +32,67 @@ impl std::fmt::Display for PhysicsError {
 
 impl std::error::Error for PhysicsError {}
 
+/// What a thread has: nothing, a way to start a host when a Fetch environment is first
+/// made (the command line's Node process), or a running host.
+enum Slot {
+    Empty,
+    Starter(Box<dyn Fn() -> Result<Rc<dyn PhysicsHost>, String>>),
+    Ready(Rc<dyn PhysicsHost>),
+}
+
 thread_local! {
     // One host per thread: the page's module in the browser, one Node process per
     // thread on the command line (docs/fetch.md).
-    static HOST: RefCell<Option<Rc<dyn PhysicsHost>>> = const { RefCell::new(None) };
+    static HOST: RefCell<Slot> = const { RefCell::new(Slot::Empty) };
     static DESCRIPTIONS: RefCell<BTreeMap<String, Rc<Description>>> =
         const { RefCell::new(BTreeMap::new()) };
 }
 
 /// Installs the host the Fetch environments of this thread use.
 pub fn install(host: Rc<dyn PhysicsHost>) {
-    HOST.with(|h| *h.borrow_mut() = Some(host));
+    HOST.with(|h| *h.borrow_mut() = Slot::Ready(host));
     DESCRIPTIONS.with(|d| d.borrow_mut().clear());
 }
 
-/// Whether a host is installed on this thread.
+/// Installs a way to start a host, run when a Fetch environment is first made on this
+/// thread (unless a host is running already).
+pub fn install_starter(start: impl Fn() -> Result<Rc<dyn PhysicsHost>, String> + 'static) {
+    HOST.with(|h| {
+        let mut h = h.borrow_mut();
+        if !matches!(*h, Slot::Ready(_)) {
+            *h = Slot::Starter(Box::new(start));
+        }
+    });
+}
+
+/// Whether a host is running on this thread.
 pub fn installed() -> bool {
-    HOST.with(|h| h.borrow().is_some())
+    HOST.with(|h| matches!(*h.borrow(), Slot::Ready(_)))
+}
+
+/// The running host, started now if there is a way to; why not otherwise.
+pub fn start() -> Result<Rc<dyn PhysicsHost>, PhysicsError> {
+    let started = HOST.with(|h| match &*h.borrow() {
+        Slot::Ready(host) => Some(Ok(host.clone())),
+        Slot::Starter(start) => Some(start()),
+        Slot::Empty => None,
+    });
+    match started {
+        Some(Ok(host)) => {
+            HOST.with(|h| *h.borrow_mut() = Slot::Ready(host.clone()));
+            Ok(host)
+        }
+        Some(Err(e)) => Err(PhysicsError(e)),
+        None => Err(PhysicsError(
+            "the Fetch tasks need MuJoCo's WebAssembly module, and none is loaded \
+             (docs/fetch.md, \"Running them\")"
+                .into(),
+        )),
+    }
 }
 
 fn call(request: &Value) -> Result<Value, PhysicsError> {
-    let host = HOST.with(|h| h.borrow().clone()).ok_or_else(|| {
-        PhysicsError(
-            "the Fetch environments need MuJoCo's WebAssembly module, and none is loaded \
-             (docs/fetch.md, \"Running them\")"
-                .into(),
-        )
-    })?;
+    let host = start()?;
     let text = host.exchange(&request.to_string()).map_err(PhysicsError)?;
     let mut answer: Value = serde_json::from_str(&text)
         .map_err(|e| PhysicsError(format!("the physics host answered nonsense ({e})")))?;
@@ -116,6 +150,9 @@ pub struct Description {
     pub warmstart_bit: i64,
     /// The state of freshly made data (`mj_resetData`), compiled model fields included.
     pub state: SimState,
+    /// What the views draw: geoms, sites, meshes, lights, the field of view
+    /// ([`view`](super::view) reads it).
+    pub scene: Value,
 }
 
 impl Description {
@@ -209,10 +246,7 @@ impl Reading {
         let bad = || PhysicsError(format!("the physics host did not read {field}"));
         match self.0.get(field).ok_or_else(bad)? {
             Value::Number(n) => Ok(vec![n.as_f64().ok_or_else(bad)?]),
-            Value::Array(items) => items
-                .iter()
-                .map(|v| v.as_f64().ok_or_else(bad))
-                .collect(),
+            Value::Array(items) => items.iter().map(|v| v.as_f64().ok_or_else(bad)).collect(),
             _ => Err(bad()),
         }
     }

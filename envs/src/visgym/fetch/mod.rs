@@ -7,10 +7,13 @@ mod env;
 pub mod host;
 mod oracle;
 mod prompt;
+mod puzzle;
 mod task;
+pub mod view;
 
 pub use env::{Camera, Fetch, FetchError, FetchStep, Kinematics, Obs};
 pub use oracle::solve;
+pub use puzzle::FetchPuzzle;
 pub use task::Task;
 
 /// The host's JavaScript (an ES module exporting `createHost(module, files)`).
@@ -28,7 +31,8 @@ pub fn asset_files(zip_bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
     let entries = crate::core::zip::entries(zip_bytes).map_err(|e| format!("{ASSETS_ZIP}: {e}"))?;
     let mut files = Vec::new();
     for e in entries.iter().filter(|e| !e.name.ends_with('/')) {
-        let data = crate::core::zip::extract(zip_bytes, e).map_err(|err| format!("{ASSETS_ZIP}: {err}"))?;
+        let data = crate::core::zip::extract(zip_bytes, e)
+            .map_err(|err| format!("{ASSETS_ZIP}: {err}"))?;
         files.push((e.name.clone(), data.to_vec()));
     }
     if !files.iter().any(|(n, _)| n == "fetch/reach.xml") {

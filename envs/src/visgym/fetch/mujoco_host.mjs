@@ -100,6 +100,52 @@ export function createHost(mj, files) {
     return out;
   };
 
+  // What a rasteriser needs to draw the model as MuJoCo's default visualisation does.
+  const scene = (m) => {
+    const arr = (a) => Array.from(a);
+    return {
+      extent: m.stat.extent,
+      fovy: m.vis.global.fovy,
+      headlight: {
+        ambient: arr(m.vis.headlight.ambient),
+        diffuse: arr(m.vis.headlight.diffuse),
+        specular: arr(m.vis.headlight.specular),
+      },
+      lights: Array.from({ length: m.nlight }, (_, i) => ({
+        dir: arr(m.light_dir.subarray(3 * i, 3 * i + 3)),
+        ambient: arr(m.light_ambient.subarray(3 * i, 3 * i + 3)),
+        diffuse: arr(m.light_diffuse.subarray(3 * i, 3 * i + 3)),
+        specular: arr(m.light_specular.subarray(3 * i, 3 * i + 3)),
+      })),
+      geom_type: arr(m.geom_type), geom_size: arr(m.geom_size), geom_rgba: arr(m.geom_rgba),
+      geom_matid: arr(m.geom_matid), geom_dataid: arr(m.geom_dataid), geom_bodyid: arr(m.geom_bodyid),
+      geom_group: arr(m.geom_group), mat_rgba: arr(m.mat_rgba),
+      site_type: arr(m.site_type), site_size: arr(m.site_size), site_rgba: arr(m.site_rgba),
+      site_group: arr(m.site_group),
+      mesh_vertadr: arr(m.mesh_vertadr), mesh_vertnum: arr(m.mesh_vertnum),
+      mesh_faceadr: arr(m.mesh_faceadr), mesh_facenum: arr(m.mesh_facenum),
+      mesh_vert: arr(m.mesh_vert), mesh_face: arr(m.mesh_face),
+      skybox: skybox(m),
+      body_mocapid: arr(m.body_mocapid),
+      mat_specular: arr(m.mat_specular), mat_shininess: arr(m.mat_shininess), mat_emission: arr(m.mat_emission),
+      mesh_normal: arr(m.mesh_normal), mesh_normaladr: arr(m.mesh_normaladr), mesh_facenormal: arr(m.mesh_facenormal),
+    };
+  };
+  // The gradient skybox's two colours (texture type 2 = skybox, builtin gradient), from
+  // its texture data's first and last rows, or null.
+  const skybox = (m) => {
+    for (let t = 0; t < m.ntex; t++) {
+      if (m.tex_type[t] !== 2) continue;
+      const adr = m.tex_adr[t];
+      const w = m.tex_width[t];
+      const h = m.tex_height[t];
+      const nc = m.tex_nchannel ? m.tex_nchannel[t] : 3;
+      const px = (i) => Array.from(m.tex_data.subarray(adr + nc * i, adr + nc * i + 3));
+      return { width: w, height: h, first: px(0), last: px(w * h - 1) };
+    }
+    return null;
+  };
+
   const describe = (name) => {
     const e = model(name);
     const { m } = e;
@@ -123,6 +169,7 @@ export function createHost(mj, files) {
       weld: mj.mjtEq.mjEQ_WELD.value,
       warmstart_bit: mj.mjtDisableBit.mjDSBL_WARMSTART.value,
       state: state(e),
+      scene: scene(m),
     };
   };
 

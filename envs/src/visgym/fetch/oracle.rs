@@ -65,19 +65,21 @@ fn py_max(a: f64, b: f64) -> f64 {
     }
 }
 
-/// The solver's plan from the environment's current state, ending with `stop`.
+/// The solver's plan from the environment's current state with its default settings
+/// (Reach: 10 moves at most; Pick-and-Place: 1000 steps), ending with `stop`.
 pub fn solve(env: &Fetch) -> Result<Vec<String>, FetchError> {
     match env.task() {
-        Task::Reach => solve_reach(env),
-        Task::PickAndPlace => solve_pick_and_place(env),
+        Task::Reach => solve_reach(env, 10),
+        Task::PickAndPlace => solve_pick_and_place(env, MAX_STEPS),
     }
 }
 
-fn solve_reach(env: &Fetch) -> Result<Vec<String>, FetchError> {
+/// `solve(num_steps=…)` of Reach: at most `max(num_steps, 10)` moves.
+pub fn solve_reach(env: &Fetch, num_steps: usize) -> Result<Vec<String>, FetchError> {
     let mut env = env.clone();
     let goal = env.goal().unwrap_or_default();
     let mut plan = Vec::new();
-    for _ in 0..10 {
+    for _ in 0..num_steps.max(10) {
         let obs = env.observe()?;
         let err = sub(&goal, &obs.achieved_goal);
         let mut m = [0i8; 3];
@@ -97,13 +99,15 @@ fn solve_reach(env: &Fetch) -> Result<Vec<String>, FetchError> {
     Ok(plan)
 }
 
-fn solve_pick_and_place(env: &Fetch) -> Result<Vec<String>, FetchError> {
+/// `solve(max_steps=…)` of Pick-and-Place: the controller's rollout, at most
+/// `max_steps` steps.
+pub fn solve_pick_and_place(env: &Fetch, max_steps: usize) -> Result<Vec<String>, FetchError> {
     let mut env = env.clone();
     // The reference rolls out with MuJoCo's warm start off.
     env.sim.disableflags |= env.warmstart_bit();
     env.observe()?;
     let mut plan = Vec::new();
-    for _ in 0..MAX_STEPS {
+    for _ in 0..max_steps {
         let act = oracle_action(&mut env)?;
         plan.push(act.text());
         let step = env.step(&act.text())?;
