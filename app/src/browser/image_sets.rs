@@ -3,10 +3,9 @@
 //! cache keeps the bundled zip between visits.
 
 use envs::visgym::images::{shelf, Bundle, ImageSet, BUNDLES};
-use gloo_net::http::Request;
 
 use crate::browser::files::read_bytes;
-use crate::browser::suite_files::beside_app;
+use crate::browser::suite_files::bytes_beside_app;
 use crate::image_sets::{folder_set, is_read, MAX_FOLDER_BYTES};
 
 /// Fetches the bundled sets these tasks play that this tab lacks; a person's folder
@@ -42,21 +41,7 @@ pub async fn load_bundled(bundle: Bundle) -> Result<String, String> {
         return Ok(crate::image_sets::describe(&set));
     }
     let zip = bundle.zip;
-    let url = beside_app(zip)?;
-    let answer = Request::get(&url)
-        .send()
-        .await
-        .map_err(|_| format!("{zip} could not be fetched: the server did not answer"))?;
-    if !answer.ok() {
-        return Err(format!(
-            "{zip} could not be fetched: the server answered {}",
-            answer.status()
-        ));
-    }
-    let bytes = answer
-        .binary()
-        .await
-        .map_err(|_| format!("{zip} could not be read"))?;
+    let bytes = bytes_beside_app(zip).await?;
     let set = ImageSet::from_zip(&bytes).map_err(|e| format!("{zip}: {e}"))?;
     let text = crate::image_sets::describe(&set);
     shelf::put(bundle.name, set);

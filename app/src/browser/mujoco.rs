@@ -9,11 +9,10 @@ use std::rc::Rc;
 
 use envs::visgym::fetch::host::{self, PhysicsHost};
 use envs::visgym::fetch::{asset_files, ASSETS_ZIP};
-use gloo_net::http::Request;
 use js_sys::{Array, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use crate::browser::suite_files::beside_app;
+use crate::browser::suite_files::{beside_app, bytes_beside_app};
 
 #[wasm_bindgen(inline_js = "
 export async function playbench_start_mujoco(base, names, blobs) {
@@ -63,21 +62,7 @@ pub async fn load() -> Result<(), String> {
     if host::installed() {
         return Ok(());
     }
-    let url = beside_app(ASSETS_ZIP)?;
-    let answer = Request::get(&url)
-        .send()
-        .await
-        .map_err(|_| format!("{ASSETS_ZIP} could not be fetched: the server did not answer"))?;
-    if !answer.ok() {
-        return Err(format!(
-            "{ASSETS_ZIP} could not be fetched: the server answered {}",
-            answer.status()
-        ));
-    }
-    let zip = answer
-        .binary()
-        .await
-        .map_err(|_| format!("{ASSETS_ZIP} could not be read"))?;
+    let zip = bytes_beside_app(ASSETS_ZIP).await?;
     let names = Array::new();
     let blobs = Array::new();
     for (name, data) in asset_files(&zip)? {

@@ -30,6 +30,26 @@ pub fn beside_app(rel: &str) -> Result<String, String> {
     Ok(url.href())
 }
 
+/// The bytes of the file `rel` beside the app (a bundled zip); a failure names it and
+/// says why.
+pub async fn bytes_beside_app(rel: &str) -> Result<Vec<u8>, String> {
+    let url = beside_app(rel)?;
+    let answer = Request::get(&url)
+        .send()
+        .await
+        .map_err(|_| format!("{rel} could not be fetched: the server did not answer"))?;
+    if !answer.ok() {
+        return Err(format!(
+            "{rel} could not be fetched: the server answered {}",
+            answer.status()
+        ));
+    }
+    answer
+        .binary()
+        .await
+        .map_err(|_| format!("{rel} could not be read"))
+}
+
 /// One file's text; a failure says which file and why.
 async fn text(path: &str, suffix: &str) -> Result<String, String> {
     let url = url_of(path, suffix)?;
