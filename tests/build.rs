@@ -6,6 +6,10 @@
 //! Wasm test builds also embed the Atari ROMs from the ignored `.cache/` folder (filled
 //! from the ale-py wheel by the same code the native tests use, `src/atari/roms.rs`):
 //! a browser test has no file system to read them from. Native builds embed none.
+//!
+//! Wasm test builds embed MuJoCo's WebAssembly module too (`mujoco.js` and `.wasm`, from
+//! the `node_modules/@mujoco/mujoco` that `npm ci` installs), for the Fetch tasks'
+//! golden replay in the browser.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -125,4 +129,46 @@ fn main() {
         panic!("writing {}: {e}", out.display());
     }
     embed_atari_roms(&out_dir);
+    embed_mujoco(&out_dir);
+}
+
+/// `mujoco_module.rs`: `MUJOCO_JS` and `MUJOCO_WASM` in wasm builds where npm installed
+/// the package, and `MUJOCO_MISSING` saying why they are empty otherwise.
+fn embed_mujoco(out_dir: &Path) {
+    let wasm = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32");
+    let dir = repo_root().join("node_modules/@mujoco/mujoco");
+    let (js, bin) = (dir.join("mujoco.js"), dir.join("mujoco.wasm"));
+    let mut js_code = "\"\"".to_string();
+    let mut bin_code = "b\"\"".to_string();
+    let missing = if !wasm {
+        "native tests run MuJoCo under Node"
+    } else if js.is_file() && bin.is_file() {
+        for f in [&js, &bin] {
+            println!("cargo:rerun-if-changed={}", f.display());
+        }
+        js_code = format!("include_str!({:?})", js.display().to_string());
+        bin_code = format!("include_bytes!({:?})", bin.display().to_string());
+        ""
+    } else {
+        // `npm ci` rewrites the lock file's copy under node_modules.
+        println!(
+            "cargo:rerun-if-changed={}",
+            repo_root()
+                .join("node_modules/.package-lock.json")
+                .display()
+        );
+        "node_modules/@mujoco/mujoco is missing: run `npm ci` at the repository's root"
+    };
+    let text = format!(
+        "/// MuJoCo's module for the browser tests: `mujoco.js`'s text.\n\
+         pub static MUJOCO_JS: &str = {js_code};\n\
+         /// `mujoco.wasm`.\n\
+         pub static MUJOCO_WASM: &[u8] = {bin_code};\n\
+         /// Why they are empty (empty when they are not).\n\
+         pub static MUJOCO_MISSING: &str = {missing:?};\n"
+    );
+    let out = out_dir.join("mujoco_module.rs");
+    if let Err(e) = std::fs::write(&out, text) {
+        panic!("writing {}: {e}", out.display());
+    }
 }

@@ -43,3 +43,28 @@ fn every_fetch_id_passes_the_checker() {
         }
     }
 }
+
+/// The reference returns early, without `env_feedback` in `info`, after an action that
+/// does not parse or is not a pair: VisGym's harness then sends no feedback line, and
+/// neither does ours. Any other action's feedback is sent.
+#[test]
+fn feedback_is_sent_only_when_the_reference_puts_it_in_info() {
+    use envs::core::action::Action;
+    host();
+    let mut env = envs::make("fetch_reach/easy", &Default::default()).unwrap();
+    env.reset(Some(0));
+    let feedback = |env: &dyn envs::Env| env.reply_fields()["feedback"].clone();
+    for (action, sent) in [
+        ("not an action", false),
+        ("('move')", false),
+        ("('jump', [0, 0, 1])", true),
+        ("('move', [0, 0, 1])", true),
+        ("('move', [0, 0, 2])", true),
+    ] {
+        env.step(Action::Text(action.into())).unwrap();
+        let f = feedback(env.as_ref());
+        assert_eq!(f.is_string(), sent, "{action}: {f}");
+    }
+    env.reset(Some(0));
+    assert!(feedback(env.as_ref()).is_null(), "none after a reset");
+}

@@ -196,6 +196,50 @@ fn verify_checks_files_and_links() {
     }
 }
 
+/// A Fetch task of suite visgym (MuJoCo under Node, started on demand): its link verifies,
+/// and a link with one move changed diverges where the frames part.
+#[test]
+fn fetch_task_links_verify_on_the_command_lines_physics() {
+    let args = [
+        "run",
+        "--suite-id",
+        "visgym",
+        "--task",
+        "fetch-reach-easy-s0",
+        "--agent",
+        "oracle",
+    ];
+    let (code, out, err) = playbench(&args);
+    assert_eq!(code, 0, "{err}");
+    let honest = temp("fetch.json", &out);
+    let (code, out, err) = playbench(&["verify", honest.to_str().unwrap()]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "verified: passed=true, score=100\n"),
+        "{err}"
+    );
+    let (code, link, err) = playbench(&[&args[..], &["--link"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = playbench(&["verify", link.trim()]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "verified: passed=true, score=100\n"),
+        "{err}"
+    );
+
+    let mut file: Value = serde_json::from_str(&std::fs::read_to_string(&honest).unwrap()).unwrap();
+    let first = file["record"]["decisions"][0]["action"].clone();
+    assert_ne!(first, "('move', [0, 0, 1])", "the plan's first move");
+    file["record"]["decisions"][0]["action"] = "('move', [0, 0, 1])".into();
+    let tampered = temp("fetch-tampered.json", &file.to_string());
+    let (code, out, _) = playbench(&["verify", tampered.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("diverged at step 1:"), "{out}");
+    for p in [honest, tampered] {
+        std::fs::remove_file(p).unwrap();
+    }
+}
+
 #[test]
 fn help_and_version_are_generated_and_succeed() {
     let (code, out, _) = playbench(&["--help"]);

@@ -9,6 +9,12 @@
 // frame the driver draws for the same action on the command line's physics host (MuJoCo's
 // module under Node): equal SHA-256s mean the browser and the command line simulated the
 // same states bit for bit (docs/fetch.md, "Physics host").
+//
+// As a task of suite visgym (docs/fetch.md, "In the suite"): the task page loads MuJoCo
+// before the demonstrations, a person passes fetch-reach-easy-s0 by keys, and its share
+// link verifies in a fresh browser, which loads MuJoCo to re-simulate it; a suite run of
+// the ten easy Reach puzzles loads MuJoCo before its first episode and the oracle passes
+// them all.
 
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { expectText, pageHarness } from './support.mjs';
+import { expectText, pageHarness, verifiedInFreshBrowser } from './support.mjs';
 
 const TIMEOUT = 240_000;
 const harness = pageHarness({ before, after, afterEach });
@@ -121,4 +127,54 @@ test('the catalog says the Fetch tasks load MuJoCo when opened', { timeout: TIME
   const card = page.locator('[data-testid="env-card"][data-env-id="fetch_reach/easy"]');
   await card.getByTestId('needs-physics-thumb').waitFor({ timeout: 60_000 });
   assert.match(await card.textContent(), /Runs MuJoCo/);
+});
+
+test('a Fetch task of suite visgym loads MuJoCo on its task page, is passed by keys, and its link verifies in a fresh browser', { timeout: TIMEOUT }, async () => {
+  const task = 'fetch-reach-easy-s0';
+  const made = await driver.ask({ op: 'make', env: 'fetch_reach/easy' });
+  assert.equal(made.ok, true, JSON.stringify(made));
+  await driver.ask({ op: 'reset', seed: 0 });
+  const { actions: plan } = await driver.ask({ op: 'solve' });
+
+  const page = await harness.open('/');
+  await page.getByTestId('env-card').first().waitFor();
+  await page.waitForLoadState('networkidle');
+  const wasm = [];
+  page.on('request', (r) => r.url().endsWith('/mujoco/mujoco.wasm') && wasm.push(r.url()));
+  await page.goto(`${harness.url()}/task?suite=visgym&id=${task}`);
+  await expectText(page.getByTestId('task-id'), task, 60_000);
+  await expectText(page.getByTestId('demo-counter').first(), /of \d+/, 60_000);
+  assert.equal(wasm.length, 1, 'MuJoCo is fetched once, before the demonstrations');
+
+  await page.getByTestId('play-task').click();
+  await expectText(page.getByTestId('decision-text'), /^Decision 1 of 20$/, 30_000);
+  for (const [i, action] of plan.entries()) {
+    await page.getByTestId('frame').focus();
+    await page.keyboard.press(KEYS.get(action));
+    if (i + 1 < plan.length) {
+      await expectText(page.getByTestId('decision-text'), `Decision ${i + 2} of 20`, 30_000);
+    }
+  }
+  const result = page.getByTestId('result');
+  await result.waitFor({ timeout: 30_000 });
+  assert.equal(await result.getAttribute('data-passed'), 'true');
+  await expectText(page.getByTestId('score'), '100');
+  const link = await page.getByTestId('share-link').inputValue();
+  assert.match(link, /#e=pb1\./);
+
+  const fetched = await verifiedInFreshBrowser(link, task, '/mujoco/mujoco.wasm');
+  assert.equal(fetched, 1, 'the fresh browser loaded MuJoCo to re-simulate the episode');
+});
+
+test('a suite run of Fetch tasks loads MuJoCo first and the oracle passes the easy Reach puzzles', { timeout: TIMEOUT }, async () => {
+  const page = await harness.open('/');
+  await page.goto(`${harness.url()}/run/suite?suite=visgym`);
+  await page.getByTestId('run-agent').selectOption('oracle');
+  await page.getByTestId('sel-contains').fill('fetch-reach-easy-s');
+  await expectText(page.getByTestId('sel-count'), /^10 task/);
+  await page.getByTestId('suite-start').click();
+  await page.getByTestId('suite-phase').getByText('Complete').waitFor({ timeout: 180_000 });
+  const rows = await page.getByTestId('suite-episodes').locator('li').allTextContents();
+  assert.equal(rows.length, 10, rows.join('\n'));
+  for (const row of rows) assert.match(row, /score 100\.0 · passed/);
 });

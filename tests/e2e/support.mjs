@@ -152,6 +152,27 @@ export async function openPage(context) {
 }
 
 /**
+ * Opens a share `link` in a fresh browser (a new profile: nothing loaded, nothing stored)
+ * and waits until it shows `task` and the verdict Verified, logging no problem. Returns
+ * how many of its requests' URLs ended with `watch` (a file the episode needs fetched).
+ */
+export async function verifiedInFreshBrowser(link, task, watch) {
+  const fresh = await launchBrowser();
+  try {
+    const { page, problems } = await openPage(fresh.context);
+    const fetched = [];
+    page.on('request', (r) => r.url().endsWith(watch) && fetched.push(r.url()));
+    await page.goto(link);
+    await expectText(page.getByTestId('replay-task'), task, 60_000);
+    await expectText(page.getByTestId('verdict'), 'Verified', 60_000);
+    assert.deepEqual(problems, [], 'the fresh browser logged errors');
+    return fetched.length;
+  } finally {
+    await fresh.close();
+  }
+}
+
+/**
  * The lifecycle every end-to-end file shares: one server and one browser per file, a
  * fresh page per test that must log no console error, exception or failed request.
  * Pass node:test's hooks; returns `open(path)` and the server's `url()`.

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { expectText, framePoint, launchBrowser, openPage, pageHarness } from './support.mjs';
+import { expectText, framePoint, launchBrowser, openPage, pageHarness, verifiedInFreshBrowser } from './support.mjs';
 import { encodePng } from './png.mjs';
 
 const TIMEOUT = 120_000;
@@ -271,19 +271,8 @@ test('an image puzzle of suite visgym fetches its set on the task pages, is solv
   const link = await page.getByTestId('share-link').inputValue();
   assert.match(link, /#e=pb1\./);
 
-  const fresh = await launchBrowser();
-  try {
-    const { page: other, problems } = await openPage(fresh.context);
-    const fetched = [];
-    other.on('request', (r) => r.url().endsWith('/visgym-scenes/referring.zip') && fetched.push(r.url()));
-    await other.goto(link);
-    await expectText(other.getByTestId('replay-task'), task);
-    await expectText(other.getByTestId('verdict'), 'Verified', 30_000);
-    assert.equal(fetched.length, 1, 'the fresh browser fetched the scenes the task names');
-    assert.deepEqual(problems, [], 'the fresh browser logged errors');
-  } finally {
-    await fresh.close();
-  }
+  const fetched = await verifiedInFreshBrowser(link, task, '/visgym-scenes/referring.zip');
+  assert.equal(fetched, 1, 'the fresh browser fetched the scenes the task names');
 });
 
 // A suite run in the browser fetches the sets its selected tasks play before its first

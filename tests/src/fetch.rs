@@ -72,91 +72,213 @@ fn our_state(env: &Fetch) -> Value {
 
 /// Replays one golden file (gzipped JSON) on a new environment.
 pub fn check_fetch_golden(gz: &[u8]) -> Result<FetchCoverage, String> {
-    let doc: Value =
-        serde_json::from_str(&crate::visgym::decompress(gz)?).map_err(|e| e.to_string())?;
-    let task = match doc["name"].as_str() {
-        Some("fetch_reach") => Task::Reach,
-        Some("fetch_pick_and_place") => Task::PickAndPlace,
-        other => return Err(format!("unknown env {other:?}")),
-    };
-    let mut cov = FetchCoverage::default();
-    let mut env = Fetch::new(task, 0).map_err(|e| e.to_string())?;
-    let c = &doc["construction"];
-    close(
-        "initial_gripper_xpos",
-        &json!(env.initial_gripper_xpos()),
-        &c["initial_gripper_xpos"],
-        &mut cov,
-    )?;
-    if !c["height_offset"].is_null() {
+    let mut check = FetchGoldenCheck::new(gz)?;
+    while check.next_episode()? {}
+    Ok(check.coverage)
+}
+
+/// A golden file's replay, an episode at a time (a browser test hands the page its
+/// thread back between episodes).
+pub struct FetchGoldenCheck {
+    doc: Value,
+    env: Fetch,
+    next: usize,
+    pub coverage: FetchCoverage,
+}
+
+impl FetchGoldenCheck {
+    /// Makes the environment and checks what its constructor computed and its prompt.
+    pub fn new(gz: &[u8]) -> Result<Self, String> {
+        let doc: Value =
+            serde_json::from_str(&crate::visgym::decompress(gz)?).map_err(|e| e.to_string())?;
+        let task = match doc["name"].as_str() {
+            Some("fetch_reach") => Task::Reach,
+            Some("fetch_pick_and_place") => Task::PickAndPlace,
+            other => return Err(format!("unknown env {other:?}")),
+        };
+        let mut cov = FetchCoverage::default();
+        let env = Fetch::new(task, 0).map_err(|e| e.to_string())?;
+        let c = &doc["construction"];
         close(
-            "height_offset",
-            &json!(env.height_offset()),
-            &c["height_offset"],
+            "initial_gripper_xpos",
+            &json!(env.initial_gripper_xpos()),
+            &c["initial_gripper_xpos"],
             &mut cov,
         )?;
-    }
-    if doc["prompt"].as_str() != Some(env.prompt().as_str()) {
-        return Err(format!(
-            "prompt differs:\n{}\n---\n{}",
-            env.prompt(),
-            doc["prompt"]
-        ));
-    }
-    let episodes = doc["episodes"].as_array().ok_or("no episodes")?;
-    for (e, ep) in episodes.iter().enumerate() {
-        let seed = ep["seed"].as_u64();
-        let at = |what: &str| format!("episode {e} (seed {seed:?}) {what}");
-        if let Some(plan) = ep["solve"].as_array() {
-            env.reset(seed).map_err(|x| at(&x.to_string()))?;
-            // The reference solved from this state (the marker may sit an ulp away).
-            let mut before = ep["reset"].clone();
-            before["site_pos_target0"] = json!(env.state().site_pos.get(0..3));
+        if !c["height_offset"].is_null() {
             close(
-                &at("reset before solve"),
-                &our_state(&env),
-                &before,
+                "height_offset",
+                &json!(env.height_offset()),
+                &c["height_offset"],
                 &mut cov,
             )?;
-            let ours = solve(&env).map_err(|x| at(&x.to_string()))?;
-            let theirs: Vec<&str> = plan.iter().filter_map(Value::as_str).collect();
-            if let Some(i) = (0..ours.len().max(theirs.len()))
-                .find(|&i| ours.get(i) != theirs.get(i).map(|s| s.to_string()).as_ref())
-            {
-                return Err(at(&format!(
-                    "solve: {} and {} actions, first difference at {i}: ours {:?}, the reference's {:?}",
-                    ours.len(), theirs.len(), ours.get(i), theirs.get(i)
-                )));
-            }
-            cov.plans += 1;
         }
-        env.reset(seed).map_err(|x| at(&x.to_string()))?;
-        close(&at("reset"), &our_state(&env), &ep["reset"], &mut cov)?;
-        for (i, t) in ep["steps"].as_array().ok_or("no steps")?.iter().enumerate() {
-            let action = t["action"].as_str().ok_or("no action")?;
-            let step = env.step(action).map_err(|x| at(&x.to_string()))?;
-            let where_ = at(&format!("step {i} {action}"));
-            let r = &step.result;
-            let feedback = if step.feedback_in_info {
-                json!(r.feedback)
-            } else {
-                Value::Null
-            };
-            let outcome = json!({
-                "reward": r.reward, "terminated": r.terminated, "truncated": r.truncated,
-                "feedback": feedback, "is_success": if env.is_success() { 1.0 } else { 0.0 },
-                "distance_to_goal": env.distance_to_goal(),
-            });
-            let theirs = json!({
-                "reward": t["reward"], "terminated": t["terminated"], "truncated": t["truncated"],
-                "feedback": t["feedback"], "is_success": t["is_success"],
-                "distance_to_goal": t["distance_to_goal"],
-            });
-            close(&where_, &outcome, &theirs, &mut cov)?;
-            close(&where_, &our_state(&env), &t["state"], &mut cov)?;
-            cov.steps += 1;
+        if doc["prompt"].as_str() != Some(env.prompt().as_str()) {
+            return Err(format!(
+                "prompt differs:\n{}\n---\n{}",
+                env.prompt(),
+                doc["prompt"]
+            ));
         }
-        cov.episodes += 1;
+        Ok(FetchGoldenCheck {
+            doc,
+            env,
+            next: 0,
+            coverage: cov,
+        })
     }
-    Ok(cov)
+
+    /// Replays the next episode; false when there is none left.
+    pub fn next_episode(&mut self) -> Result<bool, String> {
+        let Some(ep) = self.doc["episodes"]
+            .as_array()
+            .ok_or("no episodes")?
+            .get(self.next)
+        else {
+            return Ok(false);
+        };
+        replay_episode(self.next, ep, &mut self.env, &mut self.coverage)?;
+        self.next += 1;
+        Ok(true)
+    }
+}
+
+/// Episode `e` of a golden file, on `env` as the earlier episodes left it.
+fn replay_episode(
+    e: usize,
+    ep: &Value,
+    env: &mut Fetch,
+    cov: &mut FetchCoverage,
+) -> Result<(), String> {
+    let seed = ep["seed"].as_u64();
+    let at = |what: &str| format!("episode {e} (seed {seed:?}) {what}");
+    if let Some(plan) = ep["solve"].as_array() {
+        env.reset(seed).map_err(|x| at(&x.to_string()))?;
+        // The reference solved from this state (the marker may sit an ulp away).
+        let mut before = ep["reset"].clone();
+        before["site_pos_target0"] = json!(env.state().site_pos.get(0..3));
+        close(&at("reset before solve"), &our_state(env), &before, cov)?;
+        let ours = solve(env).map_err(|x| at(&x.to_string()))?;
+        let theirs: Vec<&str> = plan.iter().filter_map(Value::as_str).collect();
+        if let Some(i) = (0..ours.len().max(theirs.len()))
+            .find(|&i| ours.get(i) != theirs.get(i).map(|s| s.to_string()).as_ref())
+        {
+            return Err(at(&format!(
+                "solve: {} and {} actions, first difference at {i}: ours {:?}, the reference's {:?}",
+                ours.len(), theirs.len(), ours.get(i), theirs.get(i)
+            )));
+        }
+        cov.plans += 1;
+    }
+    env.reset(seed).map_err(|x| at(&x.to_string()))?;
+    close(&at("reset"), &our_state(env), &ep["reset"], cov)?;
+    for (i, t) in ep["steps"].as_array().ok_or("no steps")?.iter().enumerate() {
+        let action = t["action"].as_str().ok_or("no action")?;
+        let step = env.step(action).map_err(|x| at(&x.to_string()))?;
+        let where_ = at(&format!("step {i} {action}"));
+        let r = &step.result;
+        let feedback = if step.feedback_in_info {
+            json!(r.feedback)
+        } else {
+            Value::Null
+        };
+        let outcome = json!({
+            "reward": r.reward, "terminated": r.terminated, "truncated": r.truncated,
+            "feedback": feedback, "is_success": if env.is_success() { 1.0 } else { 0.0 },
+            "distance_to_goal": env.distance_to_goal(),
+        });
+        let theirs = json!({
+            "reward": t["reward"], "terminated": t["terminated"], "truncated": t["truncated"],
+            "feedback": t["feedback"], "is_success": t["is_success"],
+            "distance_to_goal": t["distance_to_goal"],
+        });
+        close(&where_, &outcome, &theirs, cov)?;
+        close(&where_, &our_state(env), &t["state"], cov)?;
+        cov.steps += 1;
+    }
+    cov.episodes += 1;
+    Ok(())
+}
+
+include!(concat!(env!("OUT_DIR"), "/mujoco_module.rs"));
+
+/// MuJoCo in the test page, as the app loads it (`app/src/browser/mujoco.rs`): the
+/// module embedded in the test build, run by the same `mujoco_host.mjs`.
+#[cfg(target_arch = "wasm32")]
+pub mod page {
+    use std::rc::Rc;
+
+    use envs::visgym::fetch::host::{self, PhysicsHost};
+    use envs::visgym::fetch::{asset_files, HOST_JS};
+    use js_sys::{Array, Uint8Array};
+    use wasm_bindgen::prelude::*;
+
+    use super::{MUJOCO_JS, MUJOCO_MISSING, MUJOCO_WASM};
+
+    /// The model files the app serves beside it (`public/fetch/assets.zip`).
+    const ASSETS: &[u8] = include_bytes!("../../public/fetch/assets.zip");
+
+    // Both scripts are imported from blob URLs (the test server serves neither), so the
+    // module is given its binary and a file name instead of finding it beside itself.
+    #[wasm_bindgen(inline_js = "
+export async function playbench_test_mujoco(moduleJs, wasm, hostJs, names, blobs) {
+  const url = (text) => URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
+  const { default: createModule } = await import(url(moduleJs));
+  const { createHost } = await import(url(hostJs));
+  const module = await createModule({ wasmBinary: wasm, locateFile: (f) => f });
+  const files = new Map();
+  for (let i = 0; i < names.length; i++) files.set(names[i], blobs[i]);
+  return createHost(module, files);
+}
+")]
+    extern "C" {
+        type JsHost;
+
+        #[wasm_bindgen(method, catch)]
+        fn exchange(this: &JsHost, request: &str) -> Result<String, JsValue>;
+
+        #[wasm_bindgen(catch)]
+        async fn playbench_test_mujoco(
+            module_js: &str,
+            wasm: Uint8Array,
+            host_js: &str,
+            names: Array,
+            blobs: Array,
+        ) -> Result<JsValue, JsValue>;
+    }
+
+    struct PageHost(JsHost);
+
+    impl PhysicsHost for PageHost {
+        fn exchange(&self, request: &str) -> Result<String, String> {
+            self.0.exchange(request).map_err(|e| format!("{e:?}"))
+        }
+    }
+
+    /// Starts MuJoCo in this page and installs it for the Fetch environments.
+    pub async fn install() -> Result<(), String> {
+        if host::installed() {
+            return Ok(());
+        }
+        if !MUJOCO_MISSING.is_empty() {
+            return Err(MUJOCO_MISSING.to_string());
+        }
+        let names = Array::new();
+        let blobs = Array::new();
+        for (name, data) in asset_files(ASSETS)? {
+            names.push(&JsValue::from_str(&name));
+            blobs.push(&Uint8Array::from(data.as_slice()));
+        }
+        let js = playbench_test_mujoco(
+            MUJOCO_JS,
+            Uint8Array::from(MUJOCO_WASM),
+            HOST_JS,
+            names,
+            blobs,
+        )
+        .await
+        .map_err(|e| format!("MuJoCo did not start in the page: {e:?}"))?;
+        host::install(Rc::new(PageHost(js.unchecked_into())));
+        Ok(())
+    }
 }

@@ -18,17 +18,8 @@ const NO_REFERENCE_DATA: &[(&str, &str)] = &[];
 const ATARI_NOT_NAMED: &str = "the vical suite plays the nine ALE games the V-ICAL paper names \
      (its other ten are not named in its text); this one is played on /play and by the driver";
 
-/// Registered ids in no built-in suite yet, and why.
-const FETCH_NOT_YET: &str = "played on /play (MuJoCo loads into the page) and by the driver and \
-     the command line (MuJoCo under Node); suite tasks are replayed by tests that run without a \
-     physics host (in wasm and natively), so the visgym suite gains the Fetch tasks in a version \
-     whose tests start one (issue 12)";
-
+/// Registered ids in no built-in suite, and why.
 const NOT_IN_A_SUITE: &[(&str, &str)] = &[
-    ("fetch_reach/easy", FETCH_NOT_YET),
-    ("fetch_reach/hard", FETCH_NOT_YET),
-    ("fetch_pick_and_place/easy", FETCH_NOT_YET),
-    ("fetch_pick_and_place/hard", FETCH_NOT_YET),
     ("ALE/Alien-v5", ATARI_NOT_NAMED),
     ("ALE/Amidar-v5", ATARI_NOT_NAMED),
     ("ALE/Boxing-v5", ATARI_NOT_NAMED),

@@ -2,7 +2,7 @@
 //! every VisGym environment Playbench plays is a task at both levels, the image puzzles
 //! name their bundled set and a constructor seed each so that their ten puzzles show
 //! different samples, and their demonstrations (on other constructor seeds) replay to
-//! the solver's success.
+//! the solver's success; the robot-arm tasks are tagged as simulated.
 
 // Test support code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
@@ -49,8 +49,13 @@ playbench_tests::browser_tests! {
         for t in &s.tasks {
             *per_env.entry(t.env.as_str()).or_default() += 1;
         }
-        assert_eq!(per_env.len(), 30, "{per_env:?}");
+        assert_eq!(per_env.len(), 34, "{per_env:?}");
         assert!(per_env.values().all(|&n| n == 10), "{per_env:?}");
+        for t in &s.tasks {
+            let physics = t.tags.extra.iter().any(|e| e == "physics");
+            assert_eq!(physics, envs::visgym::runs_physics(&t.env), "{}", t.id);
+            assert_eq!(physics, t.tags.family.starts_with("VisGym-Fetch"), "{}", t.id);
+        }
         for name in [
             "jigsaw",
             "zoom_in_puzzle",

@@ -7,11 +7,6 @@
 use futures::future::{try_join3, try_join_all};
 use gloo_net::http::Request;
 
-/// The address of `suites/<path><suffix>` beside the app's wasm.
-fn url_of(path: &str, suffix: &str) -> Result<String, String> {
-    beside_app(&format!("suites/{path}{suffix}"))
-}
-
 /// The address of a file Trunk copied beside the app's wasm (the app may be served from
 /// a sub-folder; the page's own path is a route, not a folder).
 pub fn beside_app(rel: &str) -> Result<String, String> {
@@ -50,24 +45,11 @@ pub async fn bytes_beside_app(rel: &str) -> Result<Vec<u8>, String> {
         .map_err(|_| format!("{rel} could not be read"))
 }
 
-/// One file's text; a failure says which file and why.
+/// The text of `suites/<path><suffix>` beside the app; a failure says which file and why.
 async fn text(path: &str, suffix: &str) -> Result<String, String> {
-    let url = url_of(path, suffix)?;
     let name = format!("suites/{path}{suffix}");
-    let answer = Request::get(&url)
-        .send()
-        .await
-        .map_err(|_| format!("{name} could not be fetched: the server did not answer"))?;
-    if !answer.ok() {
-        return Err(format!(
-            "{name} could not be fetched: the server answered {}",
-            answer.status()
-        ));
-    }
-    answer
-        .text()
-        .await
-        .map_err(|_| format!("{name} could not be read"))
+    let bytes = bytes_beside_app(&name).await?;
+    String::from_utf8(bytes).map_err(|_| format!("{name} is not UTF-8 text"))
 }
 
 /// Fetches every version not yet in place, all at once, and supplies it; `done(n, of)`

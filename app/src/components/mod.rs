@@ -10,6 +10,7 @@ pub mod file_drop;
 pub mod frame_view;
 pub mod keys;
 pub mod latency_line;
+pub mod loading;
 pub mod needs_suites;
 pub mod physics;
 pub mod pictures;

@@ -8,7 +8,7 @@ use leptos::task::spawn_local;
 
 use envs::visgym::images::{BUNDLES, PICTURES};
 
-use crate::components::error_box::ErrorBox;
+use crate::components::loading::loading;
 
 /// Loads the set `name` and then calls `on_loaded`; says how it goes.
 #[component]
@@ -32,40 +32,18 @@ pub fn NeedsPictures(name: String, on_loaded: Callback<()>) -> impl IntoView {
     } else {
         "Loading the bundled scenes (generated pictures with their annotations, CC0)…"
     };
-    let failed = RwSignal::new(None::<String>);
-    let load = move || {
-        failed.set(None);
-        spawn_local(async move {
-            match crate::browser::image_sets::load_bundled(bundle).await {
-                Ok(_) => on_loaded.run(()),
-                Err(e) => failed.set(Some(e)),
-            }
-        });
+    let load = move || async move {
+        crate::browser::image_sets::load_bundled(bundle)
+            .await
+            .map(|_| ())
     };
-    load();
-    view! {
-        {move || match failed.get() {
-            None => view! {
-                <p class="hint" role="status" data-testid="pictures-loading">
-                    {what}
-                </p>
-            }
-            .into_any(),
-            Some(error) => view! {
-                <ErrorBox
-                    title="The pictures could not be loaded".to_string()
-                    message=format!("{error}. Check the connection and try again.")
-                >
-                    <p>
-                        <button type="button" data-testid="pictures-retry" on:click=move |_| load()>
-                            "Try again"
-                        </button>
-                    </p>
-                </ErrorBox>
-            }
-            .into_any(),
-        }}
-    }
+    loading(
+        what.to_string(),
+        "pictures",
+        "The pictures could not be loaded",
+        load,
+        on_loaded,
+    )
     .into_any()
 }
 

@@ -127,7 +127,8 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
         );
         bump();
     };
-    // As `run_loaded`, once the bundled pictures the run's tasks play are in this tab.
+    // As `run_loaded`, once MuJoCo (for the Fetch tasks) and the bundled pictures the
+    // run's tasks play are in this tab.
     let run_workers = move || {
         let tasks: Vec<&'static bench::Task> = shared
             .get_value()
@@ -142,16 +143,33 @@ fn SuiteRunView(suite: &'static Suite) -> impl IntoView {
                     .collect()
             })
             .unwrap_or_default();
+        let needs_physics = tasks.iter().any(|t| crate::physics::needs_loading(&t.env));
         let needs_pictures = tasks
             .iter()
             .any(|t| crate::image_sets::missing_set(&t.env, &t.kwargs).is_some());
-        if !needs_pictures {
+        if !needs_physics && !needs_pictures {
             run_loaded();
             return;
         }
-        resume_note.set(Some("Loading the pictures the tasks play…".into()));
+        resume_note.set(Some(
+            match (needs_physics, needs_pictures) {
+                (true, true) => "Loading MuJoCo and the pictures the tasks play…",
+                (true, false) => "Loading MuJoCo, the physics engine of the robot tasks…",
+                _ => "Loading the pictures the tasks play…",
+            }
+            .into(),
+        ));
         leptos::task::spawn_local(async move {
-            match crate::browser::image_sets::load_for_tasks(&tasks).await {
+            let physics = if needs_physics {
+                crate::browser::mujoco::load().await
+            } else {
+                Ok(())
+            };
+            let loaded = match physics {
+                Ok(()) => crate::browser::image_sets::load_for_tasks(&tasks).await,
+                Err(e) => Err(e),
+            };
+            match loaded {
                 Ok(()) => {
                     resume_note.set(None);
                     run_loaded();

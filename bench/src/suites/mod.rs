@@ -75,7 +75,8 @@ pub static BUILTIN: &[BuiltinSuite] = &[
     builtin!(gameverse::SUITE_ID, 2, "gameverse/v2", baselines: true, build: None),
     builtin!(gameverse::SUITE_ID, 3, "gameverse/v3", baselines: true, build: Some(gameverse::build)),
     builtin!(visgym::SUITE_ID, 1, "visgym/v1", baselines: true, build: None),
-    builtin!(visgym::SUITE_ID, 2, "visgym/v2", baselines: true, build: Some(visgym::build)),
+    builtin!(visgym::SUITE_ID, 2, "visgym/v2", baselines: true, build: None),
+    builtin!(visgym::SUITE_ID, 3, "visgym/v3", baselines: true, build: Some(visgym::build)),
     builtin!(vical::SUITE_ID, 1, "vical/v1", baselines: true, build: None),
     builtin!(vical::SUITE_ID, 2, "vical/v2", baselines: true, build: Some(vical::build)),
 ];

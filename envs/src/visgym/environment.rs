@@ -25,8 +25,8 @@ pub struct VisGym {
     env: Box<dyn VisGymEnv>,
     signatures: Vec<FnSig>,
     presets: Vec<String>,
-    /// The reference's `env_feedback` after the last step (none after a reset or a
-    /// step the reference raised on).
+    /// The reference's `env_feedback` after the last step (none after a reset, a step
+    /// the reference raised on, or one whose `info` has no feedback).
     feedback: Option<String>,
     /// The last step was a stop that succeeded.
     success: bool,
@@ -224,7 +224,7 @@ impl Env for VisGym {
                 return Err(raised(&e));
             }
         };
-        self.feedback = Some(result.feedback);
+        self.feedback = self.env.feedback_in_info().then_some(result.feedback);
         self.success = result.terminated && result.reward == 1.0;
         Ok(Step {
             obs: self.observation(),

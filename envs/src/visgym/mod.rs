@@ -99,6 +99,13 @@ pub trait VisGymEnv {
     /// action (it has no feedback for it); the state is then as the reference left it.
     fn step(&mut self, action: &str) -> Result<StepResult, PyException>;
 
+    /// Whether the last step's `info` carried its feedback (`env_feedback`); the harness
+    /// sends a feedback line only then. Not after a Fetch action that does not parse
+    /// (docs/fetch-reference.md §2.5).
+    fn feedback_in_info(&self) -> bool {
+        true
+    }
+
     /// The state fields of this environment; `at_reset` adds the fixed ones.
     fn state_json(&self, at_reset: bool) -> Value;
 

@@ -1,13 +1,14 @@
-//! The built-in suite `visgym`: VisGym's seven synthetic environments and its eight on
-//! pictures, clips and models (on the bundled sets) at both levels, ten puzzles each,
+//! The built-in suite `visgym`: VisGym's seven synthetic environments, its eight on
+//! pictures, clips and models (on the bundled sets) and its two robot-arm tasks (on
+//! MuJoCo, docs/fetch.md) at both levels, ten puzzles each,
 //! under VisGym's rules — its step budgets (20 easy, 30 hard), success
 //! only by stopping on a solved state (VisGym's success rate is the pass rate), and a
 //! 0-100 score with partial credit defined per environment (`Env::normalized_score`,
 //! docs/visgym.md "Suite"). Demonstrations are the reference solver on another puzzle
 //! (Matchstick Rotation's is VisGym's information-revealing one: two compass probes,
 //! then the aligning move) and a random attempt that stops short. Deterministic: the
-//! committed `bench/suites/visgym/v2.json` is `build()`'s output (v1, the synthetic
-//! environments alone, is frozen).
+//! committed `bench/suites/visgym/v3.json` is `build()`'s output (v1, the synthetic
+//! environments alone, and v2, without the robot arm, are frozen).
 
 mod recipes;
 
@@ -22,7 +23,7 @@ use crate::task::{
 use recipes::{budget, Recipe, DEMO_SEED_OFFSET, SEEDS};
 
 pub const SUITE_ID: &str = "visgym";
-pub const SUITE_VERSION: u32 = 2;
+pub const SUITE_VERSION: u32 = 3;
 /// The solver's demonstration may take this many actions (Matchstick Equation's
 /// detours run up to 80).
 const DEMO_CAP: u32 = 100;
@@ -92,7 +93,11 @@ fn skeleton(r: &Recipe, level: &str, seed: u64) -> Result<Task, TaskError> {
                 Memory::Single
             },
             dynamics: Dynamics::Static,
-            extra: vec!["visgym".into(), level.to_string()],
+            extra: [Some("visgym"), Some(level), r.physics.then_some("physics")]
+                .into_iter()
+                .flatten()
+                .map(String::from)
+                .collect(),
         },
         trials: None,
         recorded_oracle: Vec::new(),
@@ -165,8 +170,9 @@ pub fn build() -> Result<Suite, TaskError> {
         format: SUITE_FORMAT.to_string(),
         id: SUITE_ID.to_string(),
         version: SUITE_VERSION,
-        description: "VisGym's seven synthetic puzzles and its eight on pictures, clips \
-            and 3-D models (Playbench's bundled sets, named in each task's kwargs) at both \
+        description: "VisGym's seven synthetic puzzles, its eight on pictures, clips and \
+            3-D models (Playbench's bundled sets, named in each task's kwargs) and its two \
+            robot-arm tasks (Fetch Reach and Pick-and-Place, simulated by MuJoCo) at both \
             levels, ten puzzles each, under VisGym's rules: 20 actions on easy and 30 on \
             hard, success only by stopping on a solved puzzle (the pass rate is VisGym's \
             success rate), and a 0-100 score with partial credit for the way covered \

@@ -22,10 +22,12 @@ pub struct Recipe {
     /// The bundled set an image environment plays; its puzzles then differ by
     /// constructor seed (which fixes the sample order), so each task names its own.
     pub bundle: Option<Bundle>,
+    /// It simulates through MuJoCo (the Fetch tasks, docs/fetch.md).
+    pub physics: bool,
 }
 
-/// Every environment, in display order: the synthetic ones, then those on pictures,
-/// clips and models.
+/// Every environment, in display order: the synthetic ones, those on pictures, clips
+/// and models, then the robot arm.
 pub fn all() -> Vec<Recipe> {
     let r = |name, title, family, memory| Recipe {
         name,
@@ -33,6 +35,11 @@ pub fn all() -> Vec<Recipe> {
         family,
         memory,
         bundle: None,
+        physics: false,
+    };
+    let robot = |name, title, family| Recipe {
+        physics: true,
+        ..r(name, title, family, false)
     };
     let on_set = |name: &'static str, title, family| Recipe {
         bundle: Some(default_bundle(name)),
@@ -94,6 +101,12 @@ pub fn all() -> Vec<Recipe> {
             "mental_rotation_3d_objaverse",
             "Mental Rotation 3D (objects)",
             "VisGym-MentalRotation3DObjaverse",
+        ),
+        robot("fetch_reach", "Fetch Reach", "VisGym-FetchReach"),
+        robot(
+            "fetch_pick_and_place",
+            "Fetch Pick-and-Place",
+            "VisGym-FetchPickAndPlace",
         ),
     ]
 }

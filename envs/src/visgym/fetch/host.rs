@@ -32,63 +32,58 @@ impl std::fmt::Display for PhysicsError {
 
 impl std::error::Error for PhysicsError {}
 
-/// What a thread has: nothing, a way to start a host when a Fetch environment is first
-/// made (the command line's Node process), or a running host.
-enum Slot {
-    Empty,
-    Starter(Box<dyn Fn() -> Result<Rc<dyn PhysicsHost>, String>>),
-    Ready(Rc<dyn PhysicsHost>),
-}
+/// What starts a host on a thread that has none: set once for the process (the command
+/// line's Node process), so threads spawned later (the suite check, concurrent runs,
+/// test threads) start their own.
+pub type Starter = fn() -> Result<Rc<dyn PhysicsHost>, String>;
+
+static STARTER: std::sync::RwLock<Option<Starter>> = std::sync::RwLock::new(None);
 
 thread_local! {
     // One host per thread: the page's module in the browser, one Node process per
     // thread on the command line (docs/fetch.md).
-    static HOST: RefCell<Slot> = const { RefCell::new(Slot::Empty) };
+    static HOST: RefCell<Option<Rc<dyn PhysicsHost>>> = const { RefCell::new(None) };
     static DESCRIPTIONS: RefCell<BTreeMap<String, Rc<Description>>> =
         const { RefCell::new(BTreeMap::new()) };
 }
 
 /// Installs the host the Fetch environments of this thread use.
 pub fn install(host: Rc<dyn PhysicsHost>) {
-    HOST.with(|h| *h.borrow_mut() = Slot::Ready(host));
+    HOST.with(|h| *h.borrow_mut() = Some(host));
     DESCRIPTIONS.with(|d| d.borrow_mut().clear());
 }
 
-/// Installs a way to start a host, run when a Fetch environment is first made on this
-/// thread (unless a host is running already).
-pub fn install_starter(start: impl Fn() -> Result<Rc<dyn PhysicsHost>, String> + 'static) {
-    HOST.with(|h| {
-        let mut h = h.borrow_mut();
-        if !matches!(*h, Slot::Ready(_)) {
-            *h = Slot::Starter(Box::new(start));
-        }
-    });
+/// Sets how any thread of the process starts a host when a Fetch environment is first
+/// made on it without one.
+pub fn install_starter(start: Starter) {
+    *STARTER
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(start);
 }
 
 /// Whether a host is running on this thread.
 pub fn installed() -> bool {
-    HOST.with(|h| matches!(*h.borrow(), Slot::Ready(_)))
+    HOST.with(|h| h.borrow().is_some())
 }
 
 /// The running host, started now if there is a way to; why not otherwise.
 pub fn start() -> Result<Rc<dyn PhysicsHost>, PhysicsError> {
-    let started = HOST.with(|h| match &*h.borrow() {
-        Slot::Ready(host) => Some(Ok(host.clone())),
-        Slot::Starter(start) => Some(start()),
-        Slot::Empty => None,
-    });
-    match started {
-        Some(Ok(host)) => {
-            HOST.with(|h| *h.borrow_mut() = Slot::Ready(host.clone()));
-            Ok(host)
-        }
-        Some(Err(e)) => Err(PhysicsError(e)),
-        None => Err(PhysicsError(
+    if let Some(host) = HOST.with(|h| h.borrow().clone()) {
+        return Ok(host);
+    }
+    let starter = *STARTER
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let Some(starter) = starter else {
+        return Err(PhysicsError(
             "the Fetch tasks need MuJoCo's WebAssembly module, and none is loaded \
              (docs/fetch.md, \"Running them\")"
                 .into(),
-        )),
-    }
+        ));
+    };
+    let host = starter().map_err(PhysicsError)?;
+    install(host.clone());
+    Ok(host)
 }
 
 fn call(request: &Value) -> Result<Value, PhysicsError> {

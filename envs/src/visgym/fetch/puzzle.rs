@@ -35,6 +35,9 @@ pub struct FetchPuzzle {
     env: Fetch,
     scene: Rc<Scene>,
     failure: Option<PyException>,
+    /// [`FetchStep::feedback_in_info`](super::env::FetchStep::feedback_in_info) of the
+    /// last step.
+    feedback_in_info: bool,
 }
 
 impl FetchPuzzle {
@@ -48,6 +51,7 @@ impl FetchPuzzle {
             env,
             scene: Rc::new(scene),
             failure: None,
+            feedback_in_info: true,
         })
     }
 
@@ -71,9 +75,16 @@ impl VisGymEnv for FetchPuzzle {
         self.failure.clone()
     }
 
+    fn feedback_in_info(&self) -> bool {
+        self.feedback_in_info
+    }
+
     fn step(&mut self, action: &str) -> Result<StepResult, PyException> {
         match self.env.step(action) {
-            Ok(s) => Ok(s.result),
+            Ok(s) => {
+                self.feedback_in_info = s.feedback_in_info;
+                Ok(s.result)
+            }
             Err(FetchError::Raised(e)) => Err(e),
             Err(FetchError::Physics(e)) => Err(physics_exception(&e)),
         }
