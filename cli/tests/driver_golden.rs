@@ -336,6 +336,24 @@ impl playbench_tests::visgym::VisGymPlayer for DriverProcess {
     }
 }
 
+/// The Fetch golden files replay through the driver process, on the MuJoCo it starts
+/// under Node: states, rewards, flags, feedback, success, distances, prompts and plans.
+#[test]
+fn driver_replays_the_fetch_golden_files() {
+    let mut driver = DriverProcess::start();
+    for (name, episodes) in [("fetch_reach", 6), ("fetch_pick_and_place", 5)] {
+        let path = format!("golden/visgym/{name}.json.gz");
+        let (_, gz) = playbench_tests::data_files(&path).next().unwrap();
+        let cov = playbench_tests::fetch::check_fetch_golden_through(&mut driver, gz)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            cov.episodes >= episodes && cov.plans >= 4,
+            "{name}: {cov:?}"
+        );
+        eprintln!("{name}: {cov:?}");
+    }
+}
+
 /// Every VisGym golden file replays through the driver process: states, rewards, flags,
 /// feedback, text frames, Maze 2D frame hashes, the reference's exceptions, prompts and
 /// solver lists (with the reference's keyword arguments).

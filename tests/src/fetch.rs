@@ -200,6 +200,112 @@ fn replay_episode(
     Ok(())
 }
 
+/// The state fields a VisGym player's replies show (the driver's `state`) that the golden
+/// files record.
+const SHOWN: [&str; 12] = [
+    "time",
+    "qpos",
+    "qvel",
+    "ctrl",
+    "mocap_pos",
+    "mocap_quat",
+    "goal",
+    "observation",
+    "achieved_goal",
+    "camera",
+    "follow_lookat",
+    "gripper_bias",
+];
+
+fn shown(state: &Value) -> Value {
+    SHOWN
+        .iter()
+        .map(|k| (k.to_string(), state[*k].clone()))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
+/// Replays a golden file through a VisGym player (the JSON-lines driver): the prompt, the
+/// solver's plans, and after every reset and step the state the replies show, the reward,
+/// flags, feedback (null where the reference's `info` has none), success and distance.
+pub fn check_fetch_golden_through(
+    player: &mut dyn crate::visgym::VisGymPlayer,
+    gz: &[u8],
+) -> Result<FetchCoverage, String> {
+    let doc: Value =
+        serde_json::from_str(&crate::visgym::decompress(gz)?).map_err(|e| e.to_string())?;
+    let name = doc["name"].as_str().ok_or("no name")?;
+    player.make(&format!("{name}/easy"), &serde_json::Map::new())?;
+    let prompt = player.prompt(false)?;
+    if prompt.as_deref() != doc["prompt"].as_str() {
+        return Err(format!(
+            "prompt differs:\n{prompt:?}\n---\n{}",
+            doc["prompt"]
+        ));
+    }
+    let mut cov = FetchCoverage::default();
+    for (e, ep) in doc["episodes"]
+        .as_array()
+        .ok_or("no episodes")?
+        .iter()
+        .enumerate()
+    {
+        let seed = ep["seed"].as_u64();
+        let at = |what: &str| format!("episode {e} (seed {seed:?}) {what}");
+        if let Some(plan) = ep["solve"].as_array() {
+            let reply = player.reset(seed).map_err(|x| at(&x))?;
+            close(
+                &at("reset before solve"),
+                &shown(&reply["state"]),
+                &shown(&ep["reset"]),
+                &mut cov,
+            )?;
+            let ours = player.solve(&serde_json::Map::new()).map_err(|x| at(&x))?;
+            let theirs: Vec<String> = plan
+                .iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect();
+            if ours != theirs {
+                return Err(at(&format!(
+                    "solve: ours {ours:?}, the reference's {theirs:?}"
+                )));
+            }
+            cov.plans += 1;
+        }
+        let reply = player.reset(seed).map_err(|x| at(&x))?;
+        close(
+            &at("reset"),
+            &shown(&reply["state"]),
+            &shown(&ep["reset"]),
+            &mut cov,
+        )?;
+        for (i, t) in ep["steps"].as_array().ok_or("no steps")?.iter().enumerate() {
+            let action = t["action"].as_str().ok_or("no action")?;
+            let where_ = at(&format!("step {i} {action}"));
+            let r = player
+                .step(action)?
+                .map_err(|x| format!("{where_}: the player raised {x}"))?;
+            let success = r["state"]["is_success"].as_bool().ok_or("no is_success")?;
+            let outcome = json!({
+                "reward": r["reward"], "terminated": r["terminated"], "truncated": r["truncated"],
+                "feedback": r["feedback"], "is_success": if success { 1.0 } else { 0.0 },
+                "distance_to_goal": r["state"]["distance_to_goal"],
+            });
+            let theirs = json!({
+                "reward": t["reward"], "terminated": t["terminated"], "truncated": t["truncated"],
+                "feedback": t["feedback"], "is_success": t["is_success"],
+                "distance_to_goal": t["distance_to_goal"],
+            });
+            close(&where_, &outcome, &theirs, &mut cov)?;
+            close(&where_, &shown(&r["state"]), &shown(&t["state"]), &mut cov)?;
+            cov.steps += 1;
+        }
+        cov.episodes += 1;
+    }
+    Ok(cov)
+}
+
 include!(concat!(env!("OUT_DIR"), "/mujoco_module.rs"));
 
 /// MuJoCo in the test page, as the app loads it (`app/src/browser/mujoco.rs`): the
