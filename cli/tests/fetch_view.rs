@@ -19,7 +19,7 @@ use serde_json::Value;
 /// gradient's ±1). The smallest plausible mistakes tried cost more: the mocap body's
 /// geoms drawn 0.64 / 1.31 (after steps), the front camera turned by 0.5° 1.1-1.3, the
 /// follow look-at 5 mm off 8.7, no specular light 3.4 / 1.2, OpenGL's mesh normals
-/// unfixed (view.rs `FLAT`) 2.1 over the whole image.
+/// unfixed (`view/shapes.rs`, `FLAT`) 2.1 over the whole image.
 const FRONT_MAD: f64 = 0.4;
 const FOLLOW_MAD: f64 = 0.25;
 

@@ -1,4 +1,4 @@
-"""Reference pictures for the Fetch views' rasteriser (envs/src/visgym/fetch/view.rs): the
+"""Reference pictures for the Fetch views' rasteriser (envs/src/visgym/fetch/view/): the
 observation image VisGym's Fetch Reach and Pick-and-Place show the model
 (docs/fetch-reference.md §4), drawn by the reference with real OpenGL (MuJoCo's renderer
 on EGL, 4x MSAA), at a few states our environment reproduces from a seed and actions.
